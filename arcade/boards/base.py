@@ -1,0 +1,78 @@
+"""The contract between the one game screen and each game's board widget.
+
+The game screen (``arcade/screens/game.py``) owns the state, the players, the bots' workers, the
+side panel, the commentary pane, the move list and the screen-wide keys (``n`` new game, ``u``
+undo, ``a`` analysis, ``p`` pause, ``s`` step, ``?`` help, ``q``/Escape back). A board widget only:
+
+- draws a state: ``show(state, human)`` is called after every change; ``human`` is true when a
+  human is to move, so the board shows valid-move highlights and its cursor. The last-move
+  marker, ghosts, flipped discs, cut counters come from ``state.event`` alone;
+- turns keys and clicks into a move: it posts ``Board.MovePicked(move)`` and the screen plays it
+  (the screen checks legality again: a board never changes the state);
+- shows its analysis when ``analysis`` is true (the screen toggles it with ``a``), e.g. the turn
+  tree, or the bot's win probability; ``analysis_lines(state)`` adds lines to the side panel.
+
+A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game screen needs for
+this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
+terminal" notice instead of a garbled board. Design for 80×24.
+
+Colours: use theme variables in ``DEFAULT_CSS`` (``$primary``, ``$accent``, ``$success``,
+``$warning``, ``$error``, ``$text-muted``, ``$foreground``) and for sides the colour-blind-safe
+blue/orange pair below; every highlight also has a marker character or style (bold, reverse,
+dim), never colour alone.
+"""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from games.base import Game, Move, State
+
+SIDE_STYLES = ("bold #4c9be8", "bold #f28e2b")
+"""Rich styles of side 0 and side 1: a colour-blind-safe blue and orange (the Othello seed's)."""
+
+
+class Board(Widget, can_focus=True):
+    """Base class of board widgets; see the module docstring for the contract."""
+
+    MIN_WIDTH = 80
+    MIN_HEIGHT = 24
+
+    analysis: reactive[bool] = reactive(False)
+
+    class MovePicked(Message):
+        """A human picked ``move`` on the board."""
+
+        def __init__(self, move: Move) -> None:
+            super().__init__()
+            self.move = move
+
+    def __init__(self, game: Game, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.game = game
+        self.state: State = game.initial_state()
+        self.human = False
+
+    def min_size(self) -> tuple[int, int]:
+        """The terminal size the game screen needs for this board (width, height)."""
+        return self.MIN_WIDTH, self.MIN_HEIGHT
+
+    def show(self, state: State, human: bool) -> None:
+        """Draw ``state``; ``human`` says whether a human is to move (show highlights, cursor)."""
+        self.state = state
+        self.human = human
+        self.refresh(layout=True)
+
+    def pick(self, move: Move) -> None:
+        """Post ``MovePicked`` if a human is to move and ``move`` is legal."""
+        if self.human and not self.state.over and move in self.game.legal_moves(self.state):
+            self.post_message(self.MovePicked(move))
+
+    def analysis_lines(self, state: State) -> list[str]:
+        """Extra lines for the side panel while the analysis is on (Rich markup allowed)."""
+        return []
+
+    def watch_analysis(self, value: bool) -> None:
+        self.refresh(layout=True)
