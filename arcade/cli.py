@@ -1,0 +1,193 @@
+"""The ``arcade`` command: the app with no arguments, headless commands otherwise.
+
+    arcade                              open the menu
+    arcade play GAME                    open GAME's setup screen directly
+    arcade bots GAME                    list GAME's bots
+    arcade match GAME A B [options]     play a match between two bots
+
+Errors in what the user typed (an unknown game, bot or option) print one line naming the valid
+choices and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from games import CATALOG
+
+EXIT_USAGE = 2
+
+# Game-specific subcommands: modules with ``register(subparsers)``, which adds its parsers and
+# gives each ``set_defaults(run=function)``; ``function(args)`` returns the exit status and may
+# raise ``UsageError`` for a mistake in the command line.
+EXTRA_COMMANDS: tuple[str, ...] = ()
+
+
+class UsageError(Exception):
+    """A mistake in the command line; the message names the valid choices."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="arcade",
+        description="A terminal arcade of five course-contest games. With no command: open the menu.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="open a game's setup screen directly")
+    play.add_argument("game", help="game id: " + ", ".join(CATALOG))
+
+    bots = sub.add_parser("bots", help="list a game's bots")
+    bots.add_argument("game", help="game id: " + ", ".join(CATALOG))
+
+    match = sub.add_parser("match", help="play N games between two bots")
+    match.add_argument("game", help="game id: " + ", ".join(CATALOG))
+    match.add_argument("bot_a", metavar="BOT_A")
+    match.add_argument("bot_b", metavar="BOT_B")
+    match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    match.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    match.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
+    )
+    match.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per-move time for bots")
+    match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+
+    for module_name in EXTRA_COMMANDS:
+        __import__(module_name, fromlist=["register"]).register(sub)
+    return parser
+
+
+def game_entry(game_id: str):
+    if game_id not in CATALOG:
+        raise UsageError(f"unknown game {game_id!r}; valid games: {', '.join(CATALOG)}")
+    entry = CATALOG[game_id]
+    if not entry.available:
+        raise UsageError(f"{entry.title} is not playable yet; playable games: {', '.join(playable())}")
+    return entry
+
+
+def playable() -> list[str]:
+    return [gid for gid, entry in CATALOG.items() if entry.available]
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"option {pair!r} must look like KEY=VALUE")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def make_game(game_id: str, options: dict[str, str]):
+    from games.base import OptionError
+
+    cls = game_entry(game_id).load()
+    try:
+        return cls(**options)
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def cmd_bots(args: argparse.Namespace) -> int:
+    from bots.registry import bots_for
+
+    game_entry(args.game)
+    entries = bots_for(args.game)
+    width = max(len(name) for name in entries)
+    for name, entry in entries.items():
+        print(f"{name:<{width}}  {entry.description}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from arcade.match import run_match
+    from bots.registry import UnknownBot, get_bot
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    game = make_game(args.game, parse_options(args.option))
+    try:
+        entries = (get_bot(args.game, args.bot_a), get_bot(args.game, args.bot_b))
+    except UnknownBot as exc:
+        raise UsageError(str(exc)) from None
+
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn(f"{game.title}: {args.bot_a} vs {args.bot_b}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=args.json or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("games", total=args.games)
+        summary = run_match(
+            game,
+            entries,
+            games=args.games,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            on_game=lambda record: progress.advance(task),
+        )
+    if args.json:
+        print(json.dumps(summary.as_json()))
+        return 0
+    table = Table(title=f"{game.title} · {summary.games} games · seed {summary.seed}")
+    for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for p in (0, 1):
+        table.add_row(
+            summary.players[p],
+            str(summary.wins[p]),
+            str(summary.first_player_wins[p]),
+            str(summary.forfeits[p]),
+            f"{summary.max_move_seconds[p] * 1000:.1f} ms",
+        )
+    console = Console()
+    console.print(table)
+    console.print(f"draws: {summary.draws}")
+    return 0
+
+
+def cmd_app(game_id: str | None = None) -> int:
+    from arcade.app import ArcadeApp
+
+    if game_id is not None:
+        game_entry(game_id)
+    ArcadeApp(start_game=game_id).run()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command is None:
+            return cmd_app()
+        if args.command == "play":
+            return cmd_app(args.game)
+        if args.command == "bots":
+            return cmd_bots(args)
+        if args.command == "match":
+            return cmd_match(args)
+        return args.run(args)
+    except UsageError as exc:
+        print(f"arcade: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("arcade: interrupted", file=sys.stderr)
+        return 130
+
+
+def entry_point() -> None:
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""Headless play: one game between two bots, and matches of many games (``arcade match``).
+
+Player A plays side 0 (which moves first) in odd-numbered games and side 1 in even ones. Every
+game gets its own generators derived from the match seed and the game's number, so the same
+seed gives the same result whatever else runs.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable
+
+from bots.base import Bot, BotEntry, Context
+from games.base import CHANCE, Game, GameError, Result, State
+
+MAX_PLIES = 100_000
+
+
+@dataclass
+class GameRecord:
+    """One finished game from the match's point of view (players A = 0 and B = 1)."""
+
+    number: int
+    first: int  # the player (0 = A, 1 = B) who played side 0
+    winner: int | None  # the winning player, None for a draw
+    reason: str
+    plies: int
+    forfeit: int | None = None  # the player who forfeited, if any
+    max_move_seconds: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass
+class MatchSummary:
+    game: str
+    players: tuple[str, str]
+    settings: dict
+    seed: int
+    records: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def wins(self) -> list[int]:
+        return [sum(r.winner == p for r in self.records) for p in (0, 1)]
+
+    @property
+    def draws(self) -> int:
+        return sum(r.winner is None for r in self.records)
+
+    @property
+    def forfeits(self) -> list[int]:
+        return [sum(r.forfeit == p for r in self.records) for p in (0, 1)]
+
+    @property
+    def first_player_wins(self) -> list[int]:
+        return [sum(r.winner == p and r.first == p for r in self.records) for p in (0, 1)]
+
+    @property
+    def max_move_seconds(self) -> list[float]:
+        return [max((r.max_move_seconds[p] for r in self.records), default=0.0) for p in (0, 1)]
+
+    def as_json(self) -> dict:
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "options": self.settings,
+            "seed": self.seed,
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "forfeits": self.forfeits,
+            "first_player_wins": self.first_player_wins,
+            "max_move_seconds": [round(s, 6) for s in self.max_move_seconds],
+        }
+
+
+@dataclass
+class Outcome:
+    """How ``play_out`` ended: the final state, or the side that forfeited and why."""
+
+    state: State
+    result: Result
+    forfeit: int | None
+    move_seconds: tuple[float, float]
+
+
+def play_out(
+    game: Game,
+    bots: tuple[Bot, Bot],
+    chance_rng: random.Random,
+    bot_rngs: tuple[random.Random, random.Random],
+    time_limit: float | None = None,
+    state: State | None = None,
+) -> Outcome:
+    """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end.
+
+    A bot that raises, or returns a move that is not legal, forfeits: the other side wins.
+    """
+    state = state or game.initial_state()
+    slowest = [0.0, 0.0]
+    for _ in range(MAX_PLIES):
+        if state.result is not None:
+            return Outcome(state, state.result, None, (slowest[0], slowest[1]))
+        if state.to_move == CHANCE:
+            state = game.play(state, game.sample_chance(state, chance_rng))
+            continue
+        side = state.to_move
+        name = game.sides[side].name
+        ctx = Context(rng=bot_rngs[side], time_limit=time_limit)
+        start = time.perf_counter()
+        try:
+            move = bots[side].choose(state, ctx)
+        except Exception as exc:  # a bot's bug forfeits its game, it does not stop the match
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            return _forfeit(game, state, side, f"{name} strategy produced an error ({detail})", slowest)
+        slowest[side] = max(slowest[side], time.perf_counter() - start)
+        try:
+            state = game.play(state, move)
+        except (GameError, TypeError, ValueError) as exc:
+            return _forfeit(game, state, side, f"{name} strategy returned an invalid move: {exc}", slowest)
+    return Outcome(state, Result(None, f"no result after {MAX_PLIES} plies"), None, (slowest[0], slowest[1]))
+
+
+def _forfeit(game: Game, state: State, side: int, reason: str, slowest: list[float]) -> Outcome:
+    return Outcome(state, Result(1 - side, reason), side, (slowest[0], slowest[1]))
+
+
+def game_rngs(seed: int, number: int) -> tuple[random.Random, random.Random, random.Random]:
+    """The chance generator and the two bots' generators of game ``number`` of a match."""
+    return tuple(random.Random(f"{seed}:{number}:{role}") for role in ("chance", "a", "b"))  # type: ignore[return-value]
+
+
+def run_match(
+    game: Game,
+    entries: tuple[BotEntry, BotEntry],
+    games: int = 100,
+    seed: int = 0,
+    time_limit: float | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> MatchSummary:
+    """Play ``games`` games between two bots, A first in odd games, B first in even ones."""
+    summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
+    for number in range(1, games + 1):
+        first = 0 if number % 2 else 1
+        chance_rng, rng_a, rng_b = game_rngs(seed, number)
+        players = (entries[first].make(game), entries[1 - first].make(game))
+        rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
+        outcome = play_out(game, players, chance_rng, rngs, time_limit)
+
+        def player_of(side: int | None) -> int | None:
+            return None if side is None else (side if first == 0 else 1 - side)
+
+        seconds = outcome.move_seconds if first == 0 else outcome.move_seconds[::-1]
+        record = GameRecord(
+            number=number,
+            first=first,
+            winner=player_of(outcome.result.winner),
+            reason=outcome.result.reason,
+            plies=outcome.state.ply,
+            forfeit=player_of(outcome.forfeit),
+            max_move_seconds=(seconds[0], seconds[1]),
+        )
+        summary.records.append(record)
+        if on_game is not None:
+            on_game(record)
+    return summary
