@@ -1,0 +1,29 @@
+"""The Textual application: menu → setup → game, with a help screen per game."""
+
+from __future__ import annotations
+
+from textual.app import App
+
+from arcade.screens.menu import MenuScreen
+
+
+class ArcadeApp(App[None]):
+    """The arcade. ``start_game`` opens that game's setup screen over the menu."""
+
+    TITLE = "Contest Arcade"
+    SUB_TITLE = "five course-contest games"
+    CSS_PATH = "arcade.tcss"
+
+    def __init__(self, start_game: str | None = None, seed: int | None = None) -> None:
+        super().__init__()
+        self.start_game = start_game
+        self.seed = seed
+        """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
+
+    def on_mount(self) -> None:
+        self.push_screen(MenuScreen())
+        if self.start_game is not None:
+            from arcade.screens.setup import SetupScreen
+            from games import CATALOG
+
+            self.push_screen(SetupScreen(CATALOG[self.start_game]))

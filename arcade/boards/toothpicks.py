@@ -1,0 +1,278 @@
+"""Toothpick Takeaway's board: the toothpicks as sticks, the last take faint, the turn tree.
+
+Keys: ``1``/``2`` (up to the largest take) take that many; ←/→ choose a take and Enter/space
+takes it; a click on one of the last sticks takes from there to the end. With the analysis on,
+the notebook's turn tree of the position (scroll with PgUp/PgDn or the wheel) and the counts that
+win for the side to move.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from arcade.boards.base import SIDE_STYLES, Board
+from games.toothpicks import TakeState, Toothpicks, is_winning, position_tree, winning_take
+
+STICK_WIDTH = 3  # columns per stick: the stick and two spaces
+
+
+class Sticks(Static):
+    """The sticks themselves; a click takes from the clicked stick to the end."""
+
+    def on_click(self, event: events.Click) -> None:
+        board = self.parent
+        if isinstance(board, ToothpickBoard):
+            board.click_at(event.x, event.y)
+
+
+class ToothpickBoard(Board):
+    """The toothpicks on the table."""
+
+    MIN_WIDTH = 70
+    MIN_HEIGHT = 22
+
+    DEFAULT_CSS = """
+    ToothpickBoard {
+        height: 1fr;
+        padding: 0 1;
+    }
+    ToothpickBoard > Sticks {
+        height: auto;
+    }
+    ToothpickBoard > #tree {
+        display: none;
+        height: 1fr;
+        border-top: dashed $secondary;
+        scrollbar-size-vertical: 1;
+    }
+    ToothpickBoard.analysis > #tree {
+        display: block;
+    }
+    ToothpickBoard .toothpicks--stick {
+        color: $warning;
+        text-style: bold;
+    }
+    ToothpickBoard .toothpicks--chosen {
+        color: $accent;
+        text-style: bold;
+    }
+    ToothpickBoard .toothpicks--taken {
+        color: $text-muted;
+        text-style: dim;
+    }
+    ToothpickBoard .toothpicks--label {
+        color: $text-muted;
+    }
+    ToothpickBoard .toothpicks--key {
+        color: $accent;
+        text-style: bold reverse;
+    }
+    """
+
+    COMPONENT_CLASSES = {
+        "toothpicks--stick",
+        "toothpicks--chosen",
+        "toothpicks--taken",
+        "toothpicks--label",
+        "toothpicks--key",
+    }
+
+    BINDINGS = [
+        Binding("1", "take(1)", "Take 1"),
+        Binding("2", "take(2)", "Take 2"),
+        *(Binding(str(k), f"take({k})", f"Take {k}", show=False) for k in range(3, 10)),
+        Binding("left", "choose(1)", "More", show=False),
+        Binding("right", "choose(-1)", "Fewer", show=False),
+        Binding("enter,space", "take_chosen", "Take", show=False),
+        Binding("pageup", "scroll_tree(-1)", "Tree up", show=False),
+        Binding("pagedown", "scroll_tree(1)", "Tree down", show=False),
+    ]
+
+    game: Toothpicks
+    state: TakeState
+
+    def __init__(self, game: Toothpicks, **kwargs) -> None:
+        super().__init__(game, **kwargs)
+        self.chosen = 1
+        self.stick_rows: list[int] = []  # the y of each row of sticks, for clicks
+        self.stick_height = 4
+
+    def compose(self) -> ComposeResult:
+        yield Sticks(id="sticks")
+        with VerticalScroll(id="tree"):
+            yield Static(id="tree-text")
+
+    # -- drawing ------------------------------------------------------------------------------
+    def show(self, state: TakeState, human: bool) -> None:
+        super().show(state, human)
+        self.chosen = max(1, min(self.chosen, min(self.game.max_take, state.left)))
+        self.redraw()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def watch_analysis(self, value: bool) -> None:
+        self.set_class(value, "analysis")
+        self.redraw()
+
+    def per_row(self) -> int:
+        width = self.size.width - 2 if self.size.width else 60
+        return max(1, width // STICK_WIDTH)
+
+    def redraw(self) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#sticks", Sticks).update(self.render_sticks())
+        if self.analysis:
+            self.query_one("#tree-text", Static).update(self.render_tree())
+
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"toothpicks--{name}")
+
+    def render_sticks(self) -> Text:
+        state = self.state
+        event = state.event
+        just_taken = event.taken if event is not None else 0
+        shown = state.left + just_taken
+        per_row = self.per_row()
+        rows = max(1, -(-shown // per_row))
+        room = 6 if self.analysis else 12
+        self.stick_height = max(1, min(4, (room - 2) // rows - 1))
+        takes = self.human and not state.over
+        chosen_from = state.left - self.chosen if takes else state.left
+        text = Text()
+        text.append(self.headline() + "\n", style="bold")
+        self.stick_rows = []
+        line_no = 1
+        for row in range(rows):
+            first = row * per_row
+            last = min(shown, first + per_row)
+            self.stick_rows.append(line_no)
+            for level in range(self.stick_height):
+                for i in range(first, last):
+                    if i >= state.left:
+                        glyph, style = "╎", self.style("taken") + Style(color=SIDE_STYLES[event.side].split()[-1])
+                    else:
+                        glyph = "┃" if self.stick_height == 1 else ("╻" if level == 0 else "╹" if level == self.stick_height - 1 else "┃")
+                        style = self.style("chosen" if i >= chosen_from else "stick")
+                    text.append(f" {glyph} ", style=style)
+                text.append("\n")
+                line_no += 1
+            # the label row: take numbers under the sticks a human can take, "taken" marks
+            for i in range(first, last):
+                if takes and state.left - i <= self.game.max_take and i < state.left:
+                    text.append(f" {state.left - i} ", style=self.style("key"))
+                    text.append("", style="")
+                elif i >= state.left:
+                    text.append(" ↑ ", style=self.style("taken"))
+                else:
+                    text.append("   ")
+            text.append("\n")
+            line_no += 1
+        text.append(self.footline(), style=self.style("label"))
+        return text
+
+    def headline(self) -> str:
+        state = self.state
+        left = state.left
+        noun = "toothpick" if left == 1 else "toothpicks"
+        return f"{left} {noun} left of {state.start}"
+
+    def footline(self) -> str:
+        state = self.state
+        event = state.event
+        parts = []
+        if event is not None:
+            who = self.game.sides[event.side].name
+            parts.append(f"↑ faint: the {event.taken} just taken by {who}")
+        if self.human and not state.over:
+            most = min(self.game.max_take, state.left)
+            keys = "1" if most == 1 else f"1–{most}"
+            parts.append(f"{keys} take · ←→ Enter choose and take")
+        return "  ·  ".join(parts)
+
+    def render_tree(self) -> Text:
+        state = self.state
+        text = Text()
+        if state.over:
+            text.append("The game is over: no turns left.", style=self.style("label"))
+            return text
+        mover = state.to_move + 1
+        lines, cut = position_tree(state.left, mover, self.game.max_take)
+        text.append(
+            f"Turn tree from {state.left}, P{mover} to move · P[player]-[taken]: ([left])\n",
+            style="bold",
+        )
+        text.append(self.winning_counts_line() + "\n", style=self.style("label"))
+        for line in lines:
+            text.append(line + "\n")
+        if cut:
+            text.append(f"… the tree goes on: only its first {len(lines)} lines are shown\n", style="italic")
+        return text
+
+    def winning_counts_line(self) -> str:
+        top = min(self.state.start, 30)
+        wins = [str(n) for n in range(1, top + 1) if is_winning(n, self.game.max_take)]
+        losses = [str(n) for n in range(1, top + 1) if not is_winning(n, self.game.max_take)]
+        more = " …" if self.state.start > top else ""
+        return f"The side to move wins from {' '.join(wins)}{more}; loses from {' '.join(losses)}{more}"
+
+    def analysis_lines(self, state: TakeState) -> list[str]:
+        if state.over:
+            return []
+        name = self.game.sides[state.to_move].name
+        take = winning_take(state.left, self.game.max_take)
+        if take is None:
+            step = self.game.max_take + 1
+            return [f"[b]{name}[/b] is losing: {state.left} is a multiple of {step}; any take lets the other side win"]
+        return [f"[b]{name}[/b] is winning: take {take}, leaving {state.left - take} (a multiple of {self.game.max_take + 1})"]
+
+    # -- input ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "take":
+            return parameters[0] <= self.game.max_take if parameters else True
+        return True
+
+    def action_take(self, count: int) -> None:
+        if count > self.game.max_take:
+            return
+        if self.human and count not in self.game.legal_moves(self.state):
+            self.notify(
+                f"You can take 1 to {min(self.game.max_take, self.state.left)} here.",
+                title="Not a legal take",
+                severity="warning",
+            )
+            return
+        self.pick(count)
+
+    def action_choose(self, delta: int) -> None:
+        most = min(self.game.max_take, self.state.left)
+        self.chosen = max(1, min(most, self.chosen + delta))
+        self.redraw()
+
+    def action_take_chosen(self) -> None:
+        self.action_take(self.chosen)
+
+    def action_scroll_tree(self, direction: int) -> None:
+        tree = self.query_one("#tree", VerticalScroll)
+        if direction < 0:
+            tree.scroll_page_up()
+        else:
+            tree.scroll_page_down()
+
+    def click_at(self, x: int, y: int) -> None:
+        """A click on the sticks: take from the clicked stick to the end, if that is legal."""
+        per_row = self.per_row()
+        for row, top in enumerate(self.stick_rows):
+            if top <= y <= top + self.stick_height:
+                index = row * per_row + x // STICK_WIDTH
+                take = self.state.left - index
+                if 1 <= take <= self.game.max_take:
+                    self.pick(take)
+                return

@@ -1,0 +1,1 @@
+"""The app's screens: the menu, a setup screen per game, the one game screen, help."""

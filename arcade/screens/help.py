@@ -1,0 +1,46 @@
+"""A game's rules, from ``arcade/help/<game id>.md``, in a scrollable modal."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown, Static
+
+from games import CATALOG
+
+
+def help_markdown(game_id: str) -> str:
+    """The rules of ``game_id`` as Markdown (a short notice if the file is missing)."""
+    try:
+        return resources.files("arcade.help").joinpath(f"{game_id}.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return f"# {CATALOG[game_id].title}\n\n{CATALOG[game_id].blurb}\n\nThe full rules arrive with this game."
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules of one game. Escape, q or ? closes it."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("q", "dismiss", "Close", show=False),
+        Binding("question_mark", "dismiss", "Close", show=False),
+    ]
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Markdown(help_markdown(self.game_id))
+        yield Static("↑↓ PgUp PgDn scroll · Escape close", id="help-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()
+
+    def action_dismiss(self) -> None:
+        self.dismiss(None)
