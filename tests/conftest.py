@@ -29,14 +29,17 @@ def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:
     return app
 
 
-async def open_game(pilot, game_id: str, players: tuple[str, str], **settings) -> GameScreen:
-    """Push a game screen straight away (skipping menu and setup) and let it settle."""
+async def open_game(pilot, game_id: str, players: tuple[str, str], wait: bool = True, **settings) -> GameScreen:
+    """Push a game screen straight away (skipping menu and setup) and, if ``wait``, let it settle."""
     entry = CATALOG[game_id]
     defaults = {option.key: option.default for option in entry.load().options}
     defaults.update(settings)
     screen = GameScreen(entry, players, defaults)
     await pilot.app.push_screen(screen)
-    await settle(pilot)
+    if wait:
+        await settle(pilot)
+    else:
+        await pilot.pause()
     return screen
 
 

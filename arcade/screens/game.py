@@ -161,14 +161,14 @@ class GameScreen(Screen):
         if state.to_move == CHANCE:
             if self.paused and not self.humans and not self.step_once:
                 return
-            self.later(self.CHANCE_DELAY, lambda: self.roll(generation))
+            self.later(0 if self.step_once else self.CHANCE_DELAY, lambda: self.roll(generation))
             return
         if state.to_move in self.humans:
             self.board.focus()
             return
         if self.paused and not self.step_once:
             return
-        delay = self.WATCH_DELAY if not self.humans else self.BOT_DELAY
+        delay = 0 if self.step_once else self.WATCH_DELAY if not self.humans else self.BOT_DELAY
         self.later(delay, lambda: self.start_bot(generation))
 
     def later(self, delay: float, callback) -> None:

@@ -27,7 +27,6 @@ class MenuScreen(Screen):
 
     BINDINGS = [
         Binding("q", "app.quit", "Quit"),
-        Binding("escape", "app.quit", "Quit", show=False),
         Binding("question_mark", "help", "Help"),
     ]
 

@@ -1,0 +1,208 @@
+"""Pilot tests of whole flows: menu → setup → a game played by keys, undo, leaving, bot faults."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from arcade.screens.game import GameScreen
+from arcade.screens.menu import MenuScreen
+from arcade.screens.setup import SetupScreen
+from bots import toothpicks as toothpick_bots
+from bots.base import BotEntry
+from tests.conftest import make_app, open_game, settle
+
+
+async def test_a_whole_human_game_against_perfect_played_by_keys():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("enter")  # Toothpick Takeaway is the first playable game
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")  # Start: Human against perfect
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.players == ("human", "perfect")
+        # Human takes 1 first (winning from 10), then answers k with 3 - k.
+        await pilot.press("1")
+        await settle(pilot)
+        while screen.result is None:
+            assert screen.state.to_move == 0
+            await pilot.press(str(3 - screen.state.event.taken))
+            await settle(pilot)
+        assert screen.result.winner == 0
+        assert screen.state.left == 0
+        plies = len(screen.history) - 1
+        assert screen.query_one("#moves").row_count == plies
+        banner = str(screen.query_one("#result-banner").render())
+        assert "Player 1 wins!" in banner
+        await pilot.press("n")
+        await settle(pilot)
+        assert len(screen.history) == 1 and screen.result is None
+
+
+async def test_a_human_move_and_undo_back_to_the_humans_last_move():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "perfect"))
+        await pilot.press("2")
+        await settle(pilot)
+        assert [s.left for s in screen.history] == [10, 8, 6]  # perfect answered with 2
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.state.left == 3
+        await pilot.press("u")
+        await settle(pilot)
+        assert [s.left for s in screen.history] == [10, 8, 6]
+        assert screen.state.to_move == 0
+        await pilot.press("u")
+        await settle(pilot)
+        assert [s.left for s in screen.history] == [10]
+        assert screen.query_one("#moves").row_count == 0
+        await pilot.press("u")  # nothing left to undo: a bell, no error
+        await settle(pilot)
+        assert len(screen.history) == 1
+
+
+async def test_an_illegal_key_is_refused_with_a_message_and_nothing_changes():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=1)
+        await pilot.press("2")
+        await settle(pilot)
+        assert len(screen.history) == 1
+        assert any("take 1 to 1" in str(n.message) for n in app._notifications)
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None and screen.result.winner == 0
+
+
+def slow_bot(game, state, ctx):
+    deadline = time.perf_counter() + 10
+    while time.perf_counter() < deadline and not ctx.cancelled():
+        time.sleep(0.01)
+    return 1
+
+
+def crashing_bot(game, state, ctx):
+    raise ZeroDivisionError("the student's bug")
+
+
+def cheating_bot(game, state, ctx):
+    return 7
+
+
+@pytest.fixture
+def fault_bots(monkeypatch):
+    extra = {
+        "slow": BotEntry.function("slow", "thinks for ten seconds", slow_bot),
+        "crash": BotEntry.function("crash", "raises", crashing_bot),
+        "cheat": BotEntry.function("cheat", "takes seven", cheating_bot),
+    }
+    monkeypatch.setattr(toothpick_bots, "BOTS", {**toothpick_bots.BOTS, **extra})
+
+
+async def test_leaving_while_a_bot_thinks_returns_to_the_menu_at_once(fault_bots):
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("slow", "human"), wait=False)
+        await pilot.pause(0.1)
+        assert screen.thinking == 0
+        assert "thinking" in str(screen.query_one("#side-panel").render())
+        await pilot.press("?")  # the screen answers keys while the bot thinks
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        started = time.perf_counter()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        await app.workers.wait_for_complete()
+        assert time.perf_counter() - started < 5  # the bot saw it was cancelled
+        assert len(screen.history) == 1  # its late answer was dropped
+
+
+@pytest.mark.parametrize("bot, wording", [("crash", "produced an error"), ("cheat", "returned an invalid move")])
+async def test_a_faulty_bot_forfeits_and_the_app_goes_on(fault_bots, bot, wording):
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", bot))
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None and screen.result.winner == 0
+        assert wording in screen.result.reason
+        await pilot.press("n")
+        await settle(pilot)
+        assert screen.result is None and len(screen.history) == 1
+
+
+async def test_bots_play_each_other_with_pause_and_step(monkeypatch):
+    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 30)  # nothing moves unless stepped
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("perfect", "random"))
+        assert len(screen.history) == 1
+        await pilot.press("s")
+        await settle(pilot)
+        assert len(screen.history) == 2 and screen.paused
+        await pilot.press("s")
+        await settle(pilot)
+        assert len(screen.history) == 3
+        assert "paused" in str(screen.query_one("#side-panel").render())
+        monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
+        await pilot.press("p")
+        for _ in range(20):
+            await settle(pilot)
+            if screen.result is not None:
+                break
+        assert screen.result is not None and screen.result.winner == 0
+
+
+async def test_a_small_terminal_shows_a_notice_instead_of_the_board():
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "perfect"))
+        assert screen.has_class("too-small")
+        assert not screen.query_one("#game-grid").display or screen.query_one("#game-grid").styles.display == "none"
+        assert "Enlarge the terminal" in str(screen.query_one("#too-small-notice").render())
+
+
+async def test_the_setup_screen_refuses_bad_options_with_a_message():
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+        setup.query_one("#option-count").value = "500"
+        await pilot.click("#start")
+        await pilot.pause()
+        assert app.screen is setup
+        assert "1–99" in str(setup.query_one("#setup-error").render())
+        setup.query_one("#option-count").value = "12"
+        await pilot.pause(0.5)  # a button ignores a second press during its active effect
+        await pilot.click("#start")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.state.left == 12
+
+
+KEYS = ["up", "down", "left", "right", "enter", "space", "tab", "1", "2", "3", "9", "a", "u", "n", "p", "s",
+        "x", "question_mark", "escape", "q", "pageup", "pagedown", "ctrl+s"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+async def test_random_key_presses_never_crash_the_app(seed):
+    rng = random.Random(seed)
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(100):
+            key = rng.choice(KEYS)
+            if key == "q" and isinstance(app.screen, MenuScreen):
+                continue  # q quits the app from the menu
+            await pilot.press(key)
+        await settle(pilot)
+        assert app.is_running

@@ -1,0 +1,169 @@
+"""Othello bots: legality, the evaluator's contract, exact endgame solving, and seeded matches."""
+
+from __future__ import annotations
+
+import random
+
+from arcade.match import run_match
+from bots.base import Context
+from bots.othello import BOTS, AlphaBetaBot, greedy, safety_margin
+from bots.othello_eval import HEURISTIC_MAX, HandEvaluator, utility
+from bots.othello_search import Engine, Timeout, to_score
+from bots.registry import bots_for
+from games.othello import PASS, Othello, bits_to_squares, flip_bits, legal_bits
+
+
+def random_position(seed: int, plies: int):
+    game = Othello()
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        if state.over:
+            break
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    return game, state
+
+
+def brute_force(p: int, o: int, passed: bool = False) -> int:
+    """Final disc difference with perfect play, by plain minimax (no pruning)."""
+    moves = legal_bits(p, o)
+    if not moves:
+        if passed:
+            return p.bit_count() - o.bit_count()
+        return -brute_force(o, p, True)
+    best = -65
+    for sq in bits_to_squares(moves):
+        f = flip_bits(p, o, sq)
+        best = max(best, -brute_force(o ^ f, p | f | (1 << sq)))
+    return best
+
+
+def test_registry_lists_the_bots_in_order():
+    names = list(bots_for("othello"))
+    assert names[0] == "alphabeta" and "greedy" in names and "random" in names
+    assert names == list(BOTS)
+
+
+def test_greedy_flips_the_most():
+    for seed in range(20):
+        game, state = random_position(seed, 12)
+        if state.over:
+            continue
+        move = greedy(game, state, Context(rng=random.Random(seed)))
+        p, o = state.mover_bits()
+        counts = {m: flip_bits(p, o, m).bit_count() for m in game.legal_moves(state) if m != PASS}
+        if counts:
+            assert counts[move] == max(counts.values())
+
+
+def test_evaluation_equals_utility_on_finished_boards_and_is_bounded():
+    ev = HandEvaluator()
+    game = Othello()
+    rng = random.Random(5)
+    for _ in range(30):
+        state = game.initial_state()
+        while not state.over:
+            p, o = state.mover_bits()
+            assert abs(ev.evaluate(p, o)) <= HEURISTIC_MAX
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        p, o = state.mover_bits()
+        assert ev.evaluate(p, o) == utility(p, o)
+        diff = p.bit_count() - o.bit_count()
+        assert (utility(p, o) > HEURISTIC_MAX) == (diff > 0)
+        assert (utility(p, o) < -HEURISTIC_MAX) == (diff < 0)
+
+
+def test_evaluation_is_symmetric_in_colour():
+    ev = HandEvaluator()
+    for seed in range(20):
+        _, state = random_position(seed, 25)
+        if state.over:
+            continue
+        p, o = state.mover_bits()
+        # mirror the board left-right: the value must not change
+        def mirror(b: int) -> int:
+            return sum(1 << (sq ^ 7) for sq in bits_to_squares(b))
+        assert ev.evaluate(p, o) == ev.evaluate(mirror(p), mirror(o))
+
+
+def test_endgame_solver_matches_brute_force():
+    checked = 0
+    for seed in range(30):
+        _, state = random_position(seed, 53)
+        if state.over:
+            continue
+        p, o = state.mover_bits()
+        if not legal_bits(p, o):
+            continue
+        info = Engine().solve(p, o)
+        exact = brute_force(p, o)
+        assert info.score == to_score(exact)
+        f = flip_bits(p, o, info.move)
+        assert -brute_force(o ^ f, p | f | (1 << info.move)) == exact
+        checked += 1
+    assert checked >= 15
+
+
+def test_deep_search_reaching_the_end_is_exact():
+    _, state = random_position(7, 54)
+    p, o = state.mover_bits()
+    import time
+
+    info = Engine().search(p, o, time.perf_counter() + 60, max_depth=64)
+    assert info.exact
+    assert info.score == to_score(brute_force(p, o))
+
+
+def test_alphabeta_reports_and_plays_legal_moves():
+    game, state = random_position(3, 20)
+    lines: list[str] = []
+    bot = AlphaBetaBot(game)
+    move = bot.choose(state, Context(time_limit=0.3, report=lines.append))
+    assert move in game.legal_moves(state)
+    assert lines and lines[-1].startswith("depth ") and "score" in lines[-1]
+    assert bot.last is not None and bot.last.depth >= 2
+
+
+def test_alphabeta_stops_when_cancelled():
+    game, state = random_position(4, 20)
+    bot = AlphaBetaBot(game)
+    move = bot.choose(state, Context(time_limit=600, cancelled=lambda: True))
+    assert move in game.legal_moves(state)
+
+
+def test_search_raises_timeout_inside_and_keeps_a_move():
+    game, state = random_position(8, 22)
+    p, o = state.mover_bits()
+    engine = Engine()
+    try:
+        engine.solve(p, o, deadline=0.0)
+    except Timeout:
+        pass
+    else:
+        raise AssertionError("a passed deadline must stop the solver")
+    info = engine.search(p, o, deadline=0.0)
+    assert info.move in game.legal_moves(state)
+
+
+def test_pass_and_single_move_are_immediate():
+    game = Othello()
+    state = game.state_from(1 << 0, 1 << 1, to_move=1)  # orange must pass
+    bot = AlphaBetaBot(game)
+    assert bot.choose(state, Context(time_limit=0.1)) == PASS
+
+
+def test_time_limit_comes_from_context_then_entry_then_game():
+    game = Othello(time_limit=3)
+    assert AlphaBetaBot(game).limit(Context()) == 3
+    assert AlphaBetaBot(game, 1.0).limit(Context()) == 1.0
+    assert AlphaBetaBot(game, 1.0).limit(Context(time_limit=0.5)) == 0.5
+    assert 0 < safety_margin(10) < 1 and safety_margin(1) < 0.2
+
+
+def test_alphabeta_beats_random_and_greedy_in_seeded_matches():
+    game = Othello()
+    quick = BOTS["alphabeta-0.1s"]
+    vs_random = run_match(game, (quick, BOTS["random"]), games=2, seed=1)
+    assert vs_random.wins[0] == 2
+    vs_greedy = run_match(game, (quick, BOTS["greedy"]), games=2, seed=2)
+    assert vs_greedy.wins[0] == 2
