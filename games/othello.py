@@ -40,6 +40,7 @@ __all__ = [
     "ORANGE",
     "FULL",
     "legal_bits",
+    "legal_pair",
     "flip_bits",
     "square_name",
     "parse_square",
@@ -59,6 +60,7 @@ COLUMNS = "ABCDEFGH"
 _NOT_A = 0xFEFEFEFEFEFEFEFE  # every square but column A
 _NOT_H = 0x7F7F7F7F7F7F7F7F  # every square but column H
 _INNER = 0x7E7E7E7E7E7E7E7E  # columns B..G
+_INNER2 = _INNER | _INNER << 128
 
 
 def square_name(square: int) -> str:
@@ -92,6 +94,83 @@ def legal_bits(p: int, o: int) -> int:
     """The squares where the side with discs ``p`` can move against discs ``o`` (a bitboard)."""
     empty = FULL ^ (p | o)
     oi = o & _INNER
+    # east (<< 1)
+    t = oi & (p << 1)
+    t |= oi & (t << 1)
+    m = oi & (oi << 1)
+    t |= m & (t << 2)
+    m &= m << 2
+    t |= m & (t << 4)
+    moves = t << 1
+    # west (>> 1)
+    t = oi & (p >> 1)
+    t |= oi & (t >> 1)
+    m = oi & (oi >> 1)
+    t |= m & (t >> 2)
+    m &= m >> 2
+    t |= m & (t >> 4)
+    moves |= t >> 1
+    # north (<< 8)
+    t = o & (p << 8)
+    t |= o & (t << 8)
+    m = o & (o << 8)
+    t |= m & (t << 16)
+    m &= m << 16
+    t |= m & (t << 32)
+    moves |= t << 8
+    # south (>> 8)
+    t = o & (p >> 8)
+    t |= o & (t >> 8)
+    m = o & (o >> 8)
+    t |= m & (t >> 16)
+    m &= m >> 16
+    t |= m & (t >> 32)
+    moves |= t >> 8
+    # north-east (<< 9)
+    t = oi & (p << 9)
+    t |= oi & (t << 9)
+    m = oi & (oi << 9)
+    t |= m & (t << 18)
+    m &= m << 18
+    t |= m & (t << 36)
+    moves |= t << 9
+    # north-west (<< 7)
+    t = oi & (p << 7)
+    t |= oi & (t << 7)
+    m = oi & (oi << 7)
+    t |= m & (t << 14)
+    m &= m << 14
+    t |= m & (t << 28)
+    moves |= t << 7
+    # south-west (>> 9)
+    t = oi & (p >> 9)
+    t |= oi & (t >> 9)
+    m = oi & (oi >> 9)
+    t |= m & (t >> 18)
+    m &= m >> 18
+    t |= m & (t >> 36)
+    moves |= t >> 9
+    # south-east (>> 7)
+    t = oi & (p >> 7)
+    t |= oi & (t >> 7)
+    m = oi & (oi >> 7)
+    t |= m & (t >> 14)
+    m &= m >> 14
+    t |= m & (t >> 28)
+    moves |= t >> 7
+    return moves & empty
+
+
+def legal_pair(p: int, o: int) -> int:
+    """Both sides' legal squares at once: ``p``'s in bits 0-63, ``o``'s in bits 128-191.
+
+    The two boards are packed into one integer with a 64-bit gap, so that one pass of shifts
+    serves both (the evaluation needs both mobilities).
+    """
+    e = FULL ^ (p | o)
+    empty = e | e << 128
+    p, o = p | o << 128, o | p << 128
+    oi = o & _INNER2
     # east (<< 1)
     t = oi & (p << 1)
     t |= oi & (t << 1)

@@ -1,0 +1,111 @@
+"""Othello bots: ``random``, ``greedy`` (most flips) and ``alphabeta`` (the engine) at levels.
+
+``alphabeta`` searches with iterative deepening until its time limit (``ctx.time_limit``, or the
+game's ``time_limit`` option, 10 s by default as in the seed) less a safety margin, then solves
+the endgame exactly once few squares are empty (see ``bots.othello_search``). The ``alphabeta
+1s``/``5s`` entries are the same engine with a shorter limit. While thinking it reports the
+depth reached, the score and the best line through ``ctx.report``. It never ponders: no work
+happens on the opponent's turn.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bots.base import Bot, BotEntry, Context, random_move
+from bots.othello_eval import HandEvaluator
+from bots.othello_search import Engine, SearchInfo, Timeout, line_text, score_text
+from games.othello import PASS, Othello, OthelloState, flip_bits, legal_bits
+
+
+def greedy(game: Othello, state: OthelloState, ctx: Context) -> int:
+    """The move that flips the most discs (ties broken at random)."""
+    moves = game.legal_moves(state)
+    if moves == [PASS]:
+        return PASS
+    p, o = state.mover_bits()
+    counts = [flip_bits(p, o, m).bit_count() for m in moves]
+    most = max(counts)
+    return ctx.rng.choice([m for m, c in zip(moves, counts) if c == most])
+
+
+def safety_margin(limit: float) -> float:
+    """Seconds kept back from a move's time limit: for the move's write and a slow scheduler."""
+    return min(0.6, max(0.12, 0.06 * limit), 0.3 * limit)
+
+
+def solve_empties(budget: float) -> int:
+    """Most empties at which the exact endgame solve is tried within ``budget`` seconds."""
+    if budget < 0.5:
+        return 10
+    if budget < 2:
+        return 14
+    if budget < 6:
+        return 16
+    return 18
+
+
+class AlphaBetaBot(Bot):
+    """Iterative-deepening alpha-beta with an exact endgame solver; see ``bots.othello_search``."""
+
+    def __init__(self, game: Othello, time_limit: float | None = None, evaluator=None) -> None:
+        super().__init__(game)
+        self.time_limit = time_limit
+        self.engine = Engine(evaluator or HandEvaluator())
+        self.last: SearchInfo | None = None
+
+    def limit(self, ctx: Context) -> float:
+        if ctx.time_limit is not None:
+            return ctx.time_limit
+        if self.time_limit is not None:
+            return self.time_limit
+        return float(self.game.settings.get("time_limit", 10.0))
+
+    def choose(self, state: OthelloState, ctx: Context) -> int:
+        moves = self.game.legal_moves(state)
+        if len(moves) == 1:
+            ctx.report(f"only move: {self.game.move_text(state, moves[0])}")
+            return moves[0]
+        limit = self.limit(ctx)
+        budget = max(0.02, limit - safety_margin(limit) - ctx.elapsed())
+        start = time.perf_counter()
+        deadline = start + budget
+        p, o = state.mover_bits()
+        empties = 64 - (p | o).bit_count()
+        engine = self.engine
+
+        def report(info: SearchInfo) -> None:
+            kind = "exact" if info.exact else f"depth {info.depth}"
+            ctx.report(f"{kind} · score {score_text(info.score)} · {line_text(info.line)} · {info.nodes:,} nodes")
+
+        if empties <= solve_empties(budget):
+            try:
+                info = engine.solve(p, o, start + budget * 0.6, ctx.cancelled)
+                report(info)
+                self.last = info
+                return info.move
+            except Timeout:
+                if ctx.cancelled():
+                    return moves[0]
+        info = engine.search(p, o, deadline, report, cancelled=ctx.cancelled)
+        self.last = info
+        if info.move not in moves:  # cannot happen; never play an illegal move
+            return moves[0]
+        return info.move
+
+
+def _alphabeta(limit: float | None):
+    return lambda game: AlphaBetaBot(game, limit)
+
+
+BOTS: dict[str, BotEntry] = {
+    entry.name: entry
+    for entry in (
+        BotEntry("alphabeta", "alpha-beta search to the time limit (default 10 s), exact endgame", _alphabeta(None)),
+        BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0)),
+        BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0)),
+        BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),
+        BotEntry.function("greedy", "plays the move that flips the most discs", greedy),
+        BotEntry.function("random", "plays a random legal move", random_move),
+    )
+}

@@ -1,0 +1,537 @@
+"""The Othello engine: alpha-beta (negascout) with iterative deepening, and an exact endgame solver.
+
+Positions are ``(p, o)`` bitboard pairs from the mover's point of view (``games.othello``).
+
+Midgame (``Engine.search``): iterative deepening under a deadline. Each iteration is a principal
+variation search (negamax alpha-beta with null windows) whose move ordering is, at every node:
+the transposition-table move (the previous iteration's best), the two killer moves of that ply,
+then the rest by "fastest first" (fewest replies for the opponent) at nodes far from the leaves
+and by history scores plus a square-value prior near them. Leaves use the swappable evaluator
+(``bots.othello_eval``), which equals the utility on finished boards.
+
+Endgame (``Engine.solve``): once the remaining empties are few, an exact search of the final
+disc difference, with fastest-first ordering, a transposition table and a parity-aware move
+order near the end, finds the perfect move.
+
+Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
+caller keeps the result of the last finished iteration.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from bots.othello_eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
+from games.othello import FULL, PASS, RAYS_DOWN, RAYS_UP, legal_bits, square_name
+
+INF = 1 << 30
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# Prior value of playing on each square (corners best, X- and C-squares worst), for ordering.
+_PRIOR_ROWS = (
+    (100, -20, 10, 5, 5, 10, -20, 100),
+    (-20, -50, -2, -2, -2, -2, -50, -20),
+    (10, -2, 1, 1, 1, 1, -2, 10),
+    (5, -2, 1, 0, 0, 1, -2, 5),
+    (5, -2, 1, 0, 0, 1, -2, 5),
+    (10, -2, 1, 1, 1, 1, -2, 10),
+    (-20, -50, -2, -2, -2, -2, -50, -20),
+    (100, -20, 10, 5, 5, 10, -20, 100),
+)
+PRIOR = tuple(v for row in _PRIOR_ROWS for v in row)
+PRIOR_KEY = tuple(-v for v in PRIOR).__getitem__
+
+# The board's quadrants, for endgame parity ordering (play in odd regions first).
+_QUADRANTS = (0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000)
+QUADRANT_OF = tuple(next(q for q in _QUADRANTS if q >> s & 1) for s in range(64))
+
+
+class Timeout(Exception):
+    """The deadline passed or the search was cancelled."""
+
+
+def flips(p: int, o: int, square: int) -> int:
+    """The discs of ``o`` flipped by ``p`` playing ``square`` (a local copy for speed)."""
+    f = 0
+    notp = ~o
+    for ray in RAYS_UP[square]:
+        b = ray & notp
+        if b:
+            low = b & -b
+            if low & p:
+                f |= ray & (low - 1)
+    for ray in RAYS_DOWN[square]:
+        b = ray & notp
+        if b:
+            high = 1 << (b.bit_length() - 1)
+            if high & p:
+                f |= ray & ~((high << 1) - 1)
+    return f
+
+
+@dataclass
+class SearchInfo:
+    """What one finished iteration (or the endgame solve) found."""
+
+    depth: int
+    score: int
+    move: int
+    line: list[int]
+    nodes: int
+    seconds: float
+    exact: bool = False
+
+    def score_text(self) -> str:
+        return score_text(self.score)
+
+
+def score_text(score: int) -> str:
+    """``+1.25`` (discs, heuristic), ``win +6`` / ``loss -4`` / ``draw`` for a decided result."""
+    if score >= WIN:
+        return f"win +{(score - WIN) // 100}"
+    if score <= -WIN:
+        return f"loss {(score + WIN) // 100}"
+    return f"{score / 100:+.2f}"
+
+
+@dataclass
+class Engine:
+    """One game's search state: transposition table, killers, history, counters."""
+
+    evaluator: object = field(default_factory=HandEvaluator)
+    tt_limit: int = 400_000
+
+    def __post_init__(self) -> None:
+        self.evaluate = self.evaluator.evaluate
+        self.fastest_depth = 4
+        self.tt: dict[int, tuple] = {}
+        self.killers = [[-1, -1] for _ in range(80)]
+        self.history = [0] * 65
+        self.nodes = 0
+        self.deadline = float("inf")
+        self.cancelled: Callable[[], bool] = lambda: False
+        self._check_at = 0
+
+    # -- time ------------------------------------------------------------------------------
+    def _check(self) -> None:
+        self._check_at = self.nodes + 256
+        if time.perf_counter() > self.deadline or self.cancelled():
+            raise Timeout
+
+    # -- midgame ---------------------------------------------------------------------------
+    def _ordered(self, p: int, o: int, moves: int, depth: int, ply: int, tt_move: int) -> list[int]:
+        squares = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            squares.append(low.bit_length() - 1)
+        if len(squares) == 1:
+            return squares
+        killers = self.killers[ply]
+        if depth >= self.fastest_depth:
+            # fastest first: fewest opponent replies, corners and history as tie-breaks
+            keyed = []
+            for sq in squares:
+                if sq == tt_move:
+                    key = -10**9
+                else:
+                    f = flips(p, o, sq)
+                    np_ = p | f | (1 << sq)
+                    key = legal_bits(o ^ f, np_).bit_count() * 100 - PRIOR[sq] - (50 if sq in killers else 0)
+                keyed.append((key, sq))
+            keyed.sort()
+            return [sq for _, sq in keyed]
+        hist = self.history
+        squares.sort(key=lambda s: -(hist[s] + PRIOR[s] * 8 + (1 << 20 if s == tt_move else 0)
+                                     + (1 << 16 if s in killers else 0)))
+        return squares
+
+    def _negamax(self, p: int, o: int, depth: int, alpha: int, beta: int, ply: int, passed: bool) -> int:
+        self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check()
+        if depth <= 0:
+            return self.evaluate(p, o)
+        moves = legal_bits(p, o)
+        if not moves:
+            if passed or not legal_bits(o, p):
+                return utility(p, o)
+            # a pass uses no depth: a search as deep as the empties then reaches every end
+            return -self._negamax(o, p, depth, -beta, -alpha, ply + 1, True)
+        if depth == 1:
+            # the children are leaves: evaluate them here, best squares first
+            evaluate = self.evaluate
+            squares = []
+            while moves:
+                low = moves & -moves
+                moves ^= low
+                squares.append(low.bit_length() - 1)
+            if len(squares) > 1:
+                hist = self.history
+                k0, k1 = self.killers[ply]
+                squares.sort(key=lambda s: -(hist[s] + PRIOR[s] * 8 + (1 << 16 if s == k0 or s == k1 else 0)))
+            best = -INF
+            count = 0
+            for sq in squares:
+                f = flips(p, o, sq)
+                value = -evaluate(o ^ f, p | f | (1 << sq))
+                count += 1
+                if value > best:
+                    best = value
+                    if value >= beta:
+                        k = self.killers[ply]
+                        if k[0] != sq:
+                            k[1] = k[0]
+                            k[0] = sq
+                        self.history[sq] += 1
+                        break
+            self.nodes += count
+            return best
+        key = p << 64 | o
+        entry = self.tt.get(key)
+        tt_move = -1
+        if entry is not None:
+            e_depth, e_flag, e_value, tt_move = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_value
+                if e_flag == LOWER:
+                    if e_value >= beta:
+                        return e_value
+                    if e_value > alpha:
+                        alpha = e_value
+                elif e_value <= alpha:
+                    return e_value
+                elif e_value < beta:
+                    beta = e_value
+        alpha0 = alpha
+        best = -INF
+        best_move = -1
+        first = True
+        for sq in self._ordered(p, o, moves, depth, ply, tt_move):
+            f = flips(p, o, sq)
+            np_ = p | f | (1 << sq)
+            no = o ^ f
+            if first:
+                value = -self._negamax(no, np_, depth - 1, -beta, -alpha, ply + 1, False)
+                first = False
+            else:
+                value = -self._negamax(no, np_, depth - 1, -alpha - 1, -alpha, ply + 1, False)
+                if alpha < value < beta:
+                    value = -self._negamax(no, np_, depth - 1, -beta, -value, ply + 1, False)
+            if value > best:
+                best = value
+                best_move = sq
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        k = self.killers[ply]
+                        if k[0] != sq:
+                            k[1] = k[0]
+                            k[0] = sq
+                        self.history[sq] += depth * depth
+                        break
+        flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        if len(self.tt) >= self.tt_limit:
+            self.tt.clear()
+        self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _root(self, p: int, o: int, depth: int, order: list[int], alpha: int = -INF, beta: int = INF):
+        """Search every root move; return (best score, best move, scores by move)."""
+        best, best_move = -INF, order[0]
+        scores: dict[int, int] = {}
+        for i, sq in enumerate(order):
+            f = flips(p, o, sq)
+            np_, no = p | f | (1 << sq), o ^ f
+            if i == 0:
+                value = -self._negamax(no, np_, depth - 1, -beta, -alpha, 1, False)
+            else:
+                value = -self._negamax(no, np_, depth - 1, -alpha - 1, -alpha, 1, False)
+                if alpha < value < beta:
+                    value = -self._negamax(no, np_, depth - 1, -beta, -value, 1, False)
+            scores[sq] = value
+            if value > best:
+                best, best_move = value, sq
+                if value > alpha:
+                    alpha = value
+            self.partial = (best, best_move)
+        return best, best_move, scores
+
+    def principal_line(self, p: int, o: int, first: int, length: int) -> list[int]:
+        """The best line from the transposition table, starting with ``first``."""
+        line = [first]
+        f = flips(p, o, first)
+        p, o = o ^ f, p | f | (1 << first)
+        seen = set()
+        while len(line) < length:
+            moves = legal_bits(p, o)
+            if not moves:
+                if not legal_bits(o, p):
+                    break
+                line.append(PASS)
+                p, o = o, p
+                continue
+            entry = self.tt.get(p << 64 | o)
+            if entry is None or entry[3] < 0 or not moves >> entry[3] & 1 or (p, o) in seen:
+                break
+            seen.add((p, o))
+            sq = entry[3]
+            line.append(sq)
+            f = flips(p, o, sq)
+            p, o = o ^ f, p | f | (1 << sq)
+        return line
+
+    def search(
+        self,
+        p: int,
+        o: int,
+        deadline: float,
+        report: Callable[[SearchInfo], None] = lambda info: None,
+        max_depth: int = 60,
+        cancelled: Callable[[], bool] = lambda: False,
+        soft_fraction: float = 0.45,
+    ) -> SearchInfo:
+        """Iterative deepening until ``deadline`` (``time.perf_counter``); the best move found.
+
+        A new iteration starts only if less than ``soft_fraction`` of the time is used.
+        """
+        start = time.perf_counter()
+        self.deadline = deadline
+        self.cancelled = cancelled
+        self.nodes = 0
+        self._check_at = 256
+        moves = legal_bits(p, o)
+        order = self._ordered(p, o, moves, 3, 0, -1)
+        empties = (FULL ^ (p | o)).bit_count()
+        info = SearchInfo(0, 0, order[0], [order[0]], 0, 0.0)
+        if len(order) == 1:
+            info.line = [order[0]]
+        self.history = [h // 8 for h in self.history]
+        for depth in range(1, max_depth + 1):
+            self.partial = None
+            try:
+                best, best_move, scores = self._root(p, o, depth, order)
+            except Timeout:
+                part = self.partial
+                # a better move proven in the unfinished iteration is still worth playing
+                if part is not None and part[1] != info.move and part[0] > info.score and depth > 1:
+                    info = SearchInfo(info.depth, part[0], part[1], [part[1]], self.nodes,
+                                      time.perf_counter() - start)
+                break
+            order.sort(key=lambda s: -scores[s])
+            info = SearchInfo(depth, best, best_move, self.principal_line(p, o, best_move, depth),
+                              self.nodes, time.perf_counter() - start, exact=depth >= empties)
+            report(info)
+            if depth >= empties or len(order) == 1:
+                break
+            if time.perf_counter() - start > soft_fraction * (deadline - start):
+                break
+        info.nodes = self.nodes
+        info.seconds = time.perf_counter() - start
+        return info
+
+    # -- endgame -------------------------------------------------------------------------------
+    def solve(
+        self,
+        p: int,
+        o: int,
+        deadline: float = float("inf"),
+        cancelled: Callable[[], bool] = lambda: False,
+        alpha: int = -64,
+        beta: int = 64,
+    ) -> SearchInfo:
+        """The exact final disc difference with perfect play, and a move that achieves it."""
+        start = time.perf_counter()
+        self.deadline = deadline
+        self.cancelled = cancelled
+        self.nodes = 0
+        self._check_at = 256
+        self.etable: dict[int, tuple[int, int, int]] = {}
+        moves = legal_bits(p, o)
+        empties = (FULL ^ (p | o)).bit_count()
+        order = self._ordered(p, o, moves, 3, 0, -1)
+        best, best_move = -INF, order[0]
+        for i, sq in enumerate(order):
+            f = flips(p, o, sq)
+            np_, no = p | f | (1 << sq), o ^ f
+            if i == 0:
+                value = -self._solve(no, np_, -beta, -alpha, empties - 1, False)
+            else:
+                value = -self._solve(no, np_, -alpha - 1, -alpha, empties - 1, False)
+                if alpha < value < beta:
+                    value = -self._solve(no, np_, -beta, -value, empties - 1, False)
+            if value > best:
+                best, best_move = value, sq
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        line = self._solve_line(p, o, best_move)
+        return SearchInfo(empties, to_score(best), best_move, line, self.nodes,
+                          time.perf_counter() - start, exact=True)
+
+    def _solve_line(self, p: int, o: int, first: int) -> list[int]:
+        line = [first]
+        f = flips(p, o, first)
+        p, o = o ^ f, p | f | (1 << first)
+        for _ in range(6):
+            moves = legal_bits(p, o)
+            if not moves:
+                if not legal_bits(o, p):
+                    break
+                line.append(PASS)
+                p, o = o, p
+                continue
+            entry = self.etable.get(p << 64 | o)
+            if entry is None or entry[2] < 0 or not moves >> entry[2] & 1:
+                break
+            sq = entry[2]
+            line.append(sq)
+            f = flips(p, o, sq)
+            p, o = o ^ f, p | f | (1 << sq)
+        return line
+
+    def _solve(self, p: int, o: int, alpha: int, beta: int, empties: int, passed: bool, moves: int = -1) -> int:
+        """Negamax of the final disc difference (mover minus opponent), fail-soft.
+
+        ``moves`` is the mover's legal bitboard when the caller already knows it.
+        """
+        if empties <= SHALLOW:
+            return self._shallow(p, o, alpha, beta, empties, passed)
+        self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check()
+        if moves < 0:
+            moves = legal_bits(p, o)
+        if not moves:
+            if passed:
+                return p.bit_count() - o.bit_count()
+            return -self._solve(o, p, -beta, -alpha, empties, True)
+        key = p << 64 | o
+        entry = self.etable.get(key)
+        tt_move = -1
+        if entry is not None:
+            lo, hi, tt_move = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo > alpha:
+                alpha = lo
+            if hi < beta:
+                beta = hi
+            if alpha >= beta:
+                return alpha
+        a0, b0 = alpha, beta
+        # fastest first: the child's move list is kept for the child
+        keyed = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            sq = low.bit_length() - 1
+            f = flips(p, o, sq)
+            np_ = p | f | low
+            no = o ^ f
+            replies = legal_bits(no, np_)
+            if sq == tt_move:
+                keyed.append((-1000, sq, np_, no, replies))
+            else:
+                keyed.append((replies.bit_count() * 16 - PRIOR[sq] // 10, sq, np_, no, replies))
+        keyed.sort()
+        best = -INF
+        best_move = -1
+        first = True
+        e1 = empties - 1
+        for _, sq, np_, no, replies in keyed:
+            if first:
+                value = -self._solve(no, np_, -beta, -alpha, e1, False, replies)
+                first = False
+            else:
+                value = -self._solve(no, np_, -alpha - 1, -alpha, e1, False, replies)
+                if alpha < value < beta:
+                    value = -self._solve(no, np_, -beta, -value, e1, False, replies)
+            if value > best:
+                best = value
+                best_move = sq
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        lo, hi = -64, 64
+        if entry is not None:
+            lo, hi = entry[0], entry[1]
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.etable[key] = (lo, hi, best_move)
+        return best
+
+    def _shallow(self, p: int, o: int, alpha: int, beta: int, empties: int, passed: bool) -> int:
+        """The last few empties: try each empty square (no move generation), odd regions first."""
+        self.nodes += 1
+        empty = FULL ^ (p | o)
+        if empties == 1:
+            sq = empty.bit_length() - 1
+            f = flips(p, o, sq)
+            if f:
+                return 2 * (p.bit_count() + f.bit_count()) - 62
+            f = flips(o, p, sq)
+            if f:
+                return 62 - 2 * (o.bit_count() + f.bit_count())
+            return p.bit_count() - o.bit_count()
+        odd = []
+        even = []
+        m = empty
+        while m:
+            low = m & -m
+            m ^= low
+            sq = low.bit_length() - 1
+            if (QUADRANT_OF[sq] & empty).bit_count() & 1:
+                odd.append(sq)
+            else:
+                even.append(sq)
+        best = -INF
+        e1 = empties - 1
+        for sq in odd + even if even else odd:
+            f = flips(p, o, sq)
+            if not f:
+                continue
+            value = -self._shallow(o ^ f, p | f | (1 << sq), -beta, -alpha, e1, False)
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        return best
+        if best == -INF:
+            if passed:
+                return p.bit_count() - o.bit_count()
+            return -self._shallow(o, p, -beta, -alpha, empties, True)
+        return best
+
+
+SHALLOW = 6
+
+
+def to_score(diff: int) -> int:
+    """A final disc difference in the evaluator's units (``utility``)."""
+    if diff > 0:
+        return WIN + 100 * diff
+    if diff < 0:
+        return -WIN + 100 * diff
+    return 0
+
+
+def line_text(line: list[int]) -> str:
+    return " ".join(square_name(s) for s in line)
+
+
+__all__ = ["Engine", "SearchInfo", "Timeout", "score_text", "line_text", "to_score", "HEURISTIC_MAX"]
