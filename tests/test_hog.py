@@ -1,5 +1,5 @@
 """Hog's course API against every vector of the course's own tests (../shared/reference/hog.json,
-copied as tests/test_hog_vectors.json): roll_dice, piggy_points, take_turn, more_boar, play
+copied as tests/reference/hog.json): roll_dice, piggy_points, take_turn, more_boar, play
 (fixed dice and the 100 fuzzed games, turn by turn), commentary transcripts, make_averaged,
 max_scoring_num_rolls and the course's strategies."""
 
@@ -35,7 +35,7 @@ from games.hog import (
 )
 from games.base import CHANCE
 
-VECTORS = json.loads((Path(__file__).with_name("test_hog_vectors.json")).read_text())
+VECTORS = json.loads((Path(__file__).parent / "reference" / "hog.json").read_text())
 
 
 def _cases(section: str) -> list:
