@@ -23,7 +23,7 @@ EXIT_USAGE = 2
 # Game-specific subcommands: modules with ``register(subparsers)``, which adds its parsers and
 # gives each ``set_defaults(run=function)``; ``function(args)`` returns the exit status and may
 # raise ``UsageError`` for a mistake in the command line.
-EXTRA_COMMANDS: tuple[str, ...] = ("arcade.cli_hog",)
+EXTRA_COMMANDS: tuple[str, ...] = ("arcade.cli_hog", "arcade.cli_othello")
 
 
 class UsageError(Exception):

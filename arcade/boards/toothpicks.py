@@ -142,8 +142,10 @@ class ToothpickBoard(Board):
         shown = state.left + just_taken
         per_row = self.per_row()
         rows = max(1, -(-shown // per_row))
-        room = 6 if self.analysis else 12
-        self.stick_height = max(1, min(4, (room - 2) // rows - 1))
+        if self.analysis:
+            self.stick_height = 1
+        else:
+            self.stick_height = max(1, min(4, 10 // rows - 1))
         takes = self.human and not state.over
         chosen_from = state.left - self.chosen if takes else state.left
         text = Text()
@@ -175,7 +177,8 @@ class ToothpickBoard(Board):
                     text.append("   ")
             text.append("\n")
             line_no += 1
-        text.append(self.footline(), style=self.style("label"))
+        if not self.analysis:
+            text.append(self.footline(), style=self.style("label"))
         return text
 
     def headline(self) -> str:
@@ -205,10 +208,7 @@ class ToothpickBoard(Board):
             return text
         mover = state.to_move + 1
         lines, cut = position_tree(state.left, mover, self.game.max_take)
-        text.append(
-            f"Turn tree from {state.left}, P{mover} to move · P[player]-[taken]: ([left])\n",
-            style="bold",
-        )
+        text.append(f"Turn tree: P{mover} to move from {state.left} · P[player]-[taken]: ([left])\n", style="bold")
         text.append(self.winning_counts_line() + "\n", style=self.style("label"))
         for line in lines:
             text.append(line + "\n")
@@ -221,7 +221,7 @@ class ToothpickBoard(Board):
         wins = [str(n) for n in range(1, top + 1) if is_winning(n, self.game.max_take)]
         losses = [str(n) for n in range(1, top + 1) if not is_winning(n, self.game.max_take)]
         more = " …" if self.state.start > top else ""
-        return f"The side to move wins from {' '.join(wins)}{more}; loses from {' '.join(losses)}{more}"
+        return f"To move and win: {' '.join(wins)}{more} · to move and lose: {' '.join(losses)}{more}"
 
     def analysis_lines(self, state: TakeState) -> list[str]:
         if state.over:

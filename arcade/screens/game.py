@@ -20,6 +20,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 from textual.worker import get_current_worker
@@ -321,7 +322,7 @@ class GameScreen(Screen):
             for line in self.board.analysis_lines(state):
                 lines.append_text(Text.from_markup(line))
                 lines.append("\n")
-        self.query_one("#side-panel", Static).update(lines)
+        self.query_one("#side-panel", Static).update(Content.from_rich_text(lines))
 
     def rebuild_logs(self) -> None:
         self.query_one("#moves", DataTable).clear()
@@ -352,6 +353,11 @@ class GameScreen(Screen):
         table.scroll_end(animate=False)
 
     # -- keys --------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("pause", "step"):
+            return not self.humans  # a human's game needs neither; keeps the Footer short
+        return True
+
     def action_new_game(self) -> None:
         self.new_game()
 

@@ -16,9 +16,10 @@ from games import CATALOG, GameEntry
 def menu_prompt(entry: GameEntry) -> Text:
     text = Text()
     text.append(entry.title, style="bold")
-    text.append("\n  " + entry.blurb, style="")
-    if not entry.available:
-        text.append("\n  not playable yet: its issue will enable it", style="italic")
+    if entry.available:
+        text.append("\n" + entry.blurb)
+    else:
+        text.append(" · not playable yet: coming with its own issue", style="italic")
     return text
 
 

@@ -39,9 +39,7 @@ class SetupScreen(Screen):
         with VerticalScroll(id="setup"):
             yield Static(f"[b]{self.entry.title}[/b] · {self.entry.blurb}", id="setup-title")
             yield Static("Players", classes="setup-heading")
-            choices = [("Human (keyboard and mouse)", HUMAN)] + [
-                (f"{name} · {bot.description}", name) for name, bot in self.bots.items()
-            ]
+            choices = [("Human", HUMAN)] + [(f"bot: {name}", name) for name in self.bots]
             for side_index, side in enumerate(self.game_cls.sides):
                 with Horizontal(classes="setup-row"):
                     yield Label(f"{side.name}", classes="setup-label")
@@ -53,6 +51,7 @@ class SetupScreen(Screen):
                         id=f"side-{side_index}",
                         classes="setup-field",
                     )
+                    yield Label(self.describe(self.choices[side_index]), id=f"about-{side_index}", classes="bot-description")
             if self.game_cls.options:
                 yield Static("Options", classes="setup-heading")
             for option in self.game_cls.options:
@@ -74,6 +73,15 @@ class SetupScreen(Screen):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
         yield Footer()
+
+    def describe(self, choice: str) -> str:
+        if choice == HUMAN:
+            return "keyboard and mouse"
+        return self.bots[choice].description
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        side = event.select.id.removeprefix("side-")
+        self.query_one(f"#about-{side}", Label).update(self.describe(str(event.value)))
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()

@@ -1,0 +1,90 @@
+"""``arcade othello-player`` and ``arcade othello-referee``: the CS4341 file protocol.
+
+    arcade othello-player NAME [--bot BOT] [--time-limit S] [--dir DIR]
+    arcade othello-referee NAME1 NAME2 [--time-limit S] [--dir DIR] [--seed N]
+
+Run the two players (or any two course programs) and the referee in the same directory; see
+``arcade.othello_protocol`` for the files and their rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    player = subparsers.add_parser(
+        "othello-player",
+        help="play one Othello game as a CS4341 program (file protocol)",
+        description="Wait for NAME.go, read move_file, answer in move_file; stop when end_game appears.",
+    )
+    player.add_argument("name", metavar="NAME", help="the program's one-word name")
+    player.add_argument("--bot", default="alphabeta", help="which bot plays (default alphabeta; see 'arcade bots othello')")
+    player.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds a move (default 10)")
+    player.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
+    player.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
+    player.add_argument("--poll", type=float, default=0.01, help=argparse.SUPPRESS)
+    player.set_defaults(run=run_player)
+
+    referee = subparsers.add_parser(
+        "othello-referee",
+        help="referee one Othello game between two CS4341 programs (file protocol)",
+        description="Pick colours at random, hand out turns with NAME.go files, check each move, write end_game.",
+    )
+    referee.add_argument("name1", metavar="NAME1")
+    referee.add_argument("name2", metavar="NAME2")
+    referee.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds a move (default 10)")
+    referee.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
+    referee.add_argument("--seed", type=int, default=None, help="seed of the colour draw")
+    referee.add_argument("--poll", type=float, default=0.05, help=argparse.SUPPRESS)
+    referee.add_argument("--read-delay", type=float, default=0.1, help=argparse.SUPPRESS)
+    referee.set_defaults(run=run_referee)
+
+
+def _check_common(args) -> None:
+    from arcade.cli import UsageError
+
+    if not 0 < args.time_limit <= 3600:
+        raise UsageError("--time-limit must be a number of seconds between 0 and 3600")
+    if not Path(args.dir).is_dir():
+        raise UsageError(f"--dir {args.dir!r} is not a directory")
+
+
+def _check_name(name: str) -> None:
+    from arcade.cli import UsageError
+
+    if not name or any(ch.isspace() for ch in name) or "/" in name or name in ("move_file", "end_game"):
+        raise UsageError(f"a program name is one word without '/', not {name!r}")
+
+
+def run_player(args) -> int:
+    from arcade.cli import UsageError
+    from arcade.othello_protocol import run_player as play
+    from bots.registry import UnknownBot, get_bot
+
+    _check_common(args)
+    _check_name(args.name)
+    try:
+        bot = get_bot("othello", args.bot)
+    except UnknownBot as exc:
+        raise UsageError(str(exc)) from None
+    print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
+    return play(args.name, bot, args.time_limit, args.dir, poll=args.poll,
+                out=lambda text: print(text, flush=True), seed=args.seed)
+
+
+def run_referee(args) -> int:
+    from arcade.cli import UsageError
+    from arcade.othello_protocol import run_referee as referee
+
+    _check_common(args)
+    _check_name(args.name1)
+    _check_name(args.name2)
+    if args.name1 == args.name2:
+        raise UsageError("the two programs need different names")
+    rng = random.Random(args.seed)
+    referee(args.name1, args.name2, args.time_limit, args.dir, rng,
+            out=lambda text: print(text, flush=True), poll=args.poll, read_delay=args.read_delay)
+    return 0

@@ -1,0 +1,283 @@
+"""The CS4341 Othello file protocol: a player program and a referee, as the course runs them.
+
+Files in one directory (the seed's PROGRAM COMMUNICATION section and the course referee v6):
+
+- ``move_file``: the last move, one line ``<name> <COL> <ROW>`` (``<name> P <row>`` for a pass);
+  empty at the start.
+- ``<name>.go``: present while it is ``<name>``'s turn.
+- ``end_game``: the result, ``<winner> WINS! <loser> LOSES! <reason>`` or ``Match TIED!``.
+
+``run_player`` plays one game as a course program: wait for ``<name>.go`` (stop if ``end_game``
+exists), read the opponent's move from ``move_file`` (empty: we are blue and move first), check it
+(an invalid move is printed with its reason and the program stops), think under the time limit and
+write the answer in one write.
+
+``run_referee`` does what the course referee does: random colours, ``.go`` files, polling
+``move_file`` every 50 ms for up to the time limit, reading it 100 ms after it changes, its checks in
+its order (a move under the opponent's name: out of order; a pass while a move exists, an occupied,
+off-board or non-flipping square: invalid), its ``end_game`` texts exactly, the board printed after
+each move as it prints it. Differences, all on purpose: it removes only its own files at the start
+(the course's pattern also deleted any file whose name contains a character followed by "go");
+a malformed line is an invalid move instead of a crash; at the end it creates both ``.go`` files,
+as the seed says, so that waiting players look for ``end_game``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from bots.base import BotEntry, Context
+from games.othello import (
+    BLUE,
+    COLUMNS,
+    ORANGE,
+    PASS,
+    Othello,
+    OthelloState,
+    end_message,
+    legal_bits,
+    move_problem,
+    referee_board_text,
+    square_name,
+)
+
+MOVE_FILE = "move_file"
+END_FILE = "end_game"
+
+
+class ProtocolError(Exception):
+    """The files say something the protocol does not allow (a message for the user)."""
+
+
+def last_line(text: str) -> str:
+    """The line the course referee reads: the last non-empty line before a blank one."""
+    line = ""
+    for candidate in text.splitlines(keepends=True):
+        if candidate.isspace():
+            break
+        line = candidate
+    return line
+
+
+@dataclass
+class ParsedMove:
+    """A move line checked against a position: the move, or why it is invalid."""
+
+    group: str
+    col: str
+    row: str
+    move: int | None
+    problem: str
+
+    @property
+    def text(self) -> str:
+        return f"{self.col} {self.row}"
+
+
+def check_move(state: OthelloState, group: str, col: str, row: str) -> ParsedMove:
+    """Check ``col row`` for the side to move, naming the seed's reason when it is invalid."""
+    p, o = state.mover_bits()
+    if col.upper() == "P":
+        problem = "pass while a move exists" if legal_bits(p, o) else ""
+        return ParsedMove(group, col, row, None if problem else PASS, problem)
+    try:
+        r = int(row)
+    except ValueError:
+        return ParsedMove(group, col, row, None, "off the board")
+    c = col.upper()
+    if len(c) != 1 or c not in COLUMNS or not 1 <= r <= 8:
+        return ParsedMove(group, col, row, None, "off the board")
+    square = (r - 1) * 8 + COLUMNS.index(c)
+    problem = move_problem(p, o, square)
+    return ParsedMove(group, col, row, None if problem else square, problem)
+
+
+def move_line(name: str, move: int) -> str:
+    """What a player writes: ``name E 3``, or ``name P 1`` for a pass."""
+    if move == PASS:
+        return f"{name} P 1"
+    text = square_name(move)
+    return f"{name} {text[0]} {text[1]}"
+
+
+def write_at_once(path: Path, text: str) -> None:
+    """Open, write and close in one short operation (the referee reads 100 ms after a change)."""
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+# -- the player ------------------------------------------------------------------------------------
+
+def run_player(
+    name: str,
+    bot: BotEntry,
+    time_limit: float = 10.0,
+    directory: str | os.PathLike = ".",
+    poll: float = 0.01,
+    out: Callable[[str], None] = print,
+    seed: int | None = None,
+) -> int:
+    """Play one game as program ``name``; return 0 when ``end_game`` says it is over, 1 on a
+    protocol error or an invalid opponent move (printed with its reason)."""
+    folder = Path(directory)
+    go, end, moves = folder / f"{name}.go", folder / END_FILE, folder / MOVE_FILE
+    game = Othello(time_limit=time_limit)
+    player = bot.make(game)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    me: int | None = None
+    written: str | None = None
+    started = time.time()
+
+    def end_text() -> str | None:
+        try:
+            if end.stat().st_mtime < started - 0.05:
+                return None  # left over from an earlier game
+            return end.read_text()
+        except FileNotFoundError:
+            return None
+
+    while True:
+        # wait for our turn (or the end), using no CPU but a short sleep between looks
+        while True:
+            result = end_text()
+            if result is not None:
+                out(result.strip())
+                if me is not None:
+                    nb, no = state.counts()
+                    out(f"{name} played {'blue' if me == BLUE else 'orange'}; discs: blue {nb}, orange {no}")
+                return 0
+            if go.exists():
+                try:
+                    line = last_line(moves.read_text())
+                except FileNotFoundError:
+                    line = ""
+                if line.strip() != (written or "") or written is None:
+                    break
+            time.sleep(poll)
+        turn_started = time.perf_counter()
+        tokens = line.split()
+        if not tokens:
+            if me is not None:
+                out(f"{name}: move_file is empty in the middle of the game; stopping")
+                return 1
+            me = BLUE
+        else:
+            if len(tokens) < 3:
+                out(f"Invalid move: {line.strip()!r}: a move is '<name> <column> <row>'")
+                return 1
+            if me is None:
+                me = ORANGE
+            group, col, row = tokens[:3]
+            if group == name:
+                out(f"{name}: move_file holds our own move {line.strip()!r} on our turn; stopping")
+                return 1
+            checked = check_move(state, group, col, row)
+            if checked.move is None:
+                out(f"Invalid move by {group}: {checked.text} ({checked.problem})")
+                return 1
+            state = game.play(state, checked.move)
+        if state.over:
+            written = line.strip()  # nothing to play: wait for the referee's end_game
+            continue
+        if state.to_move != me:
+            out(f"{name}: it is not our turn by the board ({game.sides[state.to_move].name} to move); stopping")
+            return 1
+        ctx = Context(rng=rng, time_limit=time_limit)
+        ctx.started = turn_started - poll  # the .go file appeared up to one look ago
+        move = player.choose(state, ctx)
+        text = move_line(name, move)
+        write_at_once(moves, text)
+        written = text
+        state = game.play(state, move)
+        out(f"{name} ({game.sides[me].name}) plays {square_name(move)} in {time.perf_counter() - turn_started:.2f} s")
+
+
+# -- the referee -----------------------------------------------------------------------------------
+
+def run_referee(
+    name1: str,
+    name2: str,
+    time_limit: float = 10.0,
+    directory: str | os.PathLike = ".",
+    rng: random.Random | None = None,
+    out: Callable[[str], None] = print,
+    poll: float = 0.05,
+    read_delay: float = 0.1,
+) -> str:
+    """Referee one game between programs ``name1`` and ``name2``; return the ``end_game`` text."""
+    if name1 == name2:
+        raise ProtocolError("the two programs need different names")
+    for name in (name1, name2):
+        if not name or any(ch.isspace() for ch in name) or "/" in name:
+            raise ProtocolError(f"a program name is one word without '/', not {name!r}")
+    folder = Path(directory)
+    rng = rng or random.Random()
+    blue, orange = (name2, name1) if rng.choice([True, False]) else (name1, name2)
+    players = (blue, orange)
+    moves = folder / MOVE_FILE
+    for stale in (MOVE_FILE, END_FILE, f"{name1}.go", f"{name2}.go"):
+        try:
+            (folder / stale).unlink()
+        except FileNotFoundError:
+            pass
+    game = Othello(time_limit=time_limit)
+    state = game.initial_state()
+    out(f"Initial Board:\n{referee_board_text(state.blue, state.orange)}\n")
+    moves.write_text("")
+    polls = max(1, round(time_limit / poll))
+
+    def finish(reason: str, winner: str | None = None) -> str:
+        if reason == "VALID":
+            nb, no = state.counts()
+            if nb == no:
+                message = end_message("TIE")
+            else:
+                winner = blue if nb > no else orange
+                message = end_message("VALID", winner, orange if winner == blue else blue)
+        else:
+            message = end_message(reason, winner, orange if winner == blue else blue)
+        write_at_once(folder / END_FILE, message)
+        for name in players:
+            (folder / f"{name}.go").touch()
+        out(f"Game Over: {message}")
+        out(f"Final Board:\n{referee_board_text(state.blue, state.orange)}")
+        return message
+
+    while not state.over:
+        side = state.to_move
+        player, opponent = players[side], players[1 - side]
+        try:
+            (folder / f"{opponent}.go").unlink()
+        except FileNotFoundError:
+            pass
+        mtime = moves.stat().st_mtime_ns
+        (folder / f"{player}.go").touch()
+        modified = False
+        for _ in range(polls):
+            time.sleep(poll)
+            if moves.stat().st_mtime_ns > mtime:
+                modified = True
+                break
+        if not modified:
+            return finish("TIME_OUT", opponent)
+        time.sleep(read_delay)
+        line = last_line(moves.read_text())
+        tokens = line.split()
+        if tokens and tokens[0] == opponent:
+            return finish("OOO", player)
+        out(f"Move: {line.rstrip()}")
+        if len(tokens) < 3:
+            return finish("INVALID", opponent)
+        checked = check_move(state, tokens[0], tokens[1], tokens[2])
+        # the course referee takes only an upper-case column letter (and 'P')
+        if checked.move is None or tokens[1] not in tuple(COLUMNS) + ("P",):
+            return finish("INVALID", opponent)
+        state = game.play(state, checked.move)
+        out(f"Board:\n{referee_board_text(state.blue, state.orange)}\n")
+    return finish("VALID")
