@@ -148,6 +148,7 @@ def run_player(
             result = end_text()
             if result is not None:
                 out(result.strip())
+                state = _catch_up(state, moves, written, name)
                 if me is not None:
                     nb, no = state.counts()
                     out(f"{name} played {'blue' if me == BLUE else 'orange'}; discs: blue {nb}, orange {no}")
@@ -196,6 +197,19 @@ def run_player(
         written = text
         state = game.play(state, move)
         out(f"{name} ({game.sides[me].name}) plays {square_name(move)} in {time.perf_counter() - turn_started:.2f} s")
+
+
+def _catch_up(state: OthelloState, moves: Path, written: str | None, name: str) -> OthelloState:
+    """Apply the opponent's last move if the game ended on it (for the final disc count)."""
+    try:
+        line = last_line(moves.read_text()).strip()
+    except FileNotFoundError:
+        return state
+    tokens = line.split()
+    if state.over or line == (written or "") or len(tokens) < 3 or tokens[0] == name:
+        return state
+    checked = check_move(state, *tokens[:3])
+    return Othello().play(state, checked.move) if checked.move is not None else state
 
 
 # -- the referee -----------------------------------------------------------------------------------

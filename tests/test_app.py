@@ -23,7 +23,7 @@ async def test_a_whole_human_game_against_perfect_played_by_keys():
         await pilot.press("enter")  # Toothpick Takeaway is the first playable game
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
-        await pilot.press("enter")  # Start: Human against perfect
+        await pilot.press("ctrl+s")  # Start: Human against perfect
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, GameScreen) and screen.players == ("human", "perfect")
@@ -66,6 +66,21 @@ async def test_a_human_move_and_undo_back_to_the_humans_last_move():
         await pilot.press("u")  # nothing left to undo: a bell, no error
         await settle(pilot)
         assert len(screen.history) == 1
+
+
+async def test_a_click_on_one_of_the_last_sticks_takes_from_it_to_the_end():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.click("#sticks", offset=(1 + 8 * 3, 2))  # the ninth of ten sticks
+        await settle(pilot)
+        assert screen.state.left == 8 and screen.state.event.taken == 2
+        await pilot.click("#sticks", offset=(1 + 2 * 3, 2))  # too far from the end: nothing
+        await settle(pilot)
+        assert screen.state.left == 8
+        await pilot.click("#sticks", offset=(1 + 7 * 3, 2))  # the last stick: take 1
+        await settle(pilot)
+        assert screen.state.left == 7 and screen.state.to_move == 0
 
 
 async def test_an_illegal_key_is_refused_with_a_message_and_nothing_changes():

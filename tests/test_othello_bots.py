@@ -157,6 +157,8 @@ def test_time_limit_comes_from_context_then_entry_then_game():
     assert AlphaBetaBot(game).limit(Context()) == 3
     assert AlphaBetaBot(game, 1.0).limit(Context()) == 1.0
     assert AlphaBetaBot(game, 1.0).limit(Context(time_limit=0.5)) == 0.5
+    assert AlphaBetaBot(game, 1.0).limit(Context(time_limit=10)) == 1.0
+    assert AlphaBetaBot(game).limit(Context(time_limit=2)) == 2
     assert 0 < safety_margin(10) < 1 and safety_margin(1) < 0.2
 
 

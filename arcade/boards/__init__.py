@@ -6,6 +6,7 @@ import importlib
 
 BOARDS: dict[str, str] = {
     "toothpicks": "arcade.boards.toothpicks:ToothpickBoard",
+    "hog": "arcade.boards.hog:HogBoard",
 }
 
 

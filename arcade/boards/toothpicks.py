@@ -113,6 +113,7 @@ class ToothpickBoard(Board):
         super().show(state, human)
         self.chosen = max(1, min(self.chosen, min(self.game.max_take, state.left)))
         self.redraw()
+        self.refresh_bindings()
 
     def on_resize(self) -> None:
         self.redraw()
@@ -235,8 +236,10 @@ class ToothpickBoard(Board):
 
     # -- input ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "take":
-            return parameters[0] <= self.game.max_take if parameters else True
+        if action in ("take", "take_chosen", "choose"):
+            if parameters and action == "take" and parameters[0] > self.game.max_take:
+                return False
+            return True if self.human and not self.state.over else False
         return True
 
     def action_take(self, count: int) -> None:

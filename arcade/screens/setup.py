@@ -72,6 +72,7 @@ class SetupScreen(Screen):
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
+            yield Static("Tab next field · Enter open a choice · Ctrl+S or Start to play", id="setup-hint")
         yield Footer()
 
     def describe(self, choice: str) -> str:
@@ -84,7 +85,7 @@ class SetupScreen(Screen):
         self.query_one(f"#about-{side}", Label).update(self.describe(str(event.value)))
 
     def on_mount(self) -> None:
-        self.query_one("#start", Button).focus()
+        self.query_one("#side-0", Select).focus()
 
     def read_settings(self) -> dict | None:
         """The options as typed, checked by the game; ``None`` (and a message) if any is wrong."""

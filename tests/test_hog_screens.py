@@ -1,0 +1,120 @@
+"""Hog on screen: snapshots of the key states (80×24, pinned theme) and Pilot tests of the keys."""
+
+from __future__ import annotations
+
+from arcade.boards.hog import HogBoard
+from tests.conftest import make_app, open_game, settle
+
+SIZE = (80, 24)
+HUMANS = ("human", "human")
+
+
+def script(screen, moves) -> None:
+    """Play ``moves`` (numbers of dice and dice faces) on the screen, as if chosen and rolled."""
+    for move in moves:
+        screen.push(screen.game.play(screen.state, move))
+
+
+def snapshot_after(snap_compare, moves, keys=(), players=HUMANS, **settings):
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", players, **settings)
+        script(screen, moves)
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+
+    return snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_sow_sad_roll(snap_compare):
+    assert snapshot_after(snap_compare, [3, (4, 5, 6), 5, (3, 4, 1, 6, 2)])
+
+
+def test_piggy_points_turn_triggering_more_boar(snap_compare):
+    # 20 against 43: Piggy Points 4 + |4 - 3| = 5 makes 25 against 43: More Boar
+    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 10, (5, 5, 5, 5, 5, 4, 4, 4, 3, 3), 0])
+
+
+def test_commentary_after_a_lead_change_and_a_new_maximum_gain(snap_compare):
+    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)])
+
+
+def test_coach(snap_compare):
+    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["c", "3"])
+
+
+def test_heat_map_with_the_cursor_moved(snap_compare):
+    assert snapshot_after(
+        snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a", "right", "right", "shift+down"]
+    )
+
+
+def test_the_end(snap_compare):
+    # a 30-point game: Player 0 rolls five sixes and wins at once
+    assert snapshot_after(snap_compare, [5, (6, 6, 6, 6, 6)], goal=30)
+
+
+async def test_digits_plus_minus_and_enter_choose_and_roll():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", ("human", "always_roll_6"))
+        board = screen.board
+        assert isinstance(board, HogBoard)
+        await pilot.press("3")
+        assert board.chosen == 3
+        await pilot.press("plus", "plus")
+        assert board.chosen == 5
+        await pilot.press("minus")
+        assert board.chosen == 4
+        await pilot.press("1", "0")  # typed quickly: ten
+        assert board.chosen == 10
+        await pilot.press("plus")
+        assert board.chosen == 10  # no more than ten
+        await pilot.press("0", "minus")
+        assert board.chosen == 0
+        await pilot.press("2", "enter")
+        await settle(pilot)
+        first = screen.history[1].event
+        assert first.player == 0 and first.num_dice == 2 and first.rolling
+        rolled = screen.history[2].event
+        assert len(rolled.dice) == 2 and rolled.points == (1 if 1 in rolled.dice else sum(rolled.dice))
+        # the bot (always_roll_6) has answered unless More Boar gave Player 0 another turn
+        assert screen.state.to_move == 0
+        if not rolled.more_boar:
+            assert any(s.event.player == 1 and s.event.num_dice == 6 for s in screen.history[3:])
+
+
+async def test_preview_line_and_coach_report_the_position():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", HUMANS)
+        script(screen, [0])  # Player 0: Piggy Points against 0: 4 points
+        await settle(pilot)
+        board = screen.board
+        # Player 1 with 0 against 4: rolling 0 gives 4 + |0 - 4| = 8, 8 against 4: no More Boar
+        assert board.preview_line().plain == "Roll 0: +8 → 8 · no extra turn"
+        await pilot.press("c")
+        await settle(pilot)
+        table = board.table
+        assert table is not None
+        line = board.coach_line().plain
+        assert f"{table.policy[0][4]} " in line and f"{table.win[0][4]:.1%}" in line
+
+
+async def test_playing_a_whole_game_by_keys_to_the_end():
+    app = make_app(seed=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", ("human", "optimal"), goal=40)
+        for _ in range(200):
+            if screen.result is not None:
+                break
+            await pilot.press("6", "enter")
+            await settle(pilot)
+        assert screen.result is not None and max(screen.state.scores) >= 40
+        await pilot.press("enter")  # rolling after the end does nothing
+        assert screen.result is not None

@@ -1,0 +1,200 @@
+"""The CS4341 file protocol: player processes under the referee, and the referee's endings."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arcade.cli import main
+from arcade.othello_protocol import check_move, last_line, move_line, run_player, run_referee
+from bots.othello import BOTS
+from games.othello import PASS, Othello, parse_square
+
+FAST = dict(poll=0.005, read_delay=0.01)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_player(name: str, folder: Path, bot: str = "random", extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    code = "import sys; from arcade.cli import main; sys.exit(main())"
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "othello-player", name, "--bot", bot, "--dir", str(folder), "--poll", "0.005",
+         "--seed", "1", *extra],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def referee_in_thread(folder: Path, names=("alpha", "beta"), seed=0, time_limit=5.0):
+    lines: list[str] = []
+    box: dict = {}
+
+    def work():
+        box["message"] = run_referee(*names, time_limit=time_limit, directory=folder, rng=random.Random(seed),
+                                     out=lines.append, **FAST)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    return thread, box, lines
+
+
+def wait_for(path: Path, seconds: float = 10.0) -> None:
+    end = time.monotonic() + seconds
+    while not path.exists():
+        assert time.monotonic() < end, f"{path.name} never appeared"
+        time.sleep(0.005)
+
+
+def colours(seed: int, names=("alpha", "beta")) -> tuple[str, str]:
+    """Blue and orange as the referee draws them with ``random.Random(seed)``."""
+    return (names[1], names[0]) if random.Random(seed).choice([True, False]) else names
+
+
+def test_two_player_processes_finish_a_game_under_the_referee(tmp_path):
+    players = [start_player("alpha", tmp_path, "greedy"), start_player("beta", tmp_path, "alphabeta-0.1s")]
+    try:
+        time.sleep(0.3)
+        thread, box, lines = referee_in_thread(tmp_path, seed=3)
+        thread.join(120)
+        outputs = [p.communicate(timeout=30)[0] for p in players]
+    finally:
+        for p in players:
+            p.kill()
+    message = box["message"]
+    assert (tmp_path / "end_game").read_text() == message
+    assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!")
+    assert "WINS!" in message or message == "Match TIED!"
+    assert lines[0].startswith("Initial Board:\n8  *  *")
+    assert any(line.startswith("Move: ") for line in lines)
+    assert lines[-2] == f"Game Over: {message}" and lines[-1].startswith("Final Board:")
+    for name, output in zip(("alpha", "beta"), outputs):
+        assert message in output, output
+        assert f"{name} played" in output
+    # both players end up with the same final count, which decides the message
+    finals = [out.strip().splitlines()[-1].split("discs: ")[1] for out in outputs]
+    assert finals[0] == finals[1]
+    blue_count = int(finals[0].split(",")[0].split()[1])
+    orange_count = int(finals[0].split(",")[1].split()[1])
+    blue, orange = colours(3)
+    if blue_count != orange_count:
+        winner = blue if blue_count > orange_count else orange
+        assert message.startswith(f"{winner} WINS!")
+
+
+def test_referee_removes_only_its_own_files(tmp_path):
+    for name in ("algo.py", "mongo.txt", "alpha.go", "end_game", "move_file"):
+        (tmp_path / name).write_text("x")
+    thread, box, _ = referee_in_thread(tmp_path, time_limit=0.1)
+    thread.join(10)
+    assert (tmp_path / "algo.py").read_text() == "x" and (tmp_path / "mongo.txt").exists()
+    assert box["message"].endswith("Time out!")
+
+
+def test_time_out_ends_as_the_course_referee_ends_it(tmp_path):
+    # nobody answers: blue times out and orange wins
+    thread, box, lines = referee_in_thread(tmp_path, seed=5, time_limit=0.2)
+    thread.join(10)
+    blue, orange = colours(5)
+    assert box["message"] == f"{orange} WINS! {blue} LOSES! Time out!"
+    assert (tmp_path / "end_game").read_text() == box["message"]
+    assert (tmp_path / f"{blue}.go").exists() and (tmp_path / f"{orange}.go").exists()
+
+
+def test_out_of_order_move_ends_as_the_course_referee_ends_it(tmp_path):
+    thread, box, lines = referee_in_thread(tmp_path, seed=2)
+    blue, orange = colours(2)
+    wait_for(tmp_path / f"{blue}.go")
+    (tmp_path / "move_file").write_text(f"{orange} E 3\n")  # written under the opponent's name
+    thread.join(10)
+    assert box["message"] == f"{blue} WINS! {orange} LOSES! Out-of-order move!"
+
+
+@pytest.mark.parametrize("line", ["{me} A 1", "{me} D 4", "{me} P 1", "{me} e 3", "{me} Z 9", "{me}"])
+def test_invalid_moves_lose_under_the_referee(tmp_path, line):
+    thread, box, lines = referee_in_thread(tmp_path, seed=2)
+    blue, orange = colours(2)
+    wait_for(tmp_path / f"{blue}.go")
+    (tmp_path / "move_file").write_text(line.format(me=blue))
+    thread.join(10)
+    assert box["message"] == f"{orange} WINS! {blue} LOSES! Invalid move!"
+
+
+def test_referee_prints_the_board_after_each_move(tmp_path):
+    # The seed's example: blue E 3, orange F 3; then blue never answers.
+    thread, box, lines = referee_in_thread(tmp_path, seed=2)
+    blue, orange = colours(2)
+    wait_for(tmp_path / f"{blue}.go")
+    (tmp_path / "move_file").write_text(f"{blue} E 3")
+    wait_for(tmp_path / f"{orange}.go")
+    (tmp_path / "move_file").write_text(f"{orange} F 3\n\nignored after a blank line\n")
+    wait_for(tmp_path / f"{blue}.go")
+    thread.join(10)
+    assert lines.count("Move: " + f"{blue} E 3") == 1
+    board_after_f3 = lines[lines.index(f"Move: {orange} F 3") + 1]
+    assert board_after_f3.startswith("Board:\n")
+    assert "3  *  *  *  *  B  O  *  *  " in board_after_f3
+    assert box["message"] == f"{orange} WINS! {blue} LOSES! Time out!"
+
+
+@pytest.mark.parametrize(
+    "move,reason",
+    [("A 1", "no trap"), ("D 4", "space occupied"), ("Z 9", "off the board"), ("A 9", "off the board"),
+     ("P 1", "pass while a move exists")],
+)
+def test_player_names_an_invalid_opponent_move_and_stops(tmp_path, move, reason):
+    (tmp_path / "move_file").write_text(f"opp {move}\n")
+    (tmp_path / "me.go").touch()
+    lines: list[str] = []
+    code = run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append)
+    assert code == 1
+    assert lines == [f"Invalid move by opp: {move} ({reason})"]
+    assert (tmp_path / "move_file").read_text() == f"opp {move}\n"  # nothing written
+
+
+def test_player_moves_first_on_an_empty_move_file_and_stops_on_end_game(tmp_path):
+    (tmp_path / "move_file").write_text("")
+    (tmp_path / "me.go").touch()
+    lines: list[str] = []
+
+    def finish_later():
+        while not (tmp_path / "move_file").read_text():
+            time.sleep(0.005)
+        (tmp_path / "end_game").write_text("opp WINS! me LOSES! Time out!")
+
+    helper = threading.Thread(target=finish_later)
+    helper.start()
+    code = run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append)
+    helper.join()
+    assert code == 0
+    written = (tmp_path / "move_file").read_text()
+    group, col, row = written.split()
+    assert group == "me" and Othello().parse_move(Othello().initial_state(), col + row) is not None
+    assert "\n" not in written
+    assert "opp WINS! me LOSES! Time out!" in lines
+
+
+def test_protocol_helpers():
+    assert last_line("a E 3\nb F 4\n\nc G 5\n") == "b F 4\n"
+    assert last_line("") == ""
+    assert move_line("me", PASS) == "me P 1"
+    assert move_line("me", parse_square("E3")) == "me E 3"
+    state = Othello().initial_state()
+    assert check_move(state, "x", "e", "3").move == parse_square("E3")  # our player is lenient
+    assert check_move(state, "x", "E", "three").problem == "off the board"
+
+
+def test_cli_rejects_bad_arguments(capsys, tmp_path):
+    assert main(["othello-referee", "same", "same", "--dir", str(tmp_path)]) == 2
+    assert "different names" in capsys.readouterr().err
+    assert main(["othello-player", "me", "--bot", "nope", "--dir", str(tmp_path)]) == 2
+    assert "valid bots" in capsys.readouterr().err
+    assert main(["othello-player", "me", "--time-limit", "0", "--dir", str(tmp_path)]) == 2
+    assert main(["othello-player", "me", "--dir", str(tmp_path / "missing")]) == 2
+    assert "not a directory" in capsys.readouterr().err
