@@ -55,11 +55,12 @@ class AlphaBetaBot(Bot):
         self.last: SearchInfo | None = None
 
     def limit(self, ctx: Context) -> float:
+        """This move's time limit: the bot's own level (or the game's ``time_limit`` option),
+        never more than the caller's hard limit ``ctx.time_limit``."""
+        own = self.time_limit if self.time_limit is not None else float(self.game.settings.get("time_limit", 10.0))
         if ctx.time_limit is not None:
-            return ctx.time_limit
-        if self.time_limit is not None:
-            return self.time_limit
-        return float(self.game.settings.get("time_limit", 10.0))
+            return min(own, ctx.time_limit)
+        return own
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
         moves = self.game.legal_moves(state)

@@ -128,7 +128,7 @@ def test_invalid_moves_lose_under_the_referee(tmp_path, line):
 
 def test_referee_prints_the_board_after_each_move(tmp_path):
     # The seed's example: blue E 3, orange F 3; then blue never answers.
-    thread, box, lines = referee_in_thread(tmp_path, seed=2)
+    thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=1.0)
     blue, orange = colours(2)
     wait_for(tmp_path / f"{blue}.go")
     (tmp_path / "move_file").write_text(f"{blue} E 3")
