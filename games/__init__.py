@@ -67,7 +67,6 @@ CATALOG: dict[str, GameEntry] = {
             "The CS 61A dice game: Sow Sad, Piggy Points and More Boar, first to 100.",
             "games.hog",
             "Hog",
-            available=False,
         ),
     )
 }
