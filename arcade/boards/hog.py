@@ -167,6 +167,7 @@ class HogBoard(Board):
         super().show(state, human)
         if self.cursor is None or not self.analysis:
             self.cursor = self.position()
+        self.refresh_bindings()
 
     def position(self) -> tuple[int, int]:
         """The position on the table from the mover's side: (mover's score, opponent's score)."""
@@ -180,6 +181,7 @@ class HogBoard(Board):
         if value:
             self.cursor = self.position()
         self.refresh(layout=True)
+        self.refresh_bindings()
 
     def watch_coach(self, value: bool) -> None:
         self.refresh(layout=True)
@@ -482,6 +484,14 @@ class HogBoard(Board):
         ]
 
     # -- input ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Dice keys only while a human chooses; the map's cursor keys only with the analysis on."""
+        if action in ("digit", "more", "roll"):
+            return True if self.can_choose() else False
+        if action in ("arrow", "recentre"):
+            return True if (self.analysis or self.can_choose()) else False
+        return True
+
     def can_choose(self) -> bool:
         return self.human and not self.state.over and self.state.to_move != CHANCE
 
