@@ -57,6 +57,15 @@ class MatchSummary:
         return [sum(r.forfeit == p for r in self.records) for p in (0, 1)]
 
     @property
+    def forfeit_reasons(self) -> list[dict[str, int]]:
+        """For each player, how many games it forfeited for each reason."""
+        reasons: list[dict[str, int]] = [{}, {}]
+        for r in self.records:
+            if r.forfeit is not None:
+                reasons[r.forfeit][r.reason] = reasons[r.forfeit].get(r.reason, 0) + 1
+        return reasons
+
+    @property
     def first_player_wins(self) -> list[int]:
         return [sum(r.winner == p and r.first == p for r in self.records) for p in (0, 1)]
 
@@ -74,6 +83,7 @@ class MatchSummary:
             "wins": self.wins,
             "draws": self.draws,
             "forfeits": self.forfeits,
+            "forfeit_reasons": self.forfeit_reasons,
             "first_player_wins": self.first_player_wins,
             "max_move_seconds": [round(s, 6) for s in self.max_move_seconds],
         }
@@ -99,8 +109,12 @@ def play_out(
 ) -> Outcome:
     """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end.
 
-    A bot that raises, or returns a move that is not legal, forfeits: the other side wins.
+    A bot that raises, or returns a move that is not legal, forfeits: the other side wins. A file
+    bot's fault (``bots.external.Forfeit``: an error, too slow, an invalid move, its process gone)
+    forfeits with the course's wording, e.g. "Michigan strategy took >100ms to return a move".
     """
+    from bots.external import Forfeit
+
     state = state or game.initial_state()
     slowest = [0.0, 0.0]
     for _ in range(MAX_PLIES):
@@ -115,6 +129,8 @@ def play_out(
         start = time.perf_counter()
         try:
             move = bots[side].choose(state, ctx)
+        except Forfeit as exc:
+            return _forfeit(game, state, side, f"{name} {exc}", slowest)
         except Exception as exc:  # a bot's bug forfeits its game, it does not stop the match
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             return _forfeit(game, state, side, f"{name} strategy produced an error ({detail})", slowest)
@@ -142,10 +158,25 @@ def run_match(
     seed: int = 0,
     time_limit: float | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
+    first_game: int = 1,
 ) -> MatchSummary:
-    """Play ``games`` games between two bots, A first in odd games, B first in even ones."""
+    """Play ``games`` games between two bots, A first in odd games, B first in even ones.
+
+    ``first_game`` numbers the first game (a tournament plays a pair's games in chunks: game
+    ``k`` is the same game whichever chunk plays it). File bots' processes are killed at the end.
+    """
+    try:
+        return _run_match(game, entries, games, seed, time_limit, on_game, first_game)
+    finally:
+        from bots.external import close_entry
+
+        for entry in entries:
+            close_entry(entry)
+
+
+def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> MatchSummary:
     summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
-    for number in range(1, games + 1):
+    for number in range(first_game, first_game + games):
         first = 0 if number % 2 else 1
         chance_rng, rng_a, rng_b = game_rngs(seed, number)
         players = (entries[first].make(game), entries[1 - first].make(game))

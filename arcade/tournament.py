@@ -1,0 +1,482 @@
+"""Tournaments between bots (built-in and file bots), as the courses ran their contests.
+
+Round robin (``round-robin``), as the STATS 306 contest scored it: every pair of bots plays
+``games`` games (the contest's 100), each bot moving first in half of them (A first in odd
+games), and a bot's score is its wins. Standings are ordered by wins, then fewer forfeits, then
+the order the bots were given; bots with equal wins share a rank.
+
+Groups (``groups``), the CS4341 structure: the bots are drawn at random (from the seed) into
+groups, each bot plays every other bot of its group, and the best two of each group go on;
+groups rounds repeat while more than four bots remain (4 groups at most, at least 2, of about
+four bots: 16 bots make 4 groups of 4, then 8 make 2 groups of 4). The last four (or three) play
+a semi-final round robin; the top two play the final, the other two the match for third place.
+A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fewer forfeits,
+then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
+
+Determinism: every game has its own generators derived from the tournament seed, the pair and
+the game's number (``arcade.match.game_rngs``), and a pair's games are cut into fixed chunks of
+``CHUNK`` games whatever the number of jobs, each chunk with fresh processes for file bots (whose
+global ``random`` is seeded per game). The same seed therefore gives the same standings with any
+``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import random
+import sys
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Callable, Sequence
+
+from arcade.match import GameRecord, run_match
+
+CHUNK = 10
+"""Games of a pair played by one task (one worker, one process per file bot)."""
+
+FORMATS = ("round-robin", "groups")
+DEFAULT_GAMES = {"round-robin": 100, "groups": 2}
+"""Games per pair when not given: the STATS 306 contest's 100; 2 in groups (each side first once)."""
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be run as asked (a message for the user)."""
+
+
+# -- results -----------------------------------------------------------------------------------
+
+@dataclass
+class PairResult:
+    """The games between two bots, ``a`` first in odd-numbered games."""
+
+    stage: str
+    a: str
+    b: str
+    records: list[GameRecord] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.records)
+
+    @property
+    def wins(self) -> list[int]:
+        return [sum(r.winner == p for r in self.records) for p in (0, 1)]
+
+    @property
+    def draws(self) -> int:
+        return sum(r.winner is None for r in self.records)
+
+    @property
+    def forfeits(self) -> list[int]:
+        return [sum(r.forfeit == p for r in self.records) for p in (0, 1)]
+
+    def forfeit_reasons(self, player: int) -> list[str]:
+        return sorted({r.reason for r in self.records if r.forfeit == player})
+
+    def as_json(self) -> dict:
+        return {
+            "stage": self.stage,
+            "bots": [self.a, self.b],
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "forfeits": self.forfeits,
+        }
+
+
+@dataclass
+class Standing:
+    bot: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+    forfeits: int = 0
+    stage: str = ""
+    rank: int = 0
+
+    @property
+    def points(self) -> int:
+        """The CS4341 tournament's points: 2 a win, 1 a draw."""
+        return 2 * self.wins + self.draws
+
+    def as_json(self) -> dict:
+        data = {
+            "rank": self.rank,
+            "bot": self.bot,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "games": self.games,
+            "forfeits": self.forfeits,
+            "points": self.points,
+        }
+        if self.stage:
+            data["stage"] = self.stage
+        return data
+
+
+def tally(bots: Sequence[str], pairs: Sequence[PairResult]) -> dict[str, Standing]:
+    """Each bot's wins, draws, losses, games and forfeits over ``pairs``."""
+    table = {bot: Standing(bot) for bot in bots}
+    for pair in pairs:
+        for p, bot in enumerate((pair.a, pair.b)):
+            row = table.setdefault(bot, Standing(bot))
+            row.wins += pair.wins[p]
+            row.draws += pair.draws
+            row.losses += pair.wins[1 - p]
+            row.games += pair.games
+            row.forfeits += pair.forfeits[p]
+    return table
+
+
+def round_robin_standings(bots: Sequence[str], pairs: Sequence[PairResult]) -> list[Standing]:
+    """STATS 306 order: wins, then fewer forfeits, then the given order; equal wins share a rank."""
+    order = {bot: i for i, bot in enumerate(bots)}
+    rows = sorted(tally(bots, pairs).values(), key=lambda s: (-s.wins, s.forfeits, order.get(s.bot, 0)))
+    for i, row in enumerate(rows):
+        row.rank = rows[i - 1].rank if i and rows[i - 1].wins == row.wins else i + 1
+    return rows
+
+
+@dataclass
+class Group:
+    name: str
+    bots: list[str]
+    standings: list[Standing] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "bots": self.bots, "standings": [s.as_json() for s in self.standings]}
+
+
+@dataclass
+class Round:
+    name: str
+    groups: list[Group]
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "groups": [g.as_json() for g in self.groups]}
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    settings: dict
+    format: str
+    games_per_pair: int
+    seed: int
+    bots: list[str]
+    pairs: list[PairResult] = field(default_factory=list)
+    standings: list[Standing] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        data = {
+            "game": self.game,
+            "options": self.settings,
+            "format": self.format,
+            "games_per_pair": self.games_per_pair,
+            "seed": self.seed,
+            "standings": [s.as_json() for s in self.standings],
+            "pairs": [p.as_json() for p in self.pairs],
+        }
+        if self.rounds:
+            data["rounds"] = [r.as_json() for r in self.rounds]
+        return data
+
+
+# -- running games ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Task:
+    """A chunk of a pair's games: numbers ``first .. first + games - 1``."""
+
+    pair: int
+    a: str
+    b: str
+    seed: int
+    first: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every task needs besides its pair: picklable, sent to the workers."""
+
+    game_id: str
+    settings: dict
+    time_limit: float | None = None
+    memory: int | None = None
+
+
+def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
+    """A pair's match seed, from the tournament seed and the pair (not from its position)."""
+    digest = hashlib.sha256(f"{seed}\x00{stage}\x00{a}\x00{b}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def make_entry(game_id: str, name: str, memory: int | None):
+    from bots.external import DEFAULT_MEMORY, file_entry, is_file_spec
+    from bots.registry import get_bot
+
+    if is_file_spec(name):
+        return file_entry(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None))
+    return get_bot(game_id, name)
+
+
+def run_task(setup: Setup, task: Task) -> list[GameRecord]:
+    """Play one chunk of games (in whatever process runs it)."""
+    from games import load
+
+    game = load(setup.game_id)(**setup.settings)
+    entries = (make_entry(setup.game_id, task.a, setup.memory), make_entry(setup.game_id, task.b, setup.memory))
+    summary = run_match(game, entries, games=task.games, seed=task.seed, time_limit=setup.time_limit,
+                        first_game=task.first)
+    return summary.records
+
+
+def _quiet_worker() -> None:
+    """Workers never write to the terminal (the app's screen or the CLI's --json)."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+def mp_context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+Progress = Callable[[int, int, list[PairResult]], None]
+"""``progress(games_done, games_total, pairs_so_far)`` after each chunk."""
+
+
+class Runner:
+    """Runs pairs' games over ``jobs`` processes (in this process for ``jobs == 1``)."""
+
+    def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
+                 cancelled: Callable[[], bool] = lambda: False) -> None:
+        self.setup = setup
+        self.games = games
+        self.seed = seed
+        self.jobs = max(1, jobs)
+        self.progress = progress
+        self.cancelled = cancelled
+        self.pool: ProcessPoolExecutor | None = None
+        self.done = 0
+        self.total = 0
+        self.all_pairs: list[PairResult] = []
+
+    def __enter__(self) -> "Runner":
+        if self.jobs > 1:
+            self.pool = ProcessPoolExecutor(self.jobs, mp_context=mp_context(), initializer=_quiet_worker)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def play(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[PairResult]:
+        """Play every pair's games; the results in the order of ``pairs``."""
+        results = [PairResult(stage, a, b) for a, b in pairs]
+        tasks = []
+        for index, (a, b) in enumerate(pairs):
+            seed = pair_seed(self.seed, stage, a, b)
+            for first in range(1, self.games + 1, CHUNK):
+                tasks.append(Task(index, a, b, seed, first, min(CHUNK, self.games + 1 - first)))
+        chunks: dict[int, list[GameRecord]] = {}
+        self.all_pairs.extend(results)
+
+        def finished(i: int, records: list[GameRecord]) -> None:
+            chunks[i] = records
+            task = tasks[i]
+            pair = results[task.pair]
+            pair.records = [r for j, t in enumerate(tasks) if t.pair == task.pair and j in chunks for r in chunks[j]]
+            pair.records.sort(key=lambda r: r.number)
+            self.done += task.games
+            if self.progress is not None:
+                self.progress(self.done, self.total, self.all_pairs)
+
+        if self.pool is None:
+            for i, task in enumerate(tasks):
+                if self.cancelled():
+                    raise KeyboardInterrupt
+                finished(i, run_task(self.setup, task))
+            return results
+        futures: dict[Future, int] = {self.pool.submit(run_task, self.setup, t): i for i, t in enumerate(tasks)}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            if self.cancelled():
+                for future in pending:
+                    future.cancel()
+                raise KeyboardInterrupt
+            for future in sorted(done, key=futures.__getitem__):
+                finished(futures[future], future.result())
+        return results
+
+
+# -- the formats ------------------------------------------------------------------------------
+
+def check(game_id: str, bots: Sequence[str], fmt: str, games: int | None) -> int:
+    if fmt not in FORMATS:
+        raise TournamentError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
+    if len(bots) < 2:
+        raise TournamentError("a tournament needs at least two bots")
+    seen = set()
+    for bot in bots:
+        if bot in seen:
+            raise TournamentError(f"bot {bot!r} is named twice; name each bot once")
+        seen.add(bot)
+    games = DEFAULT_GAMES[fmt] if games is None else games
+    if games < 1:
+        raise TournamentError("--games must be at least 1")
+    return games
+
+
+def run_tournament(
+    game_id: str,
+    bots: Sequence[str],
+    settings: dict | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    fmt: str = "round-robin",
+    time_limit: float | None = None,
+    memory: int | None = None,
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> TournamentResult:
+    """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap)."""
+    from games import load
+
+    games = check(game_id, bots, fmt, games)
+    settings = dict(load(game_id)(**(settings or {})).settings)
+    bots = list(bots)
+    result = TournamentResult(game_id, settings, fmt, games, seed, bots)
+    setup = Setup(game_id, settings, time_limit, memory)
+    with Runner(setup, games, seed, jobs, progress, cancelled) as runner:
+        if fmt == "round-robin":
+            pairs = list(combinations(bots, 2))
+            runner.total = len(pairs) * games
+            result.pairs = runner.play("round robin", pairs)
+            result.standings = round_robin_standings(bots, result.pairs)
+        else:
+            run_groups(result, runner)
+    return result
+
+
+def group_sizes(n: int) -> int:
+    """How many groups a groups round of ``n`` bots has (CS4341: 4 groups of about 4 or 5)."""
+    return min(4, max(2, n // 4))
+
+
+def planned_pairs(n: int) -> int:
+    """Pairs a groups tournament of ``n`` bots plays in all (for the progress bar)."""
+    total = 0
+    while n > 4:
+        k = group_sizes(n)
+        sizes = [len(range(i, n, k)) for i in range(k)]
+        total += sum(s * (s - 1) // 2 for s in sizes)
+        n = sum(min(2, s) for s in sizes)
+    if n >= 3:
+        total += n * (n - 1) // 2
+    return total + (2 if n == 4 else 1)
+
+
+def run_groups(result: TournamentResult, runner: Runner) -> None:
+    rng = random.Random(f"{result.seed}:groups")
+    lots = {bot: rng.random() for bot in result.bots}
+    runner.total = planned_pairs(len(result.bots)) * result.games_per_pair
+    out: list[tuple[str, list[Standing]]] = []  # bots knocked out, by round, best first
+
+    def ranked(bots: Sequence[str], pairs: Sequence[PairResult], stage: str) -> list[Standing]:
+        rows = sorted(tally(bots, pairs).values(), key=lambda s: (-s.points, -s.wins, s.forfeits, lots[s.bot]))
+        for i, row in enumerate(rows):
+            row.rank, row.stage = i + 1, stage
+        return rows
+
+    current = list(result.bots)
+    number = 0
+    while len(current) > 4:
+        number += 1
+        stage = "first round" if number == 1 else "second round" if number == 2 else f"round {number}"
+        shuffled = current[:]
+        rng.shuffle(shuffled)
+        k = group_sizes(len(shuffled))
+        groups = [Group(f"{stage} · group {'ABCD'[i]}", shuffled[i::k]) for i in range(k)]
+        pairs = [pair for g in groups for pair in combinations(g.bots, 2)]
+        played = runner.play(stage, pairs)
+        result.pairs.extend(played)
+        advancing, knocked = [], []
+        for g in groups:
+            mine = [p for p in played if p.a in g.bots and p.b in g.bots]
+            g.standings = ranked(g.bots, mine, stage)
+            advancing += [s.bot for s in g.standings[:2]]
+            knocked += g.standings[2:]
+        result.rounds.append(Round(stage, groups))
+        knocked.sort(key=lambda s: (-s.points, -s.wins, s.forfeits, lots[s.bot]))
+        out.append((stage, knocked))
+        current = advancing
+
+    final_order: list[Standing]
+    if len(current) >= 3:
+        semi = Group("semi-final", current)
+        played = runner.play("semi-final", list(combinations(current, 2)))
+        result.pairs.extend(played)
+        semi.standings = ranked(current, played, "semi-final")
+        result.rounds.append(Round("semi-final", [semi]))
+        seeded = [s.bot for s in semi.standings]
+    else:
+        seeded = list(current)
+    final_pairs = [(seeded[0], seeded[1])]
+    if len(seeded) == 4:
+        final_pairs.append((seeded[2], seeded[3]))
+    played = runner.play("final", final_pairs)
+    result.pairs.extend(played)
+    final_order = []
+    names = ["final", "third place"]
+    for index, pair in enumerate(played):
+        top, bottom = (pair.a, pair.b) if pair.wins[0] >= pair.wins[1] else (pair.b, pair.a)
+        for bot in (top, bottom):
+            row = tally([bot], [pair])[bot]
+            row.stage = names[index]
+            final_order.append(row)
+    if len(seeded) == 3:
+        third = tally([seeded[2]], [])[seeded[2]]
+        third.stage = "semi-final"
+        final_order.append(third)
+    result.rounds.append(Round("final", [Group(names[i], [p.a, p.b], final_order[2 * i:2 * i + 2])
+                                         for i, p in enumerate(played)]))
+    for _stage, knocked in reversed(out):
+        final_order.extend(knocked)
+    totals = tally(result.bots, result.pairs)
+    standings = []
+    for rank, row in enumerate(final_order, start=1):
+        total = totals[row.bot]
+        total.rank, total.stage = rank, row.stage
+        standings.append(total)
+    result.standings = standings
+
+
+# -- for the command line ---------------------------------------------------------------------
+
+def csv_rows(result: TournamentResult) -> list[list]:
+    rows = [["rank", "bot", "wins", "draws", "losses", "games", "forfeits", "points", "stage"]]
+    for s in result.standings:
+        rows.append([s.rank, s.bot, s.wins, s.draws, s.losses, s.games, s.forfeits, s.points, s.stage])
+    return rows
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m arcade.tournament is arcade tournament
+    from arcade.cli import main
+
+    sys.exit(main(["tournament", *sys.argv[1:]]))
