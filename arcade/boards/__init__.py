@@ -7,6 +7,7 @@ import importlib
 BOARDS: dict[str, str] = {
     "toothpicks": "arcade.boards.toothpicks:ToothpickBoard",
     "hog": "arcade.boards.hog:HogBoard",
+    "othello": "arcade.boards.othello:OthelloBoard",
 }
 
 

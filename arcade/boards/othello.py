@@ -1,0 +1,280 @@
+"""Othello's board: 8×8 with A–H / 1–8 around it (row 8 at the top), blue ● and orange ○ discs.
+
+Markers that do not rely on colour: the last move in square brackets ``[●]``, the discs it flipped
+in angle brackets ``‹●›`` (for one turn), the human's legal moves as ``+``, the cursor in reverse
+video. Keys while a human is to move: arrows or ``hjkl`` move the cursor, Enter/space play there,
+a column letter then a row digit (``e`` ``3``) plays E3, ``p`` passes (or Enter, when a pass is
+the only move); a click on a square plays it. With the analysis on (``a`` while no human is to
+move, or from the screen), the side panel shows both sides' mobility and the evaluation.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+
+from arcade.boards.base import SIDE_STYLES, Board
+from games.othello import BLUE, ORANGE, PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
+
+CELL = 3  # columns per square
+LABEL = 2  # columns of the row labels on each side
+
+
+class OthelloBoard(Board):
+    """The Othello board widget."""
+
+    MIN_WIDTH = 80
+    MIN_HEIGHT = 24
+
+    DEFAULT_CSS = """
+    OthelloBoard {
+        height: 1fr;
+        padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    OthelloBoard .othello--square {
+        background: $boost;
+    }
+    OthelloBoard .othello--label {
+        color: $text-muted;
+    }
+    OthelloBoard .othello--empty {
+        color: $text-muted;
+    }
+    OthelloBoard .othello--legal {
+        color: $success;
+        text-style: bold;
+    }
+    OthelloBoard .othello--marker {
+        color: $warning;
+        text-style: bold;
+    }
+    OthelloBoard .othello--cursor {
+        text-style: reverse;
+    }
+    OthelloBoard .othello--hint {
+        color: $text-muted;
+    }
+    """
+
+    COMPONENT_CLASSES = {
+        "othello--square",
+        "othello--label",
+        "othello--empty",
+        "othello--legal",
+        "othello--marker",
+        "othello--cursor",
+        "othello--hint",
+    }
+
+    BINDINGS = [
+        Binding("up,k", "cursor(0, 1)", "Up", show=False),
+        Binding("down,j", "cursor(0, -1)", "Down", show=False),
+        Binding("left", "cursor(-1, 0)", "Left", show=False),
+        Binding("right,l", "cursor(1, 0)", "Right", show=False),
+        Binding("enter,space", "play_cursor", "Play"),
+        Binding("p", "pass_turn", "Pass", show=False),
+        *(Binding(letter, f"column('{letter}')", letter.upper(), show=False) for letter in "abcdefgh"),
+        *(Binding(str(row), f"row({row})", str(row), show=False) for row in range(1, 9)),
+    ]
+
+    game: Othello
+    state: OthelloState
+
+    def __init__(self, game: Othello, **kwargs) -> None:
+        super().__init__(game, **kwargs)
+        self.cursor = 19  # D3, next to the opening moves
+        self.typed = ""  # a column letter waiting for its row
+        self.left = 0  # x of the board's first square inside the widget
+        self.top = 2  # y of row 8
+
+    # -- drawing --------------------------------------------------------------------------------
+    def show(self, state: OthelloState, human: bool) -> None:
+        super().show(state, human)
+        self.typed = ""
+        if human:
+            moves = [m for m in self.game.legal_moves(state) if m != PASS]
+            if moves and self.cursor not in moves:
+                self.cursor = min(moves, key=lambda m: abs((m >> 3) - (self.cursor >> 3)) + abs((m & 7) - (self.cursor & 7)))
+        self.refresh_bindings()
+
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"othello--{name}")
+
+    def render(self) -> Text:
+        state = self.state
+        event = state.event if isinstance(state.event, OthelloEvent) else None
+        width = self.size.width or 48
+        height = self.size.height or 12
+        board_width = LABEL + 1 + 8 * CELL + 1 + LABEL
+        self.left = max(0, (width - board_width) // 2) + LABEL + 1
+        pad = " " * max(0, (width - board_width) // 2)
+        human = self.human and not state.over
+        legal = 0
+        if human:
+            p, o = state.mover_bits()
+            legal = legal_bits(p, o)
+        flipped = set(event.flipped) if event else set()
+        last = event.square if event else None
+        label, empty_style, square = self.style("label"), self.style("empty"), self.style("square")
+        text = Text(no_wrap=True, overflow="crop")
+        text.append(pad)
+        text.append(self.headline() + "\n", style="bold")
+
+        def letters() -> None:
+            text.append(pad + " " * (LABEL + 1))
+            for c in "ABCDEFGH":
+                text.append(" ")
+                text.append(c, style=label)
+                text.append(" ")
+            text.append("\n")
+
+        letters()
+        self.top = 2
+        for row in range(8, 0, -1):
+            text.append(pad + " " * (LABEL - 1))
+            text.append(str(row), style=label)
+            text.append(" ")
+            for col in range(8):
+                sq = (row - 1) * 8 + col
+                owner = state.at(sq)
+                left_mark, right_mark = " ", " "
+                if sq == last:
+                    left_mark, right_mark = "[", "]"
+                elif sq in flipped:
+                    left_mark, right_mark = "‹", "›"
+                if owner is None:
+                    if legal >> sq & 1:
+                        glyph, glyph_style = "+", self.style("legal")
+                    else:
+                        glyph, glyph_style = "·", empty_style
+                else:
+                    glyph = self.game.sides[owner].symbol
+                    glyph_style = Style.parse(SIDE_STYLES[owner])
+                cell_style = square
+                if human and sq == self.cursor:
+                    cell_style = square + self.style("cursor")
+                marker = self.style("marker")
+                text.append(left_mark, style=cell_style + marker)
+                text.append(glyph, style=cell_style + glyph_style)
+                text.append(right_mark, style=cell_style + marker)
+            text.append(" ")
+            text.append(str(row), style=label)
+            text.append("\n")
+        lines_left = height - 10
+        if lines_left >= 2:
+            letters()
+            lines_left -= 1
+        if lines_left >= 1:
+            text.append(pad)
+            text.append(self.footline(), style=self.style("hint"))
+        return text
+
+    def headline(self) -> str:
+        nb, no = self.state.counts()
+        blue, orange = self.game.sides
+        return f"{blue.symbol} {blue.name} {nb:>2}   {orange.symbol} {orange.name} {no:>2}"
+
+    def footline(self) -> str:
+        state = self.state
+        if state.over:
+            return "[ ] last move · ‹ › flipped"
+        if self.human:
+            if self.game.legal_moves(state) == [PASS]:
+                return "No move: p or Enter passes"
+            if self.typed:
+                return f"{self.typed.upper()}… type the row 1–8"
+            return "+ moves · arrows/hjkl Enter · type e3"
+        return "[ ] last move · ‹ › flipped"
+
+    # -- analysis ---------------------------------------------------------------------------------
+    def analysis_lines(self, state: OthelloState) -> list[str]:
+        from bots.othello_eval import HandEvaluator
+        from bots.othello_search import score_text
+
+        blue_moves = legal_bits(state.blue, state.orange).bit_count()
+        orange_moves = legal_bits(state.orange, state.blue).bit_count()
+        lines = [f"mobility: blue {blue_moves} · orange {orange_moves}"]
+        if not state.over:
+            p, o = state.mover_bits()
+            value = HandEvaluator().evaluate(p, o)
+            if state.to_move == ORANGE:
+                value = -value
+            lines.append(f"evaluation (blue): {score_text(value)}")
+        return lines
+
+    # -- input ------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("cursor", "play_cursor", "pass_turn", "column", "row"):
+            return bool(self.human and not self.state.over)
+        return True
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        row, col = divmod(self.cursor, 8)
+        row = max(0, min(7, row + dy))
+        col = max(0, min(7, col + dx))
+        self.cursor = row * 8 + col
+        self.typed = ""
+        self.refresh()
+
+    def action_column(self, letter: str) -> None:
+        if letter == "h" and not self.typed:
+            # h is also vim's "left": move left now, and take it as column H if a row follows
+            self.action_cursor(-1, 0)
+        else:
+            self.cursor = (self.cursor & ~7) | "abcdefgh".index(letter)
+        self.typed = letter
+        self.refresh()
+
+    def action_row(self, row: int) -> None:
+        if self.typed:
+            square = (row - 1) * 8 + "abcdefgh".index(self.typed)
+            self.typed = ""
+            self.cursor = square
+            self.refresh()
+            self.play(square)
+            return
+        self.cursor = (row - 1) * 8 + (self.cursor & 7)
+        self.refresh()
+
+    def action_play_cursor(self) -> None:
+        if self.game.legal_moves(self.state) == [PASS]:
+            self.pick(PASS)
+            return
+        self.play(self.cursor)
+
+    def action_pass_turn(self) -> None:
+        if self.game.legal_moves(self.state) == [PASS]:
+            self.pick(PASS)
+        else:
+            self.notify("You have a move: a pass is only legal when no move flips.", title="Cannot pass", severity="warning")
+
+    def play(self, square: int) -> None:
+        moves = self.game.legal_moves(self.state)
+        if square in moves:
+            self.pick(square)
+            return
+        if moves == [PASS]:
+            self.notify("You have no move: press p to pass.", title="No move", severity="warning")
+            return
+        try:
+            self.game.parse_move(self.state, square_name(square))
+        except Exception as exc:  # IllegalMove: say why (space occupied, no trap)
+            self.notify(str(exc), title="Not a legal move", severity="warning")
+
+    def on_click(self, event: events.Click) -> None:
+        if not (self.human and not self.state.over):
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        col = (offset.x - self.left) // CELL
+        row = 8 - (offset.y - self.top)
+        if 0 <= col < 8 and 1 <= row <= 8 and offset.x >= self.left:
+            square = (row - 1) * 8 + col
+            self.cursor = square
+            self.refresh()
+            self.play(square)

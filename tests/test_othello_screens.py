@@ -1,0 +1,164 @@
+"""Othello on screen: snapshots of the key states (80×24, pinned theme) and Pilot tests of the keys."""
+
+from __future__ import annotations
+
+import random
+
+from arcade.boards.othello import OthelloBoard
+from games.othello import PASS, Othello, parse_square
+from tests.conftest import make_app, open_game, settle
+
+SIZE = (80, 24)
+HUMANS = ("human", "human")
+
+
+def first_pass_game(seed_from: int = 0) -> list[int]:
+    """The moves of the first seeded random game that reaches a pass, up to just before it."""
+    game = Othello()
+    for seed in range(seed_from, seed_from + 500):
+        rng = random.Random(seed)
+        state, moves = game.initial_state(), []
+        while not state.over:
+            legal = game.legal_moves(state)
+            if legal == [PASS]:
+                return moves
+            move = rng.choice(legal)
+            moves.append(move)
+            state = game.play(state, move)
+    raise AssertionError("no pass found")
+
+
+def random_game(seed: int) -> list[int]:
+    game = Othello()
+    rng = random.Random(seed)
+    state, moves = game.initial_state(), []
+    while not state.over:
+        move = rng.choice(game.legal_moves(state))
+        moves.append(move)
+        state = game.play(state, move)
+    return moves
+
+
+def script(screen, moves) -> None:
+    for move in moves:
+        screen.push(screen.game.play(screen.state, move))
+
+
+def snapshot_after(snap_compare, moves, keys=(), players=HUMANS, **settings):
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", players, **settings)
+        script(screen, moves)
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+
+    return snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_opening(snap_compare):
+    assert snapshot_after(snap_compare, [])
+
+
+def test_a_move_with_its_flips_highlighted(snap_compare):
+    # E3, F3, F4, then orange D3 flips two discs: the last move and its flips are marked
+    moves = [parse_square(s) for s in ("E3", "F3", "F4", "D3")]
+    assert snapshot_after(snap_compare, moves)
+
+
+def test_a_pass(snap_compare):
+    assert snapshot_after(snap_compare, first_pass_game())
+
+
+def test_the_end_with_counts(snap_compare):
+    assert snapshot_after(snap_compare, random_game(2))  # orange wins 37–27
+
+
+async def test_typing_a_square_plays_it_and_illegal_squares_say_why():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        assert isinstance(board, OthelloBoard)
+        await pilot.press("a", "1")  # no trap: nothing happens but a notice
+        await settle(pilot)
+        assert len(screen.history) == 1
+        await pilot.press("e", "3")
+        await settle(pilot)
+        assert screen.state.event.move == parse_square("E3")
+        # orange: the cursor jumps to a legal move; arrows then Enter play
+        assert board.cursor in screen.game.legal_moves(screen.state)
+        before = board.cursor
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.state.event.move == before and screen.state.ply == 2
+
+
+async def test_cursor_keys_and_hjkl_move_and_h_then_a_digit_is_column_h():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        start = board.cursor
+        await pilot.press("up", "right")
+        assert board.cursor == start + 9
+        await pilot.press("j", "h")
+        assert board.cursor == start
+        await pilot.press("l", "k", "down", "left")
+        assert board.cursor == start
+        await pilot.press("d", "6")
+        await settle(pilot)
+        assert screen.state.event.move == parse_square("D6")
+
+
+async def test_a_click_plays_the_square():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        f4 = parse_square("F4")
+        x = board.left + (f4 & 7) * 3 + 1
+        y = board.top + (8 - ((f4 >> 3) + 1))
+        await pilot.click(board, offset=(x + 1, y))  # +1: the board's left padding
+        await settle(pilot)
+        assert screen.state.event is not None and screen.state.event.move == f4
+
+
+async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", HUMANS)
+        await pilot.press("p")
+        await settle(pilot)
+        assert len(screen.history) == 1  # a pass is refused while a move exists
+        script(screen, first_pass_game())
+        await settle(pilot)
+        assert screen.game.legal_moves(screen.state) == [PASS]
+        await pilot.press("p")
+        await settle(pilot)
+        assert screen.state.event.move == PASS
+        assert "passes" in screen.state.event.text
+
+
+async def test_engine_reports_depth_score_and_line_while_thinking():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", ("human", "alphabeta-0.1s"))
+        seen: list[str] = []
+        original = screen.show_thought
+
+        def spy(generation, text):
+            seen.append(text)
+            original(generation, text)
+
+        screen.show_thought = spy
+        await pilot.press("e", "3")
+        await settle(pilot)
+        assert screen.state.ply == 2
+        assert any(t.startswith("depth ") and "score" in t for t in seen)
