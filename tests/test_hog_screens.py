@@ -118,3 +118,48 @@ async def test_playing_a_whole_game_by_keys_to_the_end():
         assert screen.result is not None and max(screen.state.scores) >= 40
         await pilot.press("enter")  # rolling after the end does nothing
         assert screen.result is not None
+
+
+async def test_clicks_on_the_chooser_and_on_the_map():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", HUMANS)
+        board = screen.board
+        assert board.chosen == 5 and board.chooser_y is not None
+        y = board.chooser_y
+        # content x: "Dice " then " − " (5-7), " 5 " (8-10), " + " (11-13); the board's padding is 1
+        await pilot.click(board, offset=(1 + 12, y))
+        assert board.chosen == 6
+        await pilot.click(board, offset=(1 + 6, y))
+        await pilot.click(board, offset=(1 + 6, y))
+        assert board.chosen == 4
+        await pilot.click(board, offset=(1 + 9, y))  # the number: roll
+        await settle(pilot)
+        assert screen.history[1].event.num_dice == 4
+        await pilot.press("a")
+        await settle(pilot)
+        top, left, row0, col0, rows, cols = board.map_geometry
+        await pilot.click(board, offset=(1 + left + 7, top + 2))
+        assert board.cursor == (row0 + 2, col0 + 7)
+
+
+async def test_random_keys_never_break_the_game():
+    import random
+
+    rng = random.Random(4)
+    keys = [*"0123456789", "plus", "minus", "enter", "space", "a", "c", "left", "right", "up", "down",
+            "shift+up", "shift+right", "home", "u", "n"]
+    app = make_app(seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "hog", ("human", "optimal"))
+        for _ in range(80):
+            await pilot.press(rng.choice(keys))
+        await settle(pilot)
+        for before, after in zip(screen.history, screen.history[1:]):
+            assert after.ply == before.ply + 1
+        board = screen.board
+        assert 0 <= board.chosen <= 10
+        goal = screen.game.goal
+        assert all(0 <= v < goal for v in board.cursor)

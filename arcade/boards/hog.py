@@ -143,6 +143,10 @@ class HogBoard(Board):
         self.last_digit: tuple[int, float] | None = None
         self.cursor: tuple[int, int] | None = None  # (own score, opponent score) on the heat map
         self.table: hog_solver.OptimalTable | None = None
+        # where the last render put things, for mouse clicks
+        self.map_geometry: tuple[int, int, int, int, int, int] | None = None  # top, left, row0, col0, rows, cols
+        self.chooser: Text | None = None
+        self.chooser_y: int | None = None
 
     # -- the table, built once in a thread ------------------------------------------------------
     def on_mount(self) -> None:
@@ -193,7 +197,10 @@ class HogBoard(Board):
     def render(self) -> Text:
         width = max(20, self.size.width or 46)
         height = max(6, self.size.height or 12)
+        self.map_geometry = None
+        self.chooser = None
         lines = self.analysis_view(width, height) if self.analysis else self.play_view(width, height)
+        self.chooser_y = next((i for i, line in enumerate(lines) if line is self.chooser), None)
         out = Text(no_wrap=True, overflow="crop")
         for i, line in enumerate(lines[:height]):
             if i:
@@ -346,6 +353,7 @@ class HogBoard(Board):
             chooser.append(f" {self.chosen} ", style=self.style("key"))
             chooser.append(" + ", style=self.style("label"))
             chooser.append("  0-9 +/- choose · Enter roll", style=self.style("label"))
+            self.chooser = chooser
             lines.append(chooser)
             lines.append(self.preview_line())
         else:
@@ -396,10 +404,13 @@ class HogBoard(Board):
         bottom = []
         if self.human and not state.over and state.to_move != CHANCE:
             chooser = Text("Dice ")
+            chooser.append(" − ", style=self.style("label"))
             chooser.append(f" {self.chosen} ", style=self.style("key"))
-            chooser.append("  Enter roll · arrows move the cursor", style=self.style("label"))
+            chooser.append(" + ", style=self.style("label"))
+            chooser.append("  Enter roll · arrows: cursor", style=self.style("label"))
+            self.chooser = chooser
             bottom.append(chooser)
-        explain = self.explain_cursor(table)
+        explain = self.explain_cursor(table, width)
         rows = max(3, height - 2 - len(explain) - len(bottom))
         cols = max(10, width - 4)
         cs, co = self.cursor or self.position()
@@ -420,6 +431,7 @@ class HogBoard(Board):
             ticks[marker] = "▼"
         header.append("".join(ticks), style=self.style("label"))
         lines.append(header)
+        self.map_geometry = (len(lines), 4, first_row, first_col, len(row_span), len(col_span))
         here = self.position()
         for s in row_span:
             line = Text()
@@ -448,7 +460,7 @@ class HogBoard(Board):
         line.append(f"goal {self.game.goal}", style=self.style("label"))
         return line
 
-    def explain_cursor(self, table: hog_solver.OptimalTable) -> list[Text]:
+    def explain_cursor(self, table: hog_solver.OptimalTable, width: int) -> list[Text]:
         s, o = self.cursor or self.position()
         best = table.policy[s][o]
         values = table.values[s][o]
@@ -464,7 +476,9 @@ class HogBoard(Board):
             second.append(", wins", style=self.style("good"))
         elif more_boar(s + points, o):
             second.append(", More Boar", style=self.style("extra"))
-        second.append(f" ({values[0]:.2%}) · shift: ±10", style=self.style("label"))
+        second.append(f" ({values[0]:.2%})", style=self.style("label"))
+        if len(second.plain) + 13 <= width:
+            second.append(" · shift: ±10", style=self.style("label"))
         return [first, second]
 
     def analysis_lines(self, state: HogState) -> list[str]:
@@ -530,6 +544,28 @@ class HogBoard(Board):
         s, o = self.cursor or self.position()
         self.cursor = (max(0, min(goal - 1, s + rows)), max(0, min(goal - 1, o + cols)))
         self.refresh(layout=True)
+
+    def on_click(self, event) -> None:
+        """A click on the map moves its cursor there; on the chooser, − and + change the dice and
+        the number rolls them."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        x, y = offset.x, offset.y
+        if self.analysis and self.map_geometry is not None:
+            top, left, row0, col0, rows, cols = self.map_geometry
+            if 0 <= y - top < rows and 0 <= x - left < cols:
+                self.cursor = (row0 + y - top, col0 + x - left)
+                self.refresh(layout=True)
+                return
+        if self.chooser_y is not None and y == self.chooser_y and self.can_choose():
+            number = len(f" {self.chosen} ")
+            if 5 <= x < 8:
+                self.action_more(-1)
+            elif 8 <= x < 8 + number:
+                self.action_roll()
+            elif 8 + number <= x < 11 + number:
+                self.action_more(1)
 
     def action_recentre(self) -> None:
         self.cursor = self.position()
