@@ -702,6 +702,24 @@ def final_strategy(score, opponent_score):
     return hog_solver.solve(GOAL_SCORE).policy[score][opponent_score]
 
 
+def run(*args):
+    """Read in the command-line argument and call the chosen function (``-r``: run_experiments).
+
+    As the course's ``python3 hog.py -r``: ``python -m games.hog -r``.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Play Hog")
+    parser.add_argument("--run_experiments", "-r", action="store_true", help="Runs strategy experiments")
+    options = parser.parse_args(list(args) if args else None)
+    if options.run_experiments:
+        run_experiments()
+
+
+if __name__ == "__main__":
+    run()
+
+
 __all__ = [
     "CHANCE",
     "GOAL_SCORE",
@@ -728,6 +746,7 @@ __all__ = [
     "piggypoints_strategy",
     "play",
     "roll_dice",
+    "run",
     "run_experiments",
     "say_scores",
     "silence",

@@ -365,3 +365,14 @@ def test_winner_and_average_win_rate_with_fixed_dice(monkeypatch):
     assert hog.winner(always_roll(5), always_roll(1)) == 0
     assert hog.winner(always_roll(1), always_roll(5)) == 1
     assert hog.average_win_rate(always_roll(5), always_roll(1)) == 1.0
+
+
+def test_run_experiments_from_the_command_line(monkeypatch, capsys):
+    # python -m games.hog -r runs the experiments; with dice that always show 6 they are quick
+    monkeypatch.setattr(hog, "average_win_rate", lambda strategy, baseline=None: 0.5)
+    hog.run("-r")
+    out = capsys.readouterr().out
+    assert "Max scoring num rolls for six-sided dice:" in out and "final_strategy win rate: 0.5" in out
+    monkeypatch.setattr("sys.argv", ["hog.py"])
+    hog.run()
+    assert capsys.readouterr().out == ""
