@@ -315,7 +315,7 @@ class Hog(Game):
         return f"{name} to choose dice"
 
     def score_text(self, state: HogState, side: int) -> str:
-        return f"{state.scores[side]} / {self.goal}"
+        return f"{state.scores[side]}/{self.goal}"
 
     def commentator(self) -> "HogCommentator":
         return HogCommentator()

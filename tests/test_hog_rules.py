@@ -118,7 +118,7 @@ def test_describe_and_score_text():
     state = game.initial_state()
     assert game.describe(state) == "Player 0 to choose dice"
     assert game.describe(game.play(state, 2)) == "Player 0 rolls 2 dice…"
-    assert game.score_text(game.position(12, 7), 1) == "7 / 50"
+    assert game.score_text(game.position(12, 7), 1) == "7/50"
 
 
 def test_commentator_runs_the_course_functions_after_each_turn():
