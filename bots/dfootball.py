@@ -1,0 +1,327 @@
+"""D-Football bots: the course's two example strategies, and ``perfect``.
+
+Each is importable as a course-style strategy, a function of a game dict in which Michigan is
+to move returning a square, so it can be passed straight to ``games.dfootball.play_game``::
+
+    from bots.dfootball import perfect, prefer_jumps
+    from games.dfootball import play_repeatedly
+    play_repeatedly(perfect, prefer_jumps, k=50, n=11)
+
+``BOTS`` wraps them for the arcade's protocol (setup screen, ``arcade match``).
+
+How ``perfect`` decides (all within the contest's 100 ms, the first move included)
+--------------------------------------------------------------------------------------
+1. The *book* (``bots/dfootball_book.bin``, built by ``python -m bots.dfootball_book``): for each
+   n it holds the winning move of every position that the bot can meet while following this
+   very procedure and that its search could not settle within its node budget. It is small
+   (see the generator's docstring for how it is built and how big it is).
+2. Otherwise an exact win/loss search (``bots.dfootball_solver``) with a shared transposition
+   table and a budget of ``WIN_BUDGET`` nodes: if the position is won it plays the first
+   winning move in the search's order. Once a position is proven won, the proof stays in the
+   table, so every later move of that game is answered from it at once.
+3. In a lost position (or one the search cannot settle) it still plays to win against an
+   imperfect opponent: it plays the move that leaves the opponent the smallest *fraction* of
+   winning replies (so a random opponent is most likely to go wrong), computed exactly by a
+   fresh search of at most ``LOSS_BUDGET`` nodes; when that is too deep to count, a cheap rule:
+   jump if possible, else a step that cannot be jumped back at once, else the rearmost step.
+   ``bench/dfootball.py`` measures how often each path is taken.
+
+Who wins with perfect play is in ``FIRST_TEAM_WINS`` (checked by the tests and the generator).
+"""
+
+from __future__ import annotations
+
+import random
+import struct
+import threading
+import time
+from array import array
+from bisect import bisect_left
+from pathlib import Path
+from typing import Any, Mapping
+
+from bots.base import Bot, BotEntry, Context
+from bots.dfootball_solver import Budget, Solver, child, from_board, moves, square_of, start_position
+from games.dfootball import DFootball, FootballState, valid_moves
+
+__all__ = [
+    "random_move",
+    "prefer_jumps",
+    "perfect",
+    "Perfect",
+    "decide",
+    "first_team_wins",
+    "FIRST_TEAM_WINS",
+    "BOTS",
+    "BOOK_PATH",
+]
+
+WIN_BUDGET = 5000
+"""Nodes the win/loss search may visit for one move before the bot relies on the book."""
+LOSS_BUDGET = 3000
+"""Nodes the exact count of winning replies may take in a lost position (a fresh search)."""
+EXTRA_SECONDS = 0.040
+"""Wall-clock time up to which a position not settled by ``WIN_BUDGET`` is searched further."""
+LOSS_DEADLINE = 0.060
+"""After this much time in one move the lost-position count is skipped (the cheap rule)."""
+
+FIRST_TEAM_WINS: dict[int, bool] = {
+    1: False, 2: True, 3: False, 4: True, 5: True, 6: True,
+    7: True, 8: True, 9: True, 10: True, 11: True,
+}
+"""Whether Michigan (the first team) wins with perfect play, for n = 1..11 (solved exactly;
+``tests/test_dfootball_bots.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
+
+BOOK_PATH = Path(__file__).with_name("dfootball_book.bin")
+
+
+def first_team_wins(n: int) -> bool | None:
+    """Whether the first team (Michigan) wins with perfect play, or ``None`` if not solved."""
+    return FIRST_TEAM_WINS.get(n)
+
+
+# -- the course's strategies ---------------------------------------------------------------------
+
+def random_move(game: Mapping[str, Any]) -> int:
+    """The course's ``random_move``: one of the valid moves, uniformly (global ``random``)."""
+    v = valid_moves(game)
+    return v[random.randrange(len(v))]
+
+
+def prefer_jumps(game: Mapping[str, Any]) -> int:
+    """The course's ``prefer_jumps``: the first (lowest) square whose Michigan piece can jump an
+    Ohio piece, else the first valid move."""
+    b = list(game["board"])
+    m = [i + 1 for i in range(len(b) - 2) if b[i] == 1 and b[i + 1] == -1 and b[i + 2] == 0]
+    if not m:
+        return valid_moves(game)[0]
+    return m[0]
+
+
+# -- the book --------------------------------------------------------------------------------------
+
+class Book:
+    """Sorted ``(key, square)`` arrays per board size; ``key = m << 32 | o``."""
+
+    def __init__(self) -> None:
+        self.keys: dict[int, array] = {}
+        self.squares: dict[int, bytes] = {}
+
+    @classmethod
+    def load(cls, path: Path = BOOK_PATH) -> "Book":
+        book = cls()
+        if not path.exists():
+            return book
+        data = path.read_bytes()
+        pos = 0
+        while pos < len(data):
+            size, count = struct.unpack_from("<BI", data, pos)
+            pos += 5
+            keys = array("Q")
+            keys.frombytes(data[pos:pos + 8 * count])
+            pos += 8 * count
+            book.keys[size] = keys
+            book.squares[size] = data[pos:pos + count]
+            pos += count
+        return book
+
+    def get(self, size: int, m: int, o: int) -> int | None:
+        """The book's square (1-based) for this position, or ``None``."""
+        keys = self.keys.get(size)
+        if keys is None:
+            return None
+        key = m << 32 | o
+        i = bisect_left(keys, key)
+        if i < len(keys) and keys[i] == key:
+            return self.squares[size][i]
+        return None
+
+    def __len__(self) -> int:
+        return sum(len(k) for k in self.keys.values())
+
+    @staticmethod
+    def dump(entries: Mapping[int, Mapping[int, int]], path: Path = BOOK_PATH) -> None:
+        """Write ``{size: {key: square}}``."""
+        out = bytearray()
+        for size in sorted(entries):
+            items = sorted(entries[size].items())
+            out += struct.pack("<BI", size, len(items))
+            out += array("Q", [k for k, _ in items]).tobytes()
+            out += bytes(s for _, s in items)
+        path.write_bytes(bytes(out))
+
+
+BOOK = Book.load()
+
+# -- the shared transposition tables ----------------------------------------------------------------
+
+_TABLES: dict[int, dict[int, bool]] = {}
+_TABLES_LOCK = threading.Lock()
+TABLE_SOFT_CAP = 600_000
+"""A table bigger than this is emptied when a new game starts (never in the middle of one)."""
+TABLE_HARD_CAP = 6_000_000
+
+
+def shared_table(size: int, m: int = 0, o: int = 0) -> dict[int, bool]:
+    """The exact-value table for ``size`` squares, emptied at a game's start if it grew big."""
+    with _TABLES_LOCK:
+        table = _TABLES.setdefault(size, {})
+        if len(table) > TABLE_HARD_CAP or (len(table) > TABLE_SOFT_CAP and _near_start(m, o, size)):
+            table.clear()
+        return table
+
+
+def _near_start(m: int, o: int, size: int) -> bool:
+    n = size // 2
+    start = start_position(n)
+    if (m, o) == start:
+        return True
+    return any(child(*start, b, size) == (m, o) for b, _nm, _no in moves(*start, size))
+
+
+# -- perfect -----------------------------------------------------------------------------------------
+
+class Decision:
+    """How ``decide`` chose: ``path`` is "book", "win", "win-extra", "loss-count" or "rule"."""
+
+    __slots__ = ("square", "path", "nodes", "seconds", "winning")
+
+    def __init__(self, square: int, path: str, nodes: int, seconds: float, winning: bool | None) -> None:
+        self.square = square
+        self.path = path
+        self.nodes = nodes
+        self.seconds = seconds
+        self.winning = winning
+
+    def __repr__(self) -> str:
+        return f"Decision(square={self.square}, path={self.path!r}, nodes={self.nodes}, winning={self.winning})"
+
+
+def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: float = EXTRA_SECONDS,
+           table: dict[int, bool] | None = None) -> Decision:
+    """``perfect``'s choice for the mover in ``(m, o)`` (see the module docstring)."""
+    start = clock()
+    hit = BOOK.get(size, m, o)
+    if hit is not None:
+        return Decision(hit, "book", 0, clock() - start, True)
+    if table is None:
+        table = shared_table(size, m, o)
+    solver = Solver(size, table)
+    winning: bool | None
+    path = "win"
+    try:
+        bit = solver.first_winning_move(m, o, budget=WIN_BUDGET)
+        winning = bit is not None
+    except Budget:
+        bit, winning, path = None, None, "win-extra"
+        while clock() - start < extra_seconds:
+            try:
+                bit = solver.first_winning_move(m, o, budget=500)
+                winning = bit is not None
+                break
+            except Budget:
+                continue
+    if bit is not None:
+        return Decision(square_of(bit), path, solver.nodes, clock() - start, True)
+    square = None
+    nodes = solver.nodes
+    if clock() - start < LOSS_DEADLINE:
+        square, used = loss_choice(m, o, size, table)
+        nodes += used
+    if square is not None:
+        return Decision(square, "loss-count", nodes, clock() - start, winning)
+    return Decision(rule_move(m, o, size), "rule", nodes, clock() - start, winning)
+
+
+def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None) -> tuple[int | None, int]:
+    """The move leaving the opponent the smallest fraction of winning replies (first on ties),
+    by a fresh search of at most ``LOSS_BUDGET`` nodes; ``(None, nodes)`` if that is not enough.
+    The values found are copied into ``table`` (they are exact)."""
+    fresh = Solver(size)
+    fresh.limit = LOSS_BUDGET
+    best = None
+    best_score = 2.0
+    try:
+        for bit, _nm, _no in moves(m, o, size):
+            qm, qo = child(m, o, bit, size)
+            replies = moves(qm, qo, size)
+            if not replies:
+                score = 0.0
+            else:
+                good = 0
+                for b2, _a, _b in replies:
+                    if not fresh._wins(*child(qm, qo, b2, size)):
+                        good += 1
+                score = good / len(replies)
+            if score < best_score:
+                best, best_score = bit, score
+    except Budget:
+        return None, fresh.nodes
+    if table is not None:
+        table.update(fresh.table)
+    return square_of(best), fresh.nodes
+
+
+def rule_move(m: int, o: int, size: int) -> int:
+    """The cheap rule: a jump (the frontmost), else a step that cannot be jumped at once (the
+    rearmost such), else the rearmost step."""
+    full = (1 << size) - 1
+    empty = full & ~(m | o)
+    options = moves(m, o, size)
+    for bit, _nm, no in options:
+        if no != o:
+            return square_of(bit)
+    for bit, nm, _no in options:
+        landing = bit << 1
+        # after the step the piece on ``landing`` can be jumped if an opponent piece is just
+        # ahead of it and the square it came from is empty (it is: the piece just left it)
+        if not (o & (landing << 1)):
+            return square_of(bit)
+    return square_of(options[0][0])
+
+
+def perfect(game: Mapping[str, Any]) -> int:
+    """The course-style perfect strategy: ``game`` has Michigan to move; returns a square."""
+    board = list(game["board"])
+    m, o = from_board(board, 1)
+    return decide(m, o, len(board)).square
+
+
+class Perfect(Bot):
+    """``perfect`` for the arcade's protocol (reports which way it decided)."""
+
+    def choose(self, state: FootballState, ctx: Context) -> int:
+        size = len(state.board)
+        m, o = from_board(state.board, state.team)
+        d = decide(m, o, size)
+        verdict = {True: "winning", False: "losing", None: "unknown"}[d.winning]
+        ctx.report(f"{d.path}: {verdict}, {d.nodes} nodes, {d.seconds * 1000:.0f} ms")
+        return d.square if state.team == 1 else size + 1 - d.square
+
+
+def _course_bot(fn):
+    """A course-style strategy as a protocol bot (the state normalised, the square mapped back)."""
+
+    def play(game: DFootball, state: FootballState, ctx: Context) -> int:
+        course = {"board": list(state.board) if state.team == 1 else [-x for x in reversed(state.board)], "turn": 1}
+        square = fn(course)
+        return square if state.team == 1 else len(state.board) + 1 - square
+
+    return play
+
+
+def _random_protocol(game: DFootball, state: FootballState, ctx: Context) -> int:
+    """``random_move`` drawing from the bot's own seeded generator instead of the global one."""
+    return ctx.rng.choice(game.legal_moves(state))
+
+
+BOTS: dict[str, BotEntry] = {
+    entry.name: entry
+    for entry in (
+        BotEntry("perfect", "exact search + a small book: never lets a won game go", Perfect),
+        BotEntry.function("prefer_jumps", "the course's: jumps when it can, else its first valid move",
+                          _course_bot(prefer_jumps)),
+        BotEntry.function("random_move", "the course's: a random valid move", _random_protocol),
+    )
+}
+
