@@ -10,6 +10,7 @@ happens on the opponent's turn.
 
 from __future__ import annotations
 
+import gc
 import time
 
 from bots.base import Bot, BotEntry, Context, random_move
@@ -63,6 +64,17 @@ class AlphaBetaBot(Bot):
         return own
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
+        # the cyclic garbage collector would walk the whole transposition table now and then: a
+        # pause of tens of milliseconds at a random moment; the search makes no cycles
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._choose(state, ctx)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _choose(self, state: OthelloState, ctx: Context) -> int:
         moves = self.game.legal_moves(state)
         if len(moves) == 1:
             ctx.report(f"only move: {self.game.move_text(state, moves[0])}")
@@ -76,8 +88,9 @@ class AlphaBetaBot(Bot):
         engine = self.engine
 
         def report(info: SearchInfo) -> None:
-            kind = "exact" if info.exact else f"depth {info.depth}"
-            ctx.report(f"{kind} · score {score_text(info.score)} · {line_text(info.line)} · {info.nodes:,} nodes")
+            kind = "exact to the end" if info.exact else f"depth {info.depth}"
+            line = line_text(info.line[:8]) + (" …" if len(info.line) > 8 else "")
+            ctx.report(f"{kind} · score {score_text(info.score)}\nline {line}\n{info.nodes:,} nodes · {info.seconds:.1f} s")
 
         if empties <= solve_empties(budget):
             try:

@@ -1,0 +1,206 @@
+"""Othello figures: perft, engine speed, depth reached, endgame solve times, and matches.
+
+    .venv/bin/python bench/othello.py [perft] [speed] [depth] [endgame] [match] [options]
+
+With no section named, runs them all (about 15-25 minutes with the defaults; matches dominate).
+
+- perft: leaf counts from the start (passes counted as moves) to --perft-depth, with move
+  generation speed; checked against the published counts.
+- speed: engine nodes a second (interior nodes and evaluated leaves) in midgame positions.
+- depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
+  midgame positions (ply 20 of seeded random openings); median and range.
+- endgame: exact solve times by number of empties (positions from seeded random play), wall clock
+  and CPU time.
+- match: alphabeta at --match-limit seconds a move against greedy and random, each opening
+  (--openings seeded random 4-ply openings) played with both colours.
+
+Wall-clock figures depend on the load: the script prints the CPU time beside the wall time where
+they can differ (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arcade.match import play_out  # noqa: E402
+from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
+from bots.othello_search import Engine  # noqa: E402
+from games.othello import Othello, OthelloState, perft  # noqa: E402
+
+KNOWN_PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
+
+
+def random_state(seed: int, plies: int) -> OthelloState:
+    game = Othello()
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while state.ply < plies and not state.over:
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    return state
+
+
+def midgame_positions(count: int, plies: int = 20) -> list[OthelloState]:
+    out, seed = [], 0
+    while len(out) < count:
+        state = random_state(seed, plies)
+        seed += 1
+        p, o = state.mover_bits()
+        if not state.over and len(Othello().legal_moves(state)) > 1:
+            out.append(state)
+    return out
+
+
+def section(title: str) -> None:
+    print(f"\n## {title}", flush=True)
+
+
+def bench_perft(depth: int) -> None:
+    section("perft from the start (passes count as moves)")
+    s = Othello().initial_state()
+    for d in range(1, depth + 1):
+        start = time.perf_counter()
+        n = perft(s.blue, s.orange, d)
+        seconds = time.perf_counter() - start
+        known = KNOWN_PERFT.get(d)
+        check = "ok" if known == n else f"MISMATCH (published {known})" if known else ""
+        rate = f"{n / seconds:,.0f} leaves/s" if seconds > 0.05 else ""
+        print(f"depth {d:2}: {n:>12,}  {seconds:7.2f} s  {rate}  {check}", flush=True)
+
+
+def bench_speed(count: int, seconds: float) -> None:
+    section(f"engine speed: {count} midgame positions (ply 20), {seconds:g} s each")
+    rates = []
+    for state in midgame_positions(count):
+        p, o = state.mover_bits()
+        engine = Engine()
+        wall, cpu = time.perf_counter(), time.process_time()
+        info = engine.search(p, o, time.perf_counter() + seconds, soft_fraction=1.0)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        rates.append((info.nodes / wall, info.nodes / max(cpu, 1e-9)))
+    wall_rates = sorted(r[0] for r in rates)
+    cpu_rates = sorted(r[1] for r in rates)
+    print(f"nodes/s (wall): median {statistics.median(wall_rates):,.0f}  range {wall_rates[0]:,.0f}–{wall_rates[-1]:,.0f}")
+    print(f"nodes/s (CPU):  median {statistics.median(cpu_rates):,.0f}  range {cpu_rates[0]:,.0f}–{cpu_rates[-1]:,.0f}")
+
+
+def depth_reached(state: OthelloState, limit: float) -> tuple[int, float, float]:
+    game = Othello()
+    bot = AlphaBetaBot(game, limit)
+    from bots.base import Context
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    bot.choose(state, Context(time_limit=limit))
+    return bot.last.depth, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def bench_depth(count: int, limits: list[float]) -> None:
+    for limit in limits:
+        section(f"depth reached at {limit:g} s a move (margin {safety_margin(limit):.2f} s kept back)")
+        d, wall, cpu = depth_reached(Othello().initial_state(), limit)
+        print(f"start position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
+        depths, walls = [], []
+        for state in midgame_positions(count):
+            d, wall, cpu = depth_reached(state, limit)
+            depths.append(d)
+            walls.append(wall)
+            print(f"  midgame position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
+        print(f"midgame: median depth {statistics.median(depths)}  range {min(depths)}–{max(depths)}  "
+              f"longest move {max(walls):.2f} s (limit {limit:g} s)")
+
+
+def bench_endgame(empties_list: list[int], count: int) -> None:
+    section(f"exact endgame solve: {count} positions per number of empties")
+    for empties in empties_list:
+        walls, cpus, nodes = [], [], []
+        seed = 0
+        while len(walls) < count:
+            seed += 1
+            game = Othello()
+            rng = random.Random(1000 + seed)
+            state = game.initial_state()
+            while 64 - (state.blue | state.orange).bit_count() > empties and not state.over:
+                state = game.play(state, rng.choice(game.legal_moves(state)))
+            if state.over or len(game.legal_moves(state)) < 2:
+                continue
+            if 64 - (state.blue | state.orange).bit_count() != empties:
+                continue
+            p, o = state.mover_bits()
+            wall, cpu = time.perf_counter(), time.process_time()
+            info = Engine().solve(p, o)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+            nodes.append(info.nodes)
+        print(f"{empties:2} empties: median {statistics.median(walls):6.2f} s wall, {statistics.median(cpus):6.2f} s CPU; "
+              f"max {max(walls):6.2f} s wall, {max(cpus):6.2f} s CPU; median {statistics.median(nodes):,.0f} nodes", flush=True)
+
+
+def opening(seed: int, plies: int = 4) -> OthelloState:
+    return random_state(10_000 + seed, plies)
+
+
+def bench_match(openings: int, limit: float, opponents: list[str]) -> None:
+    game = Othello()
+    for opponent in opponents:
+        section(f"alphabeta at {limit:g} s a move vs {opponent}: {openings} openings × both colours")
+        wins = draws = losses = 0
+        slowest = 0.0
+        discs = []
+        for n in range(openings):
+            start = opening(n)
+            for ab_side in (0, 1):
+                ab = AlphaBetaBot(game, limit)
+                other = BOTS[opponent].make(game)
+                bots = (ab, other) if ab_side == 0 else (other, ab)
+                rngs = (random.Random(n * 2 + ab_side), random.Random(n * 2 + ab_side + 99))
+                outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
+                slowest = max(slowest, outcome.move_seconds[ab_side])
+                winner = outcome.result.winner
+                nb, no = outcome.state.counts()
+                discs.append(nb - no if ab_side == 0 else no - nb)
+                if winner is None:
+                    draws += 1
+                elif winner == ab_side:
+                    wins += 1
+                else:
+                    losses += 1
+                print(f"  opening {n} alphabeta {'blue' if ab_side == 0 else 'orange'}: {outcome.result.reason}", flush=True)
+        games = wins + draws + losses
+        print(f"alphabeta {wins} wins, {draws} draws, {losses} losses of {games} ({100 * wins / games:.0f}% won); "
+              f"mean disc margin {statistics.mean(discs):+.1f}; slowest move {slowest:.2f} s (limit {limit:g} s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sections", nargs="*", default=[], help="perft speed depth endgame match (default all)")
+    parser.add_argument("--perft-depth", type=int, default=9)
+    parser.add_argument("--positions", type=int, default=7, help="midgame positions for speed and depth")
+    parser.add_argument("--limits", default="1,10", help="time limits for the depth section")
+    parser.add_argument("--empties", default="10,12,14,16", help="empties for the endgame section")
+    parser.add_argument("--endgame-positions", type=int, default=3)
+    parser.add_argument("--openings", type=int, default=10)
+    parser.add_argument("--match-limit", type=float, default=1.0)
+    parser.add_argument("--opponents", default="greedy,random")
+    args = parser.parse_args()
+    chosen = set(args.sections) or {"perft", "speed", "depth", "endgame", "match"}
+    print(f"Othello bench · {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]}")
+    if "perft" in chosen:
+        bench_perft(args.perft_depth)
+    if "speed" in chosen:
+        bench_speed(args.positions, 2.0)
+    if "depth" in chosen:
+        bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
+    if "endgame" in chosen:
+        bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions)
+    if "match" in chosen:
+        bench_match(args.openings, args.match_limit, args.opponents.split(","))
+
+
+if __name__ == "__main__":
+    main()
