@@ -30,6 +30,7 @@ class GameRecord:
     plies: int
     forfeit: int | None = None  # the player who forfeited, if any
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
+    moved_first: int | None = None  # the player who moved first, when that is not side 0's
 
 
 @dataclass
@@ -67,6 +68,11 @@ class MatchSummary:
 
     @property
     def first_player_wins(self) -> list[int]:
+        return [sum(r.winner == p and _moved_first(r) == p for r in self.records) for p in (0, 1)]
+
+    @property
+    def side0_wins(self) -> list[int]:
+        """Wins of each player while playing side 0 (differs from moving first in Robot Ludo)."""
         return [sum(r.winner == p and r.first == p for r in self.records) for p in (0, 1)]
 
     @property
@@ -85,8 +91,13 @@ class MatchSummary:
             "forfeits": self.forfeits,
             "forfeit_reasons": self.forfeit_reasons,
             "first_player_wins": self.first_player_wins,
+            "side0_wins": self.side0_wins,
             "max_move_seconds": [round(s, 6) for s in self.max_move_seconds],
         }
+
+
+def _moved_first(record: GameRecord) -> int:
+    return record.first if record.moved_first is None else record.moved_first
 
 
 @dataclass
@@ -178,10 +189,13 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
     summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
     for number in range(first_game, first_game + games):
         first = 0 if number % 2 else 1
+        # A game whose first mover is an option (Robot Ludo's ``starting``) gives each game its
+        # variant, so that colour and first move alternate independently.
+        this_game = game.match_variant(number) if hasattr(game, "match_variant") else game
         chance_rng, rng_a, rng_b = game_rngs(seed, number)
-        players = (entries[first].make(game), entries[1 - first].make(game))
+        players = (entries[first].make(this_game), entries[1 - first].make(this_game))
         rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
-        outcome = play_out(game, players, chance_rng, rngs, time_limit)
+        outcome = play_out(this_game, players, chance_rng, rngs, time_limit)
 
         def player_of(side: int | None) -> int | None:
             return None if side is None else (side if first == 0 else 1 - side)
@@ -195,6 +209,7 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
             plies=outcome.state.ply,
             forfeit=player_of(outcome.forfeit),
             max_move_seconds=(seconds[0], seconds[1]),
+            moved_first=player_of(getattr(this_game, "first_side", 0)),
         )
         summary.records.append(record)
         if on_game is not None:

@@ -30,9 +30,7 @@ from games.ludo import (
     simple_player3,
 )
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "ludo.json"
-if not REFERENCE.exists():  # the shared folder next to the checkout, wherever it is run from
-    REFERENCE = Path("/work/shared/reference/ludo.json")
+REFERENCE = Path(__file__).resolve().parent / "reference" / "ludo.json"
 VECTORS = json.loads(REFERENCE.read_text())["notebook_vectors"]
 
 

@@ -1,0 +1,122 @@
+"""Robot Ludo bots: the notebook's example engines, a documented heuristic and expectimax.
+
+Every bot here is also a course-style engine ``engine(board, turn, roll) -> move`` on the
+notebook's ``Board``, importable from this module, so that it can play in the notebook's
+``match``/``judge`` (``from bots.ludo import expectimax``)::
+
+    from games.ludo import judge, simple_player2
+    from bots.ludo import expectimax
+    judge(10, 20, None, expectimax, simple_player2, games=100)
+
+- ``expectimax``: searches the die's chance steps: each of its moves, then each of the
+  opponent's six rolls and the opponent's best reply to it (at least; a third level, its own
+  next roll and move, when the position is small enough to finish in time), with the evaluation
+  of ``bots.ludo_engine`` (progress, safety, cutting, entering). Under 100 ms a move.
+- ``heuristic``: one ply with the same evaluation: the move that leaves the best position.
+- ``simple_player2``, ``simple_player`` and ``random``: the notebook's engines.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from bots.base import Bot, BotEntry, Context, random_move
+from bots.ludo_engine import ExpectimaxPolicy, HeuristicPolicy, Pos, Weights, notebook_move
+from games.base import State
+from games.ludo import Board, Ludo, LudoState, getmoves, simple_player, simple_player2, simple_player3
+
+__all__ = ["BOTS", "expectimax", "heuristic", "simple_player", "simple_player2", "random_player", "EngineBot",
+           "SearchBot"]
+
+MOVE_SECONDS = 0.1
+"""The time a move may take (the course's contests allowed 100 ms)."""
+
+_EXPECTIMAX = ExpectimaxPolicy()
+_HEURISTIC = HeuristicPolicy()
+
+
+def _engine(policy) -> Callable[[Board, int, int], tuple[int, int, int]]:
+    def engine(board: Board, turn: int, roll: int) -> tuple[int, int, int]:
+        pos = Pos.from_state(board)
+        if hasattr(policy, "deadline_aware"):
+            move = policy(pos, turn, roll, None, deadline=time.perf_counter() + MOVE_SECONDS * 0.8)
+        else:
+            move = policy(pos, turn, roll, None)
+        chosen = notebook_move(turn, move, roll, board.length)
+        legal = getmoves(board, turn, roll)
+        return chosen if chosen in legal else legal[0]
+
+    return engine
+
+
+expectimax = _engine(_EXPECTIMAX)
+expectimax.__name__ = "expectimax"
+expectimax.__doc__ = "Course-style engine: expectimax over the die's chance steps (see the module docstring)."
+heuristic = _engine(_HEURISTIC)
+heuristic.__name__ = "heuristic"
+heuristic.__doc__ = "Course-style engine: the move that leaves the best-evaluated position (one ply)."
+random_player = simple_player3
+
+
+class EngineBot(Bot):
+    """Any course-style engine ``(board, turn, roll) -> move`` as an arcade bot.
+
+    The engine gets a fresh notebook ``Board`` of the state; an answer that is not legal is
+    replaced by the first legal move (the notebook's ``match`` would have ignored it).
+    """
+
+    def __init__(self, game: Ludo, engine: Callable) -> None:
+        super().__init__(game)
+        self.engine = engine
+
+    def choose(self, state: LudoState, ctx: Context):
+        move = self.engine(self.game.board(state), state.turn, state.roll)
+        legal = self.game.legal_moves(state)
+        try:
+            move = tuple(move)
+        except TypeError:
+            return legal[0]
+        return move if move in legal else legal[0]
+
+
+class SearchBot(Bot):
+    """``heuristic`` or ``expectimax`` on the fast core, with the context's time limit."""
+
+    def __init__(self, game: Ludo, policy, weights: Weights | None = None) -> None:
+        super().__init__(game)
+        self.policy = policy
+
+    def choose(self, state: LudoState, ctx: Context):
+        legal = self.game.legal_moves(state)
+        if len(legal) == 1:
+            return legal[0]
+        pos = Pos.from_state(state, self.game.safe)
+        limit = ctx.time_limit if ctx.time_limit is not None else MOVE_SECONDS
+        deadline = ctx.started + 0.8 * limit
+        if hasattr(self.policy, "deadline_aware"):
+            move = self.policy(pos, state.turn, state.roll, ctx.rng, deadline=deadline, cancelled=ctx.cancelled)
+        else:
+            move = self.policy(pos, state.turn, state.roll, ctx.rng)
+        chosen = notebook_move(state.turn, move, state.roll, self.game.length)
+        return chosen if chosen in legal else legal[0]
+
+
+def _random(game: Ludo, state: State, ctx: Context):
+    return random_move(game, state, ctx)
+
+
+BOTS: dict[str, BotEntry] = {
+    entry.name: entry
+    for entry in (
+        BotEntry("expectimax", "searches every roll: its move, the opponent's six rolls and best replies",
+                 lambda game: SearchBot(game, _EXPECTIMAX)),
+        BotEntry("heuristic", "one ply: progress, safety, cutting and entering weighed",
+                 lambda game: SearchBot(game, _HEURISTIC)),
+        BotEntry("simple_player2", "the notebook's symmetric engine: enter, else the counter furthest back",
+                 lambda game: EngineBot(game, simple_player2)),
+        BotEntry("simple_player", "the notebook's first engine: the first valid move (favours Blue)",
+                 lambda game: EngineBot(game, simple_player)),
+        BotEntry.function("random", "a random valid move (the notebook's simple_player3)", _random),
+    )
+}
