@@ -4,6 +4,10 @@
     arcade play GAME                    open GAME's setup screen directly
     arcade bots GAME                    list GAME's bots
     arcade match GAME A B [options]     play a match between two bots
+    arcade tournament GAME BOT...       a round robin (or groups) tournament between bots
+
+A bot is a built-in name (``arcade bots GAME``) or a file, ``path/to/bot.py:function``, in the
+course's signature for the game, run in a process of its own (``bots.external``).
 
 Errors in what the user typed (an unknown game, bot or option) print one line naming the valid
 choices and exit with status 2.
@@ -23,7 +27,7 @@ EXIT_USAGE = 2
 # Game-specific subcommands: modules with ``register(subparsers)``, which adds its parsers and
 # gives each ``set_defaults(run=function)``; ``function(args)`` returns the exit status and may
 # raise ``UsageError`` for a mistake in the command line.
-EXTRA_COMMANDS: tuple[str, ...] = ("arcade.cli_hog", "arcade.cli_othello")
+EXTRA_COMMANDS: tuple[str, ...] = ("arcade.cli_hog", "arcade.cli_othello", "arcade.tournament")
 
 
 class UsageError(Exception):
@@ -53,11 +57,56 @@ def build_parser() -> argparse.ArgumentParser:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
     )
     match.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per-move time for bots")
+    add_memory_option(match)
     match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
 
     for module_name in EXTRA_COMMANDS:
         __import__(module_name, fromlist=["register"]).register(sub)
     return parser
+
+
+def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--memory", type=int, default=1024, metavar="MIB",
+        help="memory cap of each file bot's process in MiB (default 1024; 0: no cap)",
+    )
+
+
+def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024) -> list:
+    """The bots' entries; a file bot is started and its file loaded now, so that a bot that cannot
+    be loaded is a one-line error before any game is played."""
+    from bots.external import BadSpec, close_entry, file_entry, is_file_spec
+    from bots.registry import UnknownBot, get_bot
+
+    if memory_mib < 0:
+        raise UsageError("--memory must be 0 (no cap) or more MiB")
+    entries = []
+    try:
+        for name in names:
+            if is_file_spec(name):
+                try:
+                    entry = file_entry(game.id, name, memory=memory_mib << 20 or None)
+                except BadSpec as exc:
+                    raise UsageError(str(exc)) from None
+                entries.append(entry)
+                problem = entry.probe(game)
+                if problem:
+                    raise UsageError(f"{problem} (details in {entry.source.log_path})")
+            else:
+                try:
+                    entries.append(get_bot(game.id, name))
+                except UnknownBot as exc:
+                    raise UsageError(str(exc)) from None
+    except BaseException:
+        for entry in entries:
+            close_entry(entry)
+        raise
+    return entries
+
+
+def bot_logs(entries) -> list[str]:
+    """The log files of the file bots among ``entries``."""
+    return sorted({str(e.source.log_path) for e in entries if getattr(e, "source", None) is not None})
 
 
 def game_entry(game_id: str):
@@ -110,15 +159,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from arcade.match import run_match
-    from bots.registry import UnknownBot, get_bot
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
     game = make_game(args.game, parse_options(args.option))
-    try:
-        entries = (get_bot(args.game, args.bot_a), get_bot(args.game, args.bot_b))
-    except UnknownBot as exc:
-        raise UsageError(str(exc)) from None
+    entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory))
 
     err = Console(stderr=True)
     with Progress(
@@ -143,11 +190,18 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(json.dumps(summary.as_json()))
         return 0
     table = Table(title=f"{game.title} · {summary.games} games · seed {summary.seed}")
+    from bots.external import short_name
+
+    names = [short_name(player) for player in summary.players]
     for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+        if column == "bot":
+            table.add_column(column, no_wrap=True, min_width=min(40, max(map(len, names))))
+        else:
+            table.add_column(column, justify="right")
+
     for p in (0, 1):
         table.add_row(
-            summary.players[p],
+            short_name(summary.players[p]),
             str(summary.wins[p]),
             str(summary.first_player_wins[p]),
             str(summary.forfeits[p]),
@@ -159,6 +213,11 @@ def cmd_match(args: argparse.Namespace) -> int:
     if hasattr(game, "match_variant"):  # colour and first move alternate independently (Robot Ludo)
         side0 = game.sides[0].name
         console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))
+    for p in (0, 1):
+        for reason, count in sorted(summary.forfeit_reasons[p].items()):
+            console.print(f"{short_name(summary.players[p])} forfeited {count}×: {reason}", soft_wrap=True)
+    for log in bot_logs(entries):
+        console.print(f"file bot output: {log}", soft_wrap=True)
     return 0
 
 

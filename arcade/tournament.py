@@ -476,6 +476,117 @@ def csv_rows(result: TournamentResult) -> list[list]:
     return rows
 
 
+def register(subparsers) -> None:
+    """``arcade tournament GAME BOT... [--games N] [--seed S] [--jobs J] [--format F] [--json] [--csv FILE]``."""
+    from arcade.cli import add_memory_option
+
+    parser = subparsers.add_parser("tournament", help="a tournament between bots (round robin or groups)")
+    parser.add_argument("game", help="game id")
+    parser.add_argument("bots", nargs="+", metavar="BOT", help="built-in bot names or path/to/bot.py:function")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: the CPU count)")
+    parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
+                        help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="per-move time for bots (file bots forfeit past it)")
+    add_memory_option(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument("--csv", metavar="FILE", help="also write the standings to FILE as CSV")
+    parser.set_defaults(run=cmd_tournament)
+
+
+def cmd_tournament(args) -> int:
+    import csv
+    import json
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from arcade.cli import UsageError, bot_logs, make_game, parse_options, resolve_bots
+    from bots.external import close_entry, short_name
+
+    game = make_game(args.game, parse_options(args.option))
+    try:
+        check(args.game, args.bots, args.fmt, args.games)
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
+    entries = resolve_bots(game, args.bots, args.memory)  # checks every name, loads every file bot
+    for entry in entries:
+        close_entry(entry)
+    err = Console(stderr=True)
+    with Progress(
+        TextColumn(f"{game.title} tournament · {len(args.bots)} bots"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=args.json or not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("games", total=None)
+
+        def progress(done: int, total: int, _pairs) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = run_tournament(
+            args.game,
+            args.bots,
+            settings=dict(game.settings),
+            games=args.games,
+            seed=args.seed,
+            jobs=args.jobs or default_jobs(),
+            fmt=args.fmt,
+            time_limit=args.time_limit,
+            memory=args.memory << 20,
+            progress=progress,
+        )
+    if args.csv:
+        try:
+            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
+                csv.writer(handle).writerows(csv_rows(result))
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    console = Console()
+    how = "round robin" if args.fmt == "round-robin" else "groups"
+    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · seed {result.seed}")
+    columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
+    if args.fmt == "groups":
+        columns += ["points", "reached"]
+    width = min(40, max(len(short_name(bot)) for bot in args.bots))
+    for column in columns:
+        if column == "bot":
+            table.add_column(column, no_wrap=True, min_width=width)
+        else:
+            table.add_column(column, justify="left" if column == "reached" else "right")
+    for s in result.standings:
+        row = [str(s.rank), short_name(s.bot), str(s.wins), str(s.draws), str(s.losses), str(s.forfeits), str(s.games)]
+        if args.fmt == "groups":
+            row += [str(s.points), s.stage]
+        table.add_row(*row)
+    console.print(table)
+    reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
+                      if r.forfeit is not None})
+    for reason in reasons[:10]:
+        console.print(f"forfeit: {reason}", soft_wrap=True)
+    if len(reasons) > 10:
+        console.print(f"… and {len(reasons) - 10} other forfeit reasons")
+    for log in bot_logs(entries):
+        console.print(f"file bot output: {log}", soft_wrap=True)
+    return 0
+
+
 if __name__ == "__main__":  # pragma: no cover - python -m arcade.tournament is arcade tournament
     from arcade.cli import main
 

@@ -126,6 +126,16 @@ def is_file_spec(name: str) -> bool:
     return name.endswith(".py") or bool(sep and path.endswith(".py"))
 
 
+def short_name(name: str) -> str:
+    """A bot's name for a table: a file bot's file name and function, a built-in's name as is."""
+    if not is_file_spec(name):
+        return name
+    path, sep, function = name.rpartition(":")
+    if not sep or not path.endswith(".py"):
+        return Path(name).name
+    return f"{Path(path).name}:{function}"
+
+
 def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
     """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad."""
     from bots.adapters import adapter_for
@@ -485,6 +495,7 @@ def close_entry(entry: BotEntry) -> None:
 
 def child_main() -> None:
     """The bot's process: answer the arcade's JSON lines until its pipe closes."""
+    import errno
     import importlib.util
     import random
     import traceback
@@ -504,7 +515,10 @@ def child_main() -> None:
         print(f"--- {what}:", file=sys.stderr)
         traceback.print_exc(file=sys.stderr)
         kind, value = sys.exc_info()[:2]
-        return "".join(traceback.format_exception_only(kind, value)).strip()
+        text = traceback.format_exception_only(kind, value)[-1].strip()  # one line
+        if isinstance(value, SyntaxError) and value.lineno:
+            text += f" ({Path(value.filename or '?').name}, line {value.lineno})"
+        return text
 
     fn = None
     adapter = None
@@ -580,9 +594,13 @@ def child_main() -> None:
             start = time.perf_counter()
             try:
                 value = adapter.call(fn, message["args"])
-            except MemoryError:
+            except (MemoryError, OSError) as exc:
                 seconds = time.perf_counter() - start
-                log_exception("MemoryError (the memory cap)")
+                if isinstance(exc, OSError) and exc.errno != errno.ENOMEM:
+                    detail = log_exception("the strategy raised")
+                    reply({"ok": False, "kind": "error", "seconds": seconds, "detail": detail})
+                    continue
+                log_exception("out of memory (the memory cap)")
                 reply({"ok": False, "kind": "memory", "seconds": seconds})
                 continue
             except SystemExit as exc:

@@ -1,0 +1,2 @@
+def strategy(left)
+    return 1

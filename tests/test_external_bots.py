@@ -1,0 +1,260 @@
+"""File bots (``path.py:function``) in their own process: every fault forfeits cleanly, in every
+game's course signature, nothing reaches the terminal, and no process outlives the match."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arcade.match import run_match
+from bots.adapters import ADAPTERS
+from bots.base import BotEntry, Context, random_move
+from bots.external import ExternalBot, Forfeit, file_entry, is_file_spec, limit_text, parse_spec
+from bots.registry import UnknownBot, get_bot
+from games import load
+
+FAULTS = Path(__file__).parent / "fault_bots"
+GAMES = ["toothpicks", "hog", "dfootball", "ludo", "othello"]
+RANDOM = BotEntry.function("random", "a random legal move", random_move)
+
+# fault -> (time limit for the match, the words its forfeit must contain)
+EXPECTED = {
+    "raises": (2.0, "strategy produced an error (ValueError: deliberate bug)"),
+    "slow": (0.2, "strategy took >200ms to return a move"),
+    "hangs": (0.2, "strategy took >200ms to return a move"),
+    "invalid_move": (2.0, "strategy returned an invalid move"),
+    "wrong_type": (2.0, "strategy returned an invalid move"),
+    "exits": (2.0, "strategy produced an error (it called exit(3))"),
+    "hard_exit": (2.0, "strategy produced an error (its process exited with status 7)"),
+    "crashes": (2.0, "strategy produced an error (its process crashed (SIGSEGV))"),
+    "memory": (2.0, "strategy exceeded the memory cap (1 GiB)"),
+    "spawns": (0.2, "strategy took >200ms to return a move"),
+}
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "logs"
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(folder))
+    return folder
+
+
+def spec(game_id: str, function: str) -> str:
+    return f"{FAULTS / f'{game_id}_faults.py'}:{function}"
+
+
+def gone(pid: int) -> bool:
+    """Whether process ``pid`` no longer runs (a zombie waiting for init to reap it counts)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+def pids_in(log: Path) -> list[int]:
+    return [int(n) for n in re.findall(r"(?:pid|grandchild)=(\d+)", log.read_text())]
+
+
+def wait_gone(pids: list[int], seconds: float = 3.0) -> bool:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if all(gone(pid) for pid in pids):
+            return True
+        time.sleep(0.02)
+    return all(gone(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("fault", sorted(EXPECTED))
+@pytest.mark.parametrize("game_id", GAMES)
+def test_each_fault_forfeits_cleanly_in_every_signature(game_id, fault, capfd):
+    game = load(game_id)()
+    limit, words = EXPECTED[fault]
+    entry = file_entry(game_id, spec(game_id, fault))
+    summary = run_match(game, (entry, RANDOM), games=1, seed=5, time_limit=limit)
+    record = summary.records[0]
+    assert record.forfeit == 0 and record.winner == 1
+    name = game.sides[0].name
+    assert record.reason.startswith(f"{name} {words}"), record.reason
+    assert summary.forfeits == [1, 0]
+    # nothing the bot did reached the terminal, and no process outlived the match
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    assert entry.source.host is None
+    pids = pids_in(entry.source.log_path)
+    assert pids and wait_gone(pids)
+    if fault == "spawns":
+        assert len(pids) == 2  # the bot and the process it started: both killed
+    if fault in ("raises", "memory"):
+        assert "Traceback" in entry.source.log_path.read_text()  # the student sees why, in the log
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_good_file_bot_plays_whole_games_and_its_output_goes_to_the_log(game_id, capfd):
+    game = load(game_id)()
+    entry = file_entry(game_id, spec(game_id, "good"))
+    summary = run_match(game, (entry, RANDOM), games=2, seed=1, time_limit=2.0)
+    assert summary.forfeits == [0, 0]
+    assert all(not r.reason.startswith(tuple(s.name for s in game.sides)) or "strategy" not in r.reason
+               for r in summary.records)
+    assert all(r.plies > 2 for r in summary.records)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+    log = entry.source.log_path.read_text()
+    assert "printing is not a fault" in log and "a line on stderr" in log and "file descriptor 1" in log
+    # one process served both games; it is gone after the match
+    pids = set(pids_in(entry.source.log_path))
+    assert len(pids) == 1 and wait_gone(list(pids))
+
+
+def test_the_course_limit_is_the_default_100ms_in_dfootball():
+    game = load("dfootball")()
+    entry = file_entry("dfootball", spec("dfootball", "slow"))
+    summary = run_match(game, (entry, RANDOM), games=1)
+    assert summary.records[0].reason == "Michigan strategy took >100ms to return a move (450 ms)" or (
+        summary.records[0].reason.startswith("Michigan strategy took >100ms to return a move")
+    )
+
+
+def test_othello_uses_the_games_time_limit_option_and_the_cli_override_wins():
+    adapter = ADAPTERS["othello"]
+    assert adapter.time_limit(load("othello")()) == 10.0
+    assert adapter.time_limit(load("othello")(time_limit=0.3)) == 0.3
+    game = load("othello")(time_limit=0.3)
+    entry = file_entry("othello", spec("othello", "slow"))
+    summary = run_match(game, (entry, RANDOM), games=1)
+    assert "strategy took >300ms to return a move" in summary.records[0].reason
+    # --time-limit (the context's limit) overrides the game's default
+    entry = file_entry("othello", spec("othello", "slow"))
+    summary = run_match(load("othello")(), (entry, RANDOM), games=1, time_limit=0.2)
+    assert "strategy took >200ms to return a move" in summary.records[0].reason
+
+
+def test_the_memory_cap_is_adjustable():
+    game = load("toothpicks")()
+    entry = file_entry("toothpicks", spec("toothpicks", "memory"), memory=2 << 30)
+    summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
+    assert summary.forfeits == [0, 0]
+    entry = file_entry("toothpicks", spec("toothpicks", "good"), memory=64 << 20)
+    summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
+    assert summary.forfeits == [0, 0]  # a small bot fits in 64 MiB
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("syntax_error.py:strategy", "SyntaxError"),
+        ("import_error.py:strategy", "RuntimeError: broken at import"),
+        ("chatty.py:missing", "chatty.py has no function 'missing'; its functions: strategy"),
+        ("chatty.py:not_a_function", "'not_a_function' in chatty.py is not a function"),
+    ],
+)
+def test_a_file_that_cannot_be_loaded_forfeits_every_game_and_probe_says_why(name, words, capfd):
+    game = load("toothpicks")()
+    entry = file_entry("toothpicks", str(FAULTS / name))
+    problem = entry.probe(game)
+    assert problem is not None and words in problem
+    summary = run_match(game, (entry, RANDOM), games=2, time_limit=2.0)
+    assert summary.forfeits == [2, 0]
+    assert all("strategy produced an error (could not load" in r.reason and words in r.reason
+               for r in summary.records)
+    out, err = capfd.readouterr()
+    assert out == "" and err == ""
+
+
+def test_printing_at_import_is_not_a_fault():
+    game = load("toothpicks")()
+    entry = file_entry("toothpicks", str(FAULTS / "chatty.py"))  # the default name: strategy
+    assert entry.probe(game) is None
+    summary = run_match(game, (entry, RANDOM), games=2)
+    assert summary.forfeits == [0, 0]
+    assert "printing at import is not a fault" in entry.source.log_path.read_text()
+
+
+def test_specs_and_the_registry():
+    assert is_file_spec("bots/mine.py:strategy") and is_file_spec("mine.py") and not is_file_spec("perfect")
+    assert parse_spec(str(FAULTS / "ludo_faults.py"), "ludo")[1] == "engine"
+    entry = get_bot("toothpicks", f"{FAULTS / 'toothpicks_faults.py'}:good")
+    assert entry.name.endswith("toothpicks_faults.py:good") and "strategy(toothpicks_left)" in entry.description
+    with pytest.raises(UnknownBot, match="no such file"):
+        get_bot("toothpicks", "no/such/bot.py:strategy")
+    with pytest.raises(UnknownBot, match="is not a function name"):
+        get_bot("toothpicks", f"{FAULTS / 'chatty.py'}:not-a-name")
+    assert [limit_text(s) for s in (0.1, 0.25, 1.0, 10.0, 2.5)] == ["100ms", "250ms", "1s", "10s", "2.5s"]
+
+
+def test_a_cancelled_request_kills_the_process_and_returns_at_once():
+    game = load("toothpicks")()
+    entry = file_entry("toothpicks", spec("toothpicks", "hangs"))
+    bot = entry.make(game)
+    assert isinstance(bot, ExternalBot)
+    started = time.monotonic()
+    ctx = Context(time_limit=30.0, cancelled=lambda: time.monotonic() - started > 0.3)
+    move = bot.choose(game.initial_state(), ctx)
+    assert move in game.legal_moves(game.initial_state())
+    assert time.monotonic() - started < 5
+    assert entry.source.host is None
+    assert wait_gone(pids_in(entry.source.log_path))
+
+
+def test_the_bots_process_gets_a_seeded_global_random(tmp_path):
+    bot_file = tmp_path / "lucky.py"
+    bot_file.write_text("import random\n\ndef strategy(left):\n    return random.choice([1, 2][:left])\n")
+    game = load("toothpicks")()
+    results = []
+    for _ in range(2):
+        entry = file_entry("toothpicks", str(bot_file))
+        summary = run_match(game, (entry, entry), games=6, seed=9)
+        results.append([(r.winner, r.plies) for r in summary.records])
+    assert results[0] == results[1]
+
+
+def test_a_forfeit_is_a_forfeit_exception_with_the_course_wording():
+    game = load("hog")()
+    entry = file_entry("hog", spec("hog", "invalid_move"))
+    with pytest.raises(Forfeit, match=r"^strategy returned an invalid move \(rolling 11 dice"):
+        entry.make(game).choose(game.initial_state(), Context())
+    entry.close()
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", *args],
+        capture_output=True, text=True, timeout=120, env=os.environ.copy(),
+    )
+
+
+def test_cli_match_with_faulty_and_chatty_file_bots_prints_only_its_json():
+    done = run_cli("match", "toothpicks", spec("toothpicks", "raises"), spec("toothpicks", "good"),
+                   "--games", "4", "--json")
+    assert done.returncode == 0 and done.stderr == ""
+    result = json.loads(done.stdout)
+    assert result["forfeits"] == [4, 0] and result["wins"] == [0, 4]
+    assert sum(result["forfeit_reasons"][0].values()) == 4
+
+
+def test_cli_match_time_limit_applies_to_file_bots_and_the_summary_counts_forfeits():
+    done = run_cli("match", "toothpicks", spec("toothpicks", "slow"), "perfect", "--games", "2",
+                   "--time-limit", "0.1")
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+    assert "file bot output:" in done.stdout
+    assert "toothpicks_faults.py:slow forfeited 1×: Player 1 strategy took >100ms to return a move" in done.stdout
+    assert "toothpicks_faults.py:slow forfeited 1×: Player 2 strategy took >100ms to return a move" in done.stdout
+    table = [line for line in done.stdout.splitlines() if "toothpicks_faults.py:slow" in line and "│" in line]
+    assert table and table[0].split("│")[4].strip() == "2"  # its forfeits column
+
+
+def test_cli_a_file_bot_that_cannot_load_is_a_one_line_error():
+    done = run_cli("match", "toothpicks", str(FAULTS / "syntax_error.py"), "perfect")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arcade: error: cannot load bot") and "SyntaxError" in lines[0]
+    done = run_cli("match", "toothpicks", "nowhere/bot.py:strategy", "perfect")
+    assert done.returncode == 2 and "no such file" in done.stderr
