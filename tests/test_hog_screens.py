@@ -154,7 +154,7 @@ async def test_random_keys_never_break_the_game():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = await open_game(pilot, "hog", ("human", "optimal"))
-        for _ in range(80):
+        for _ in range(50):
             await pilot.press(rng.choice(keys))
         await settle(pilot)
         for before, after in zip(screen.history, screen.history[1:]):
