@@ -8,6 +8,8 @@ BOARDS: dict[str, str] = {
     "toothpicks": "arcade.boards.toothpicks:ToothpickBoard",
     "hog": "arcade.boards.hog:HogBoard",
     "othello": "arcade.boards.othello:OthelloBoard",
+    "ludo": "arcade.boards.ludo:LudoBoard",
+    "dfootball": "arcade.boards.dfootball:FootballBoard",
 }
 
 

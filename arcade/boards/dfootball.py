@@ -1,0 +1,403 @@
+"""D-Football's board, drawn as the course's ``print_game`` draws it.
+
+A row of squares holding Michigan (``M``, blue) and Ohio (``O``, orange) players, the square
+numbers beneath with the valid squares' numbers highlighted (bold, reversed: the course's green),
+the squares of the last move bracketed beneath (``╰──╯``: the course's blue), the faint ghost of
+a player jumped on the last move (a dim lower-case ``m``/``o``) for one turn, and the heading
+"Michigan to move" / "Ohio loses!".
+
+The squares are as wide as the board allows: three columns, two (numbers then alternate on two
+lines, odd and even squares) or one (numbers written downwards, tens over units) for 31 squares
+on an 80-column terminal.
+
+Keys: ←/→ move the cursor (``▼``) over the players that can move, Enter/space moves the player
+under it; digits jump the cursor to a square (type two digits quickly for squares 10 and up);
+a click on a player (or its number) moves it. With the analysis on, whether the side to move
+wins with perfect play, and who wins from the start for this n.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.widgets import Static
+
+from arcade.boards.base import SIDE_STYLES, Board
+from games.dfootball import DFootball, FootballEvent, FootballState
+
+LEFT = 1  # columns before square 1
+DIGIT_SECONDS = 1.0  # how long a first digit waits for a second one
+
+
+class Field(Static):
+    """The drawn board; clicks go to the board."""
+
+    def on_click(self, event: events.Click) -> None:
+        board = self.parent
+        if isinstance(board, FootballBoard):
+            board.click_at(event.x, event.y)
+
+
+class FootballBoard(Board):
+    """The row of squares, the numbers, the markers and the key help."""
+
+    MIN_WIDTH = 80
+    MIN_HEIGHT = 24
+
+    DEFAULT_CSS = """
+    FootballBoard {
+        height: 1fr;
+        padding: 0 0;
+    }
+    FootballBoard > Field {
+        height: auto;
+    }
+    FootballBoard .dfootball--empty {
+        color: $text-muted;
+    }
+    FootballBoard .dfootball--number {
+        color: $text-muted;
+    }
+    FootballBoard .dfootball--valid {
+        color: $success;
+        text-style: bold reverse;
+    }
+    FootballBoard .dfootball--last {
+        color: $accent;
+        text-style: bold;
+    }
+    FootballBoard .dfootball--cursor {
+        color: $warning;
+        text-style: bold;
+    }
+    FootballBoard .dfootball--label {
+        color: $text-muted;
+    }
+    FootballBoard .dfootball--good {
+        color: $success;
+        text-style: bold;
+    }
+    FootballBoard .dfootball--bad {
+        color: $error;
+        text-style: bold;
+    }
+    """
+
+    COMPONENT_CLASSES = {
+        "dfootball--empty",
+        "dfootball--number",
+        "dfootball--valid",
+        "dfootball--last",
+        "dfootball--cursor",
+        "dfootball--label",
+        "dfootball--good",
+        "dfootball--bad",
+    }
+
+    BINDINGS = [
+        Binding("left", "cursor(-1)", "◀", show=False),
+        Binding("right", "cursor(1)", "▶", show=False),
+        Binding("enter,space", "move", "Move"),
+        *(Binding(str(d), f"digit({d})", f"Square {d}", show=False) for d in range(10)),
+    ]
+
+    game: DFootball
+    state: FootballState
+
+    def __init__(self, game: DFootball, **kwargs) -> None:
+        super().__init__(game, **kwargs)
+        self.cursor: int | None = None
+        self.typed = ""
+        self.typed_at = 0.0
+        self.hint = ""
+        self.width_per_square = 2
+        self.rows: dict[str, int] = {}
+        self._verdicts: dict[tuple, bool | None] = {}
+
+    def compose(self):
+        yield Field(id="field")
+
+    # -- drawing ----------------------------------------------------------------------------------
+    def show(self, state: FootballState, human: bool) -> None:
+        super().show(state, human)
+        self.hint = ""
+        self.typed = ""
+        movable = self.movable()
+        if not movable:
+            self.cursor = None
+        elif self.cursor not in movable:
+            self.cursor = movable[0] if state.team == 1 else movable[-1]
+        self.redraw()
+        self.refresh_bindings()
+
+    def on_resize(self) -> None:
+        self.redraw()
+
+    def movable(self) -> list[int]:
+        if not self.human or self.state.over:
+            return []
+        return list(self.game.legal_moves(self.state))
+
+    def redraw(self) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#field", Field).update(self.render_field())
+
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"dfootball--{name}")
+
+    def cell_width(self) -> int:
+        squares = self.game.squares
+        width = self.size.width or 48
+        return max(1, min(3, (width - LEFT - 1) // squares))
+
+    def column(self, square: int) -> int:
+        """The column of ``square``'s player."""
+        w = self.width_per_square
+        return LEFT + (square - 1) * w + (1 if w == 3 else 0)
+
+    def heading(self) -> Text:
+        state = self.state
+        side = state.to_move
+        name = self.game.sides[side].name
+        return Text.assemble((name, SIDE_STYLES[side]), (" loses!" if state.over else " to move", "bold"))
+
+    def render_field(self) -> Text:
+        state = self.state
+        self.width_per_square = w = self.cell_width()
+        size = self.game.squares
+        event = state.event if isinstance(state.event, FootballEvent) else None
+        last = set(event.squares) if event else set()
+        valid = set(self.game.legal_moves(state))
+        movable = set(self.movable())
+        total = LEFT + size * w + 1
+
+        def blank() -> list[tuple[str, Style]]:
+            return [(" ", Style())] * total
+
+        def put(row: list, col: int, glyph: str, style: Style) -> None:
+            for k, ch in enumerate(glyph):
+                if 0 <= col + k < total:
+                    row[col + k] = (ch, style)
+
+        cursor_row = blank()
+        pieces = blank()
+        marks = blank()
+        if self.cursor is not None and self.cursor in movable:
+            put(cursor_row, self.column(self.cursor), "▼", self.style("cursor"))
+        for square in range(1, size + 1):
+            piece = state.board[square - 1]
+            col = self.column(square)
+            if piece == 1:
+                style = Style.parse(SIDE_STYLES[0])
+                glyph = "M"
+            elif piece == -1:
+                style = Style.parse(SIDE_STYLES[1])
+                glyph = "O"
+            elif event is not None and event.jumped == square:
+                style = Style.parse(SIDE_STYLES[event.jumped_side]) + Style(dim=True, bold=False, italic=True)
+                glyph = "mo"[event.jumped_side]
+            else:
+                style = self.style("empty")
+                glyph = "·"
+            if square == self.cursor and square in movable:
+                style = style + Style(reverse=True)
+            elif square in last:
+                style = style + Style(underline=True)
+            put(pieces, col, glyph, style)
+        if last:
+            lo, hi = self.column(min(last)), self.column(max(last))
+            bracket = "╰" + "─" * max(0, hi - lo - 1) + "╯" if hi > lo else "^"
+            put(marks, lo, bracket, self.style("last"))
+
+        number_rows = self.number_rows(valid if not state.over else set())
+        text = Text()
+        text.append_text(self.heading())
+        text.append("\n\n")
+        self.rows = {}
+        line = 2
+        for name, row in (("cursor", cursor_row), ("pieces", pieces), ("marks", marks)):
+            self.rows[name] = line
+            self.append_row(text, row)
+            line += 1
+        for k, row in enumerate(number_rows):
+            self.rows[f"numbers{k}"] = line
+            self.append_row(text, row)
+            line += 1
+        text.append("\n")
+        for extra in self.info_lines(event):
+            text.append_text(extra)
+            text.append("\n")
+        return text
+
+    def number_rows(self, valid: set[int]) -> list[list[tuple[str, Style]]]:
+        size = self.game.squares
+        w = self.width_per_square
+        total = LEFT + size * w + 1
+        plain, hot = self.style("number"), self.style("valid")
+
+        def blank():
+            return [(" ", Style())] * total
+
+        def put(row, col, glyph, style):
+            for k, ch in enumerate(glyph):
+                if 0 <= col + k < total:
+                    row[col + k] = (ch, style)
+
+        if w >= 3:
+            row = blank()
+            for square in range(1, size + 1):
+                label = str(square)
+                col = LEFT + (square - 1) * w + (1 if len(label) == 1 else 0)
+                put(row, col, label, hot if square in valid else plain)
+            return [row]
+        if w == 2:
+            odd, even = blank(), blank()
+            for square in range(1, size + 1):
+                put(odd if square % 2 else even, self.column(square), str(square), hot if square in valid else plain)
+            return [odd, even]
+        tens, units = blank(), blank()
+        for square in range(1, size + 1):
+            style = hot if square in valid else plain
+            col = self.column(square)
+            put(tens, col, str(square // 10) if square >= 10 else " ", style)
+            put(units, col, str(square % 10), style)
+        return [tens, units]
+
+    @staticmethod
+    def append_row(text: Text, row: list[tuple[str, Style]]) -> None:
+        for ch, style in row:
+            text.append(ch, style=style)
+        text.append("\n")
+
+    def info_lines(self, event: FootballEvent | None) -> list[Text]:
+        state = self.state
+        label = self.style("label")
+        lines: list[Text] = []
+        if event is not None:
+            who = self.game.sides[event.side].name
+            if event.is_jump:
+                victim = self.game.sides[event.jumped_side]
+                lines.append(Text(f"╰─╯ {who} {event.squares[0]}→{event.squares[-1]} jumped {victim.name} "
+                                  f"on {event.jumped} ({victim.symbol.lower()}: ghost)", style=label))
+            else:
+                forced = " (forced)" if event.forced else ""
+                lines.append(Text(f"╰─╯ last move: {who} {event.squares[0]}→{event.squares[-1]}{forced}", style=label))
+        if self.human and not state.over:
+            lines.append(Text("←→ choose · Enter move · digits: square · click", style=label))
+            if self.hint:
+                lines.append(Text(self.hint, style=self.style("cursor")))
+        return lines
+
+    # -- analysis -----------------------------------------------------------------------------------
+    def verdict(self, state: FootballState) -> bool | None:
+        """Whether the side to move wins with perfect play (``None``: too deep for a quick look)."""
+        key = (state.board, state.to_move)
+        if key not in self._verdicts:
+            from bots.dfootball import BOOK, shared_table
+            from bots.dfootball_solver import Budget, Solver, from_board
+
+            from bots.dfootball import first_team_wins
+
+            size = len(state.board)
+            m, o = from_board(state.board, state.team)
+            if state.board == self.game.initial_state().board and state.to_move == 0:
+                result = first_team_wins(self.game.n)
+            elif BOOK.get(size, m, o) is not None:
+                result: bool | None = True
+            else:
+                try:
+                    result = Solver(size, shared_table(size)).wins(m, o, budget=4000)
+                except Budget:
+                    result = None
+            self._verdicts[key] = result
+        return self._verdicts[key]
+
+    def analysis_lines(self, state: FootballState) -> list[str]:
+        from bots.dfootball import first_team_wins
+
+        n = self.game.n
+        first = first_team_wins(n)
+        if first is None:
+            start = f"n={n}: not solved (too big for the solver)"
+        else:
+            start = f"n={n}: {'Michigan (first)' if first else 'Ohio (second)'} wins with perfect play"
+        if state.over:
+            return [start]
+        name = self.game.sides[state.to_move].name
+        verdict = self.verdict(state)
+        if verdict is None:
+            now = f"{name} to move: too deep to tell at a glance"
+        elif verdict:
+            now = f"[b]{name}[/b] to move [b]wins[/b] with perfect play"
+        else:
+            now = f"[b]{name}[/b] to move [b]loses[/b] with perfect play"
+        return [now, start]
+
+    # -- input ----------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("cursor", "move", "digit"):
+            return bool(self.human and not self.state.over)
+        return True
+
+    def action_cursor(self, delta: int) -> None:
+        movable = self.movable()
+        if not movable:
+            return
+        if self.cursor not in movable:
+            self.cursor = movable[0]
+        else:
+            i = movable.index(self.cursor)
+            self.cursor = movable[max(0, min(len(movable) - 1, i + delta))]
+        self.hint = ""
+        self.redraw()
+
+    def action_move(self) -> None:
+        if self.cursor is not None:
+            self.pick(self.cursor)
+
+    def action_digit(self, digit: int, now: float | None = None) -> None:
+        """Jump the cursor to the square typed: one digit, or two typed within a second."""
+        now = time.monotonic() if now is None else now
+        size = self.game.squares
+        typed = self.typed + str(digit) if self.typed and now - self.typed_at <= DIGIT_SECONDS else str(digit)
+        if int(typed) > size or typed.startswith("0"):
+            typed = str(digit)
+        self.typed, self.typed_at = typed, now
+        square = int(typed)
+        movable = self.movable()
+        if square in movable:
+            self.cursor = square
+            self.hint = f"square {square}: Enter moves it"
+        elif 1 <= square <= size:
+            self.hint = f"square {square}: no {self.game.sides[self.state.to_move].name} player that can move"
+            if int(typed) * 10 <= size:
+                self.hint += " (type a second digit for " + f"{square}0–{min(size, square * 10 + 9)})"
+        else:
+            self.hint = f"no square {square}"
+        self.redraw()
+
+    def square_at(self, x: int) -> int | None:
+        w = self.width_per_square
+        if x < LEFT:
+            return None
+        square = (x - LEFT) // w + 1
+        return square if 1 <= square <= self.game.squares else None
+
+    def click_at(self, x: int, y: int) -> None:
+        """A click on a player (or its number, or the cursor row above it) moves that player."""
+        if y not in self.rows.values() or y == self.rows.get("marks"):
+            return
+        square = self.square_at(x)
+        if square is None:
+            return
+        if square in self.movable():
+            self.cursor = square
+            self.pick(square)
+        elif self.human and not self.state.over:
+            self.hint = f"square {square}: no player there that can move"
+            self.redraw()
