@@ -36,7 +36,6 @@ CATALOG: dict[str, GameEntry] = {
             "One-dimensional football: step or jump your players past the other team (STATS 306).",
             "games.dfootball",
             "DFootball",
-            available=False,
         ),
         GameEntry(
             "toothpicks",
