@@ -50,7 +50,6 @@ CATALOG: dict[str, GameEntry] = {
             "Trap and flip your opponent's discs on an 8×8 board (CS4341).",
             "games.othello",
             "Othello",
-            available=False,
         ),
         GameEntry(
             "ludo",

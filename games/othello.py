@@ -359,7 +359,7 @@ class Othello(Game):
     options = (
         Option(
             "time_limit",
-            "Time limit (s)",
+            "Time limit",
             10.0,
             kind="float",
             minimum=0.1,

@@ -162,3 +162,16 @@ async def test_engine_reports_depth_score_and_line_while_thinking():
         await settle(pilot)
         assert screen.state.ply == 2
         assert any(t.startswith("depth ") and "score" in t for t in seen)
+
+
+async def test_help_shows_the_rules():
+    from arcade.screens.help import HelpScreen
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await open_game(pilot, "othello", HUMANS)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)

@@ -197,7 +197,7 @@ class OthelloBoard(Board):
 
         blue_moves = legal_bits(state.blue, state.orange).bit_count()
         orange_moves = legal_bits(state.orange, state.blue).bit_count()
-        lines = [f"mobility: blue {blue_moves} · orange {orange_moves}"]
+        lines = [f"moves: blue {blue_moves} · orange {orange_moves}"]
         if not state.over:
             p, o = state.mover_bits()
             value = HandEvaluator().evaluate(p, o)
