@@ -547,7 +547,8 @@ class Ludo(Game):
                           passed=passed, cut=cut)
         result = None
         if pens[turn] == 0 and not any(own):
-            result = Result(turn, f"{name} wins: all {state.counters} counters are home")
+            what = f"all {state.counters} counters are" if state.counters > 1 else "its counter is"
+            result = Result(turn, f"{name} wins: {what} home")
         return LudoState(to_move=CHANCE, turn=1 - turn, red=tuple(red), blue=tuple(blue), pens=(pens[0], pens[1]),
                          counters=state.counters, roll=None, ply=state.ply + 1, event=event, result=result,
                          last_move=event)
@@ -616,7 +617,7 @@ class Ludo(Game):
         return f"{name} rolled {state.roll}"
 
     def score_text(self, state: LudoState, side: int) -> str:
-        return f"home {state.home_count(side)}/{state.counters} · pen {state.pens[side]}"
+        return f"⌂ {state.home_count(side)}/{state.counters} home"
 
     def commentator(self) -> LudoCommentator:
         return LudoCommentator()

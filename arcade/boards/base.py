@@ -70,6 +70,10 @@ class Board(Widget, can_focus=True):
         if self.human and not self.state.over and move in self.game.legal_moves(self.state):
             self.post_message(self.MovePicked(move))
 
+    def side_style(self, side: int) -> str:
+        """The Rich style the side panel gives ``side`` (Robot Ludo draws Red in the orange)."""
+        return SIDE_STYLES[side]
+
     def analysis_lines(self, state: State) -> list[str]:
         """Extra lines for the side panel while the analysis is on (Rich markup allowed)."""
         return []

@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 from textual.worker import get_current_worker
 
 from arcade.boards import board_class
-from arcade.boards.base import SIDE_STYLES, Board
+from arcade.boards.base import Board
 from bots.base import Bot, Context
 from bots.registry import get_bot
 from games import GameEntry
@@ -299,7 +299,7 @@ class GameScreen(Screen):
         for side, info in enumerate(self.game.sides):
             to_move = self.result is None and state.to_move == side
             lines.append("▶ " if to_move else "  ", style="bold")
-            lines.append(f"{info.symbol} {info.name}", style=SIDE_STYLES[side])
+            lines.append(f"{info.symbol} {info.name}", style=self.board.side_style(side))
             lines.append(f"\n    {self.player_label(side)}")
             score = self.game.score_text(state, side)
             if score:

@@ -1,0 +1,462 @@
+"""Robot Ludo's board: the circular track as a ring of squares round a rectangle.
+
+Square 0 (Red's home) is the bottom-left corner; the track runs counter-clockwise (right along
+the bottom, up the right side, left along the top, down the left side), so Blue's home
+``length / 2`` is the opposite corner. Each square is four columns: a mark (``⌂`` a home, ``◇``
+another safe square) and its counters, ``R``/``B`` with a superscript count when stacked
+(``R³``). Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
+is which without colour.
+
+Beside the ring (or inside it when the ring is wide): the die with its face drawn, each side's
+pen and home counts, and the last move. The last move's square is bold and underlined, the
+square it left shows ``∘``, and counters it cut stay for one turn as faint ghosts (``r²``).
+
+Keys for a human: Tab/→/↓ and Shift+Tab/←/↑ cycle through the moves the roll allows (the chosen
+counter and where it would land are shown reversed, the other movable counters underlined);
+Enter or space plays it; ``e`` brings a counter out of the pen (on a 6). A click on a movable
+counter plays its move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+
+from arcade.boards.base import SIDE_STYLES, Board
+from games.base import CHANCE
+from games.ludo import Ludo, LudoEvent, LudoState
+
+CELL = 4  # columns per square
+LETTERS = ("R", "B")
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+PIPS = {
+    1: ("     ", "  ●  ", "     "),
+    2: ("●    ", "     ", "    ●"),
+    3: ("●    ", "  ●  ", "    ●"),
+    4: ("●   ●", "     ", "●   ●"),
+    5: ("●   ●", "  ●  ", "●   ●"),
+    6: ("●   ●", "●   ●", "●   ●"),
+}
+INFO_WIDTH = 20  # columns the die and the counts need beside the ring
+
+
+def ring_shape(length: int) -> tuple[int, int]:
+    """Squares along the top/bottom (``width``) and down each side, corners included
+    (``height``), with ``2*width + 2*height - 4 == length``."""
+    total = length // 2 + 2
+    height = min(11, total // 2 + 1)
+    width = total - height
+    return width, height
+
+
+def ring_cells(length: int) -> dict[int, tuple[int, int]]:
+    """(column, row) of each square in the ring's grid, counter-clockwise from the bottom-left."""
+    width, height = ring_shape(length)
+    cells: dict[int, tuple[int, int]] = {}
+    square = 0
+    for col in range(width):  # bottom row, left to right
+        cells[square] = (col, height - 1)
+        square += 1
+    for row in range(height - 2, 0, -1):  # right side, bottom to top
+        cells[square] = (width - 1, row)
+        square += 1
+    for col in range(width - 1, -1, -1):  # top row, right to left
+        cells[square] = (col, 0)
+        square += 1
+    for row in range(1, height - 1):  # left side, top to bottom
+        cells[square] = (0, row)
+        square += 1
+    return cells
+
+
+def count_text(letter: str, count: int) -> str:
+    return letter + (str(count).translate(SUPERSCRIPT) if count > 1 else "")
+
+
+class LudoBoard(Board):
+    """The ring, the die, the pens; highlights for a human's moves."""
+
+    MIN_WIDTH = 80
+    MIN_HEIGHT = 24
+
+    # Red is drawn in the orange of the colour-blind-safe pair, Blue in its blue.
+    SIDE_COLOURS = (SIDE_STYLES[1], SIDE_STYLES[0])
+
+    DEFAULT_CSS = """
+    LudoBoard {
+        height: 1fr;
+        padding: 0 1;
+    }
+    LudoBoard .ludo--track {
+        color: $text-muted;
+    }
+    LudoBoard .ludo--tile {
+        background: $boost;
+    }
+    LudoBoard .ludo--safe-tile {
+        background: $primary 25%;
+    }
+    LudoBoard .ludo--label {
+        color: $text-muted;
+    }
+    LudoBoard .ludo--chosen {
+        text-style: bold reverse;
+    }
+    LudoBoard .ludo--movable {
+        text-style: bold underline;
+    }
+    LudoBoard .ludo--last {
+        text-style: bold underline;
+        background: $boost;
+    }
+    LudoBoard .ludo--ghost {
+        text-style: dim strike;
+    }
+    LudoBoard .ludo--die {
+        color: $foreground;
+        text-style: bold;
+    }
+    """
+
+    COMPONENT_CLASSES = {"ludo--track", "ludo--tile", "ludo--safe-tile", "ludo--label", "ludo--chosen", "ludo--movable", "ludo--last",
+                         "ludo--ghost", "ludo--die"}
+
+    BINDINGS = [
+        Binding("tab,right,down", "cycle(1)", "Next move", priority=False),
+        Binding("shift+tab,left,up", "cycle(-1)", "Previous", show=False),
+        Binding("enter,space", "play", "Play"),
+        Binding("e", "enter", "Enter counter"),
+    ]
+
+    game: Ludo
+    state: LudoState
+
+    def __init__(self, game: Ludo, **kwargs) -> None:
+        super().__init__(game, **kwargs)
+        self.chosen = 0
+        self.cells = ring_cells(game.length)
+        self.shape = ring_shape(game.length)
+        self.rolling_face: int | None = None
+        self._roll_timer = None
+        self._rolled_ply = -1
+        self._origin = (0, 0)  # where the ring starts in the widget, for clicks
+
+    def side_style(self, side: int) -> str:
+        return self.SIDE_COLOURS[side]
+
+    # -- state ----------------------------------------------------------------------------------
+    def show(self, state: LudoState, human: bool) -> None:
+        if state is not self.state:
+            self.chosen = 0
+        super().show(state, human)
+        event = state.event
+        if (isinstance(event, LudoEvent) and event.side == CHANCE and state.ply != self._rolled_ply
+                and self.app.animation_level != "none" and self.is_mounted):
+            self._rolled_ply = state.ply
+            self.start_roll_animation()
+        self.refresh_bindings()
+
+    def moves(self) -> list:
+        if not self.human or self.state.over or self.state.to_move == CHANCE:
+            return []
+        return list(self.game.legal_moves(self.state))
+
+    def chosen_move(self):
+        moves = self.moves()
+        if not moves:
+            return None
+        return moves[self.chosen % len(moves)]
+
+    def start_roll_animation(self) -> None:
+        if self._roll_timer is not None:
+            self._roll_timer.stop()
+        rng = random.Random()
+        frames = iter(range(6))
+
+        def tick() -> None:
+            if next(frames, None) is None:
+                self.rolling_face = None
+                if self._roll_timer is not None:
+                    self._roll_timer.stop()
+                    self._roll_timer = None
+            else:
+                self.rolling_face = rng.randint(1, 6)
+            self.refresh()
+
+        self.rolling_face = rng.randint(1, 6)
+        self._roll_timer = self.set_interval(0.05, tick)
+
+    # -- drawing --------------------------------------------------------------------------------
+    def style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"ludo--{name}")
+
+    def side_rich(self, side: int) -> Style:
+        return Style.parse(self.SIDE_COLOURS[side])
+
+    def render(self) -> Text:
+        return self.render_board()
+
+    def render_board(self) -> Text:
+        state = self.state
+        game = self.game
+        L = game.length
+        width, height = self.shape
+        ring_w = width * CELL
+        avail = (self.size.width or 46)
+        info_lines = self.info_lines()
+        beside = avail - ring_w - 2 >= INFO_WIDTH or width < 6
+        # grid of Text cells: rows of the ring
+        rows: list[list[Text | None]] = [[None] * width for _ in range(height)]
+        for square, (col, row) in self.cells.items():
+            rows[row][col] = self.square_text(square)
+        text = Text(no_wrap=True, overflow="crop")
+        text.append_text(self.headline())
+        text.append("\n")
+        self._origin = (0, 1)
+        interior_w = (width - 2) * CELL
+        for r in range(height):
+            line = Text(no_wrap=True)
+            for c in range(width):
+                cell = rows[r][c]
+                if cell is not None:
+                    line.append_text(cell)
+                elif not beside and c == 1:
+                    inner = info_lines[r - 1] if 0 <= r - 1 < len(info_lines) else Text("")
+                    inner = inner.copy()
+                    inner.truncate(interior_w - 2, pad=True)
+                    line.append(" ")
+                    line.append_text(inner)
+                    line.append(" ")
+                elif not beside:
+                    continue
+                else:
+                    line.append(" " * CELL)
+            if beside:
+                extra = info_lines[r] if r < len(info_lines) else None
+                if extra is not None:
+                    line.append("  ")
+                    line.append_text(extra)
+            text.append_text(line)
+            text.append("\n")
+        if beside:
+            for extra in info_lines[height:]:
+                text.append(" " * (ring_w + 2))
+                text.append_text(extra)
+                text.append("\n")
+        return text
+
+    def headline(self) -> Text:
+        state = self.state
+        text = Text()
+        if state.over:
+            winner = state.result.winner
+            text.append(f"{self.game.sides[winner].name} wins", style=self.side_rich(winner))
+            text.append(" · all counters home", style="bold")
+            return text
+        side = state.turn
+        text.append(f"{self.game.sides[side].name}", style=self.side_rich(side))
+        text.append(" ")
+        if state.to_move == CHANCE:
+            text.append("to roll", style="bold")
+        else:
+            text.append(f"rolled {state.roll}", style="bold")
+            move = self.chosen_move()
+            if move is not None:
+                text.append("  ")
+                text.append(self.describe_move(move), style=self.style("chosen"))
+        return text
+
+    def describe_move(self, move) -> str:
+        turn, pos, steps = move
+        L = self.game.length
+        if (pos, steps) == (-1, -1):
+            return f"▶ no move with a {self.state.roll}: pass"
+        if (pos, steps) == (0, 0):
+            return f"▶ enter at {self.game.home_square(turn)}"
+        target = self.target_of(move)
+        cut = ""
+        if target is not None and not self.game.safe[target] and self.state.squares(1 - turn)[target]:
+            cut = " ✂"
+        return f"▶ {pos} → {'home' if target is None else target}{cut}"
+
+    def target_of(self, move) -> int | None:
+        turn, pos, steps = move
+        L = self.game.length
+        if (pos, steps) == (0, 0):
+            return self.game.home_square(turn)
+        if pos < 0:
+            return None
+        if turn == 0:
+            new = pos + steps
+            return None if new == L else new
+        new = (pos + steps) % L
+        return None if new == L // 2 else new
+
+    def square_text(self, square: int) -> Text:
+        state = self.state
+        game = self.game
+        L = game.length
+        cell = Text()
+        # the mark
+        if square == 0 or square == L // 2:
+            side = 0 if square == 0 else 1
+            cell.append("⌂", style=self.side_rich(side))
+        elif game.safe[square]:
+            cell.append("◇", style=self.style("track"))
+        else:
+            cell.append(" ")
+        # the counters, the ghosts
+        content = Text()
+        for side in (0, 1):
+            count = state.squares(side)[square]
+            if count:
+                content.append(count_text(LETTERS[side], count), style=self.side_rich(side))
+        last = state.last_move
+        if last is not None and last.cut and last.target == square:
+            victim = 1 - last.side
+            content.append(count_text(LETTERS[victim].lower(), last.cut),
+                           style=self.side_rich(victim) + self.style("ghost"))
+        if not content.plain:
+            if last is not None and last.source == square:
+                content.append("∘", style=self.style("track"))
+            else:
+                content.append("·", style=self.style("track"))
+        content.truncate(CELL - 1)
+        pad = CELL - 1 - content.cell_len
+        content.pad_left(pad // 2)
+        content.pad_right(pad - pad // 2)
+        content.stylize(self.style("safe-tile" if game.safe[square] else "tile"), 0)
+        cell.append_text(content)
+        # highlights
+        moves = self.moves()
+        chosen = self.chosen_move()
+        if chosen is not None and chosen[1] >= 0 and (chosen[1] == square and chosen[2] > 0
+                                                      or self.target_of(chosen) == square):
+            cell.stylize(self.style("chosen"))
+        elif any(m[1] == square and m[2] > 0 for m in moves):
+            cell.stylize(self.style("movable"))
+        elif chosen is not None and chosen[1:] == (0, 0) and square == game.home_square(chosen[0]):
+            cell.stylize(self.style("chosen"))
+        elif last is not None and last.target == square:
+            cell.stylize(self.style("last"))
+        return cell
+
+    def die_lines(self) -> list[Text]:
+        state = self.state
+        face = self.rolling_face or (state.roll if state.to_move != CHANCE and not state.over else None)
+        if face is None and isinstance(state.last_move, LudoEvent) and state.last_move.roll:
+            face = state.last_move.roll
+        rolling = self.rolling_face is not None
+        style = self.style("die")
+        if state.to_move != CHANCE and not state.over:
+            style = style + self.side_rich(state.turn)
+        elif not rolling:
+            style = self.style("label")
+        lines = [Text("╭─────╮", style=style)]
+        pips = PIPS.get(face, ("     ", "  ?  ", "     "))
+        for row in pips:
+            lines.append(Text(f"│{row}│", style=style))
+        lines.append(Text("╰─────╯", style=style))
+        return lines
+
+    def info_lines(self) -> list[Text]:
+        state = self.state
+        lines = []
+        die = self.die_lines()
+        captions = ["", "", "", "", ""]
+        if state.to_move != CHANCE and not state.over:
+            captions[1] = f" roll {state.roll}"
+        elif state.last_move is not None and not state.over:
+            captions[1] = " last roll"
+        moves = self.moves()
+        if moves and (state.turn, 0, 0) in moves:
+            captions[3] = " e: enter"
+        for d, caption in zip(die, captions):
+            line = d.copy()
+            line.append(caption, style=self.style("label"))
+            lines.append(line)
+        for side in (0, 1):
+            line = Text()
+            line.append(f"{LETTERS[side]} ", style=self.side_rich(side))
+            pen = state.pens[side]
+            line.append(f"pen {pen:<2} ", style="")
+            line.append(f"home {state.home_count(side)}/{state.counters}")
+            lines.append(line)
+        last = state.last_move
+        if last is not None:
+            lines.append(self.last_text(last))
+        lines.append(Text("⌂ home ◇ safe ∘ left", style=self.style("label")))
+        return lines
+
+    def last_text(self, last: LudoEvent) -> Text:
+        text = Text()
+        text.append("last ", style=self.style("label"))
+        text.append(LETTERS[last.side], style=self.side_rich(last.side))
+        if last.passed:
+            text.append(f" passed ({last.roll})")
+        elif last.entered:
+            text.append(" entered")
+        elif last.home:
+            text.append(f" {last.source}→home ⌂")
+        else:
+            text.append(f" {last.source}→{last.target}")
+            if last.cut:
+                text.append(f" ✂{last.cut}", style="bold")
+        return text
+
+    # -- input ----------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action in ("cycle", "play"):
+            return bool(self.moves())
+        if action == "enter":
+            return bool(self.moves()) and (self.state.turn, 0, 0) in self.moves()
+        return True
+
+    def action_cycle(self, delta: int) -> None:
+        moves = self.moves()
+        if moves:
+            self.chosen = (self.chosen + delta) % len(moves)
+            self.refresh()
+
+    def action_play(self) -> None:
+        move = self.chosen_move()
+        if move is not None:
+            self.pick(move)
+
+    def action_enter(self) -> None:
+        move = (self.state.turn, 0, 0)
+        if move in self.moves():
+            self.pick(move)
+        elif self.human:
+            self.notify("A counter leaves the pen only on a 6, with one in the pen.", title="Cannot enter",
+                        severity="warning")
+
+    def on_click(self, event: events.Click) -> None:
+        moves = self.moves()
+        if not moves:
+            return
+        ox, oy = self._origin
+        col, row = (event.x - 1 - ox) // CELL, event.y - oy
+        for square, cell in self.cells.items():
+            if cell == (col, row):
+                for move in moves:
+                    if move[1] == square and move[2] > 0:
+                        self.pick(move)
+                        return
+                if (self.state.turn, 0, 0) in moves and square == self.game.home_square(self.state.turn):
+                    self.pick((self.state.turn, 0, 0))
+                return
+
+    def analysis_lines(self, state: LudoState) -> list[str]:
+        lines = []
+        for side in (0, 1):
+            squares = state.squares(side)
+            L = self.game.length
+            home = self.game.home_square(side)
+            togo = sum(c * (L - ((s - home) % L)) for s, c in enumerate(squares)) + state.pens[side] * L
+            lines.append(f"{LETTERS[side]}: {togo} steps to go")
+        return lines

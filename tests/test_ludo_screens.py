@@ -1,0 +1,153 @@
+"""Robot Ludo on screen: snapshots of the key states (80×24, pinned theme) and Pilot tests of
+the keys (Tab/arrows cycle, Enter plays, e enters)."""
+
+from __future__ import annotations
+
+from arcade.boards.ludo import LudoBoard, ring_cells, ring_shape
+from games.ludo import Ludo, make_start_board
+from tests.conftest import make_app, open_game, settle
+
+SIZE = (80, 24)
+HUMANS = ("human", "human")
+
+
+def script(screen, moves) -> None:
+    """Play ``moves`` (rolls and move tuples) on the screen, as if rolled and chosen."""
+    for move in moves:
+        screen.push(screen.game.play(screen.state, move))
+
+
+def place(screen, board, turn, roll=None) -> None:
+    """Make the position of a notebook ``board`` current (``turn`` to roll, or rolled ``roll``)."""
+    state = screen.game.state_from_board(board, turn, roll)
+    screen.history = [screen.game.initial_state(), state]
+    screen.generation += 1
+    screen.rebuild_logs()
+    screen.advance()
+
+
+def snapshot(snap_compare, setup, keys=(), players=HUMANS, **settings):
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, "ludo", players, **settings)
+        setup(screen)
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+
+    return snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def readme_position() -> object:
+    board = make_start_board(6, 12, (3, 9))
+    board.red = [0, 0, 0, 1, 2, 0, 0, 0, 0, 0, 0, 0]
+    board.blue = [0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0]
+    board.redpen, board.bluepen = 3, 4
+    return board
+
+
+def test_start(snap_compare):
+    assert snapshot(snap_compare, lambda screen: None, players=("human", "expectimax"))
+
+
+def test_a_six_with_entering_highlighted(snap_compare):
+    def setup(screen):
+        place(screen, make_start_board(4, 20), turn=0)
+        script(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 6])
+
+    assert snapshot(snap_compare, setup)
+
+
+def test_a_cut_with_its_ghost(snap_compare):
+    def setup(screen):
+        place(screen, readme_position(), turn=1, roll=3)
+        script(screen, [(1, 1, 3), 6])  # Blue's counter at 1 cuts both Red counters at 4; Red rolls 6
+
+    assert snapshot(snap_compare, setup, counters=6, length=12, safe="3,9")
+
+
+def test_a_stack(snap_compare):
+    board = make_start_board(6, 20, (5,))
+    board.red = [0] * 20
+    board.blue = [0] * 20
+    board.red[3] = 3  # a stack of three
+    board.red[5] = 1  # sharing a safe square with two Blue counters
+    board.blue[5] = 2
+    board.blue[10] = 1
+    board.red[16] = 1
+    board.redpen, board.bluepen = 1, 2
+
+    def setup(screen):
+        place(screen, board, turn=0, roll=2)
+
+    assert snapshot(snap_compare, setup, keys=["tab"], counters=6, length=20, safe="5")
+
+
+def test_the_end(snap_compare):
+    def setup(screen):
+        place(screen, make_start_board(1, 6), turn=0)
+        script(screen, [6, (0, 0, 0), 6, (1, 0, 0), 6, (0, 0, 6)])  # Red goes round in one 6
+
+    assert snapshot(snap_compare, setup, counters=1, length=6)
+
+
+# -- Pilot tests of the keys ----------------------------------------------------------------
+
+async def test_tab_cycles_enter_plays_and_e_enters():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "ludo", HUMANS, counters=3, length=20)
+        board = screen.board
+        assert isinstance(board, LudoBoard)
+        # a controlled position: Red has counters on 2 and 9 and rolled 6
+        start = make_start_board(3, 20)
+        start.red[2] = start.red[9] = 1
+        start.redpen = 1
+        place(screen, start, turn=0, roll=6)
+        await settle(pilot)
+        assert board.chosen_move() == (0, 0, 0)
+        await pilot.press("tab")
+        assert board.chosen_move() == (0, 2, 6)
+        await pilot.press("right")
+        assert board.chosen_move() == (0, 9, 6)
+        await pilot.press("shift+tab")
+        await pilot.press("enter")
+        await settle(pilot)
+        moved = [s for s in screen.history if s.event is not None and s.event.side == 0]
+        assert moved[-1].event.move == (0, 2, 6)
+        # Blue's turn now, then e enters on a 6
+        place(screen, start, turn=0, roll=6)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        moved = [s for s in screen.history if s.event is not None and s.event.side == 0]
+        assert moved[-1].event.entered
+
+
+async def test_e_without_a_six_is_refused_and_commentary_announces_a_cut():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "ludo", HUMANS, counters=6, length=12, safe="3,9")
+        place(screen, readme_position(), turn=1, roll=3)
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert screen.state.to_move == 1  # nothing played
+        await pilot.press("enter")  # the first move: 1 -> 4, cutting two
+        await settle(pilot)
+        lines = [str(line.text) for line in screen.query_one("#commentary").lines]
+        assert any("Cut!" in line for line in lines)
+
+
+def test_ring_geometry_for_every_length():
+    for length in range(6, 41, 2):
+        width, height = ring_shape(length)
+        cells = ring_cells(length)
+        assert 2 * width + 2 * height - 4 == length and len(set(cells.values())) == length
+        assert cells[0] == (0, height - 1) and cells[length // 2] == (width - 1, 0)
+        assert width * 4 <= 46 and height <= 11  # fits the board area at 80×24
+        game = Ludo(length=length)
+        assert game.home_square(1) == length // 2
