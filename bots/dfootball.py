@@ -60,10 +60,14 @@ WIN_BUDGET = 5000
 """Nodes the win/loss search may visit for one move before the bot relies on the book."""
 LOSS_BUDGET = 3000
 """Nodes the exact count of winning replies may take in a lost position (a fresh search)."""
-EXTRA_SECONDS = 0.040
+WIN_DEADLINE = 0.045
+"""Seconds after which the win/loss search gives up even within its node budget (a slow machine)."""
+EXTRA_SECONDS = 0.035
 """Wall-clock time up to which a position not settled by ``WIN_BUDGET`` is searched further."""
-LOSS_DEADLINE = 0.060
+LOSS_DEADLINE = 0.040
 """After this much time in one move the lost-position count is skipped (the cheap rule)."""
+HARD_DEADLINE = 0.065
+"""The lost-position count gives up at this time (the cheap rule answers instead)."""
 
 FIRST_TEAM_WINS: dict[int, bool] = {
     1: False, 2: True, 3: False, 4: True, 5: True, 6: True,
@@ -199,7 +203,11 @@ class Decision:
 
 def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: float = EXTRA_SECONDS,
            table: dict[int, bool] | None = None) -> Decision:
-    """``perfect``'s choice for the mover in ``(m, o)`` (see the module docstring)."""
+    """``perfect``'s choice for the mover in ``(m, o)`` (see the module docstring).
+
+    Node budgets make the choice a function of the position alone (the book's generator relies
+    on it); wall-clock deadlines (``WIN_DEADLINE``, ``extra_seconds``, ``LOSS_DEADLINE``,
+    ``HARD_DEADLINE``) keep every answer inside the contest's 100 ms on a loaded machine."""
     start = clock()
     hit = BOOK.get(size, m, o)
     if hit is not None:
@@ -207,6 +215,7 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
     if table is None:
         table = shared_table(size, m, o)
     solver = Solver(size, table)
+    solver.set_deadline(start + WIN_DEADLINE, clock)
     winning: bool | None
     path = "win"
     try:
@@ -214,31 +223,33 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
         winning = bit is not None
     except Budget:
         bit, winning, path = None, None, "win-extra"
-        while clock() - start < extra_seconds:
+        solver.set_deadline(start + max(extra_seconds, 0.0), clock)
+        if clock() < start + extra_seconds:
             try:
-                bit = solver.first_winning_move(m, o, budget=500)
+                bit = solver.first_winning_move(m, o)
                 winning = bit is not None
-                break
             except Budget:
-                continue
+                pass
     if bit is not None:
         return Decision(square_of(bit), path, solver.nodes, clock() - start, True)
     square = None
     nodes = solver.nodes
     if clock() - start < LOSS_DEADLINE:
-        square, used = loss_choice(m, o, size, table)
+        square, used = loss_choice(m, o, size, table, deadline=start + HARD_DEADLINE, clock=clock)
         nodes += used
     if square is not None:
         return Decision(square, "loss-count", nodes, clock() - start, winning)
     return Decision(rule_move(m, o, size), "rule", nodes, clock() - start, winning)
 
 
-def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None) -> tuple[int | None, int]:
+def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None,
+                deadline: float | None = None, clock=time.perf_counter) -> tuple[int | None, int]:
     """The move leaving the opponent the smallest fraction of winning replies (first on ties),
     by a fresh search of at most ``LOSS_BUDGET`` nodes; ``(None, nodes)`` if that is not enough.
     The values found are copied into ``table`` (they are exact)."""
     fresh = Solver(size)
     fresh.limit = LOSS_BUDGET
+    fresh.set_deadline(deadline, clock)
     best = None
     best_score = 2.0
     try:

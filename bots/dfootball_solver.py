@@ -20,6 +20,7 @@ consults its book). Values are exact, so one table may be shared by many searche
 
 from __future__ import annotations
 
+import time
 from typing import Iterator
 
 __all__ = [
@@ -143,7 +144,41 @@ class Solver:
         self.full = (1 << size) - 1
         self.table: dict[int, bool] = {} if table is None else table
         self.nodes = 0
-        self.limit: int | None = None
+        self.deadline: float | None = None
+        self.clock = time.perf_counter
+        self._limit: int | None = None
+        self.cap = 1 << 62
+
+    @property
+    def limit(self) -> int | None:
+        """The node count at which the search gives up (``None``: no limit)."""
+        return self._limit
+
+    @limit.setter
+    def limit(self, value: int | None) -> None:
+        self._limit = value
+        self._update_cap()
+
+    def set_deadline(self, deadline: float | None, clock=None) -> None:
+        """Also give up (``Budget``) once ``clock()`` passes ``deadline`` (checked every 512 nodes)."""
+        self.deadline = deadline
+        if clock is not None:
+            self.clock = clock
+        self._update_cap()
+
+    def _update_cap(self) -> None:
+        caps = []
+        if self._limit is not None:
+            caps.append(self._limit)
+        if self.deadline is not None:
+            caps.append(self.nodes + 512)
+        self.cap = min(caps) if caps else 1 << 62
+
+    def _check_clock(self) -> None:
+        if self.deadline is not None:
+            if self.clock() > self.deadline:
+                raise Budget
+        self._update_cap()
 
     def wins(self, m: int, o: int, budget: int | None = None) -> bool:
         """Whether the side to move wins; ``Budget`` if more than ``budget`` new nodes are needed."""
@@ -157,11 +192,13 @@ class Solver:
         if hit is not None:
             return hit
         size = self.size
-        self.nodes += 1
-        if self.limit is not None and self.nodes > self.limit:
-            raise Budget
-        race = race_value(m, o, size)
-        if race is not None:
+        nodes = self.nodes = self.nodes + 1
+        if nodes > self.cap:
+            if self.limit is not None and nodes > self.limit:
+                raise Budget
+            self._check_clock()
+        if not o or o < (m & -m) or not m:
+            race = race_value(m, o, size)
             table[key] = race
             return race
         empty = self.full & ~(m | o)
