@@ -108,6 +108,12 @@ class AlphaBetaBot(Bot):
         return info.move
 
 
+def _external(game: Othello) -> Bot:
+    from bots.othello_external import ExternalProgramBot
+
+    return ExternalProgramBot(game)
+
+
 def _alphabeta(limit: float | None):
     return lambda game: AlphaBetaBot(game, limit)
 
@@ -121,5 +127,10 @@ BOTS: dict[str, BotEntry] = {
         BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),
         BotEntry.function("greedy", "plays the move that flips the most discs", greedy),
         BotEntry.function("random", "plays a random legal move", random_move),
+        BotEntry(
+            "external",
+            "a CS4341 program you start, via move_file/NAME.go (NAME: $ARCADE_OTHELLO_PROGRAM, default opponent)",
+            _external,
+        ),
     )
 }

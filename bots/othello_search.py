@@ -427,6 +427,7 @@ class Engine:
             if alpha >= beta:
                 return alpha
         a0, b0 = alpha, beta
+        evaluate = self.evaluate
         # fastest first: the child's move list is kept for the child
         keyed = []
         m = moves
@@ -439,7 +440,10 @@ class Engine:
             no = o ^ f
             replies = legal_bits(no, np_)
             if sq == tt_move:
-                keyed.append((-1000, sq, np_, no, replies))
+                keyed.append((-1 << 30, sq, np_, no, replies))
+            elif empties >= EVAL_ORDER_EMPTIES:
+                # far from the end: the evaluation (mobility, corners, edges) orders best
+                keyed.append((replies.bit_count() * 200 + evaluate(no, np_), sq, np_, no, replies))
             else:
                 keyed.append((replies.bit_count() * 16 - PRIOR[sq] // 10, sq, np_, no, replies))
         keyed.sort()
@@ -519,6 +523,7 @@ class Engine:
 
 
 SHALLOW = 6
+EVAL_ORDER_EMPTIES = 11
 
 
 def to_score(diff: int) -> int:

@@ -198,3 +198,40 @@ def test_cli_rejects_bad_arguments(capsys, tmp_path):
     assert main(["othello-player", "me", "--time-limit", "0", "--dir", str(tmp_path)]) == 2
     assert main(["othello-player", "me", "--dir", str(tmp_path / "missing")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_external_program_side_plays_a_program_through_the_files(tmp_path):
+    from bots.base import Context
+    from bots.othello_external import ExternalProgramBot, ExternalProgramError
+
+    player = start_player("student", tmp_path, "greedy")
+    try:
+        game = Othello(time_limit=5)
+        bot = ExternalProgramBot(game, name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
+        state = game.initial_state()
+        state = game.play(state, parse_square("E3"))  # the human plays blue
+        move = bot.choose(state, Context())
+        assert move in game.legal_moves(state)
+        assert (tmp_path / "move_file").read_text().startswith("student ")
+        state = game.play(state, move)
+        # the human's answer goes to the program, which answers again
+        state = game.play(state, game.legal_moves(state)[0])
+        move = bot.choose(state, Context())
+        assert move in game.legal_moves(state)
+    finally:
+        player.kill()
+        player.communicate()
+    # an invalid answer forfeits with the reason named
+    state = game.initial_state()
+    try:
+        bot.check(state, "student A 1")
+    except ExternalProgramError as exc:
+        assert "no trap" in str(exc) and "Invalid move!" in str(exc)
+    else:
+        raise AssertionError("A1 is not a legal first move")
+    with pytest.raises(ExternalProgramError, match="Out-of-order"):
+        bot.check(state, "someone E 3")
+    # a silent program times out
+    silent = ExternalProgramBot(Othello(), name="silent", directory=tmp_path, poll=0.005, read_delay=0.01)
+    with pytest.raises(ExternalProgramError, match="Time out"):
+        silent.choose(Othello().initial_state(), Context(time_limit=0.1))
