@@ -163,7 +163,7 @@ _TABLES: dict[int, dict[int, bool]] = {}
 _TABLES_LOCK = threading.Lock()
 TABLE_SOFT_CAP = 600_000
 """A table bigger than this is emptied when a new game starts (never in the middle of one)."""
-TABLE_HARD_CAP = 6_000_000
+TABLE_HARD_CAP = 3_000_000
 
 
 def shared_table(size: int, m: int = 0, o: int = 0) -> dict[int, bool]:
@@ -175,12 +175,17 @@ def shared_table(size: int, m: int = 0, o: int = 0) -> dict[int, bool]:
         return table
 
 
+_NEAR_START: dict[int, frozenset[tuple[int, int]]] = {}
+
+
 def _near_start(m: int, o: int, size: int) -> bool:
-    n = size // 2
-    start = start_position(n)
-    if (m, o) == start:
-        return True
-    return any(child(*start, b, size) == (m, o) for b, _nm, _no in moves(*start, size))
+    """Whether ``(m, o)`` is the start or a position one move from it (a new game)."""
+    near = _NEAR_START.get(size)
+    if near is None:
+        start = start_position(size // 2)
+        near = frozenset([start, *(child(*start, b, size) for b, _nm, _no in moves(*start, size))])
+        _NEAR_START[size] = near
+    return (m, o) in near
 
 
 # -- perfect -----------------------------------------------------------------------------------------
@@ -209,11 +214,11 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
     on it); wall-clock deadlines (``WIN_DEADLINE``, ``extra_seconds``, ``LOSS_DEADLINE``,
     ``HARD_DEADLINE``) keep every answer inside the contest's 100 ms on a loaded machine."""
     start = clock()
+    if table is None:
+        table = shared_table(size, m, o)
     hit = BOOK.get(size, m, o)
     if hit is not None:
         return Decision(hit, "book", 0, clock() - start, True)
-    if table is None:
-        table = shared_table(size, m, o)
     solver = Solver(size, table)
     solver.set_deadline(start + WIN_DEADLINE, clock)
     winning: bool | None
