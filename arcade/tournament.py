@@ -255,6 +255,36 @@ def mp_context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
+def start_helpers(context) -> None:
+    """Start multiprocessing's helper processes with a real standard error.
+
+    Inside the Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, which the
+    resource tracker would pass on to its process ("bad value(s) in fds_to_keep"); give the
+    helpers ``/dev/null`` instead (they have nothing to say on the app's screen).
+    """
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    saved = sys.stderr
+    quiet = None
+    if not usable:
+        quiet = open(os.devnull, "w")
+        sys.stderr = quiet
+    try:
+        resource_tracker.ensure_running()
+        if context.get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
+    finally:
+        if quiet is not None:
+            sys.stderr = saved
+            quiet.close()
+
+
 Progress = Callable[[int, int, list[PairResult]], None]
 """``progress(games_done, games_total, pairs_so_far)`` after each chunk."""
 
@@ -277,7 +307,9 @@ class Runner:
 
     def __enter__(self) -> "Runner":
         if self.jobs > 1:
-            self.pool = ProcessPoolExecutor(self.jobs, mp_context=mp_context(), initializer=_quiet_worker)
+            context = mp_context()
+            start_helpers(context)
+            self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_quiet_worker)
         return self
 
     def __exit__(self, *exc) -> None:

@@ -205,7 +205,7 @@ class Host:
                 "from bots.external import child_main; child_main()"
             )
             self.proc = subprocess.Popen(
-                [sys.executable, "-u", "-c", code, str(ROOT)],
+                [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
@@ -499,6 +499,17 @@ def child_main() -> None:
     import importlib.util
     import random
     import traceback
+
+    parent = int(sys.argv[2]) if len(sys.argv) > 2 else os.getppid()
+
+    def watchdog() -> None:  # the arcade died without killing us (SIGKILL, a crash): stop too
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(70)
+
+    if os.getppid() != parent:
+        os._exit(70)
+    threading.Thread(target=watchdog, daemon=True).start()
 
     proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
     proto_out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)

@@ -29,6 +29,7 @@ class MenuScreen(Screen):
     BINDINGS = [
         Binding("q", "app.quit", "Quit"),
         Binding("question_mark", "help", "Help"),
+        Binding("t", "tournament", "Tournament"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -39,7 +40,7 @@ class MenuScreen(Screen):
                 *(Option(menu_prompt(e), id=e.id, disabled=not e.available) for e in CATALOG.values()),
                 id="games",
             )
-            yield Static("↑↓ choose · Enter set up a game · ? rules · q quit", id="menu-hint")
+            yield Static("↑↓ choose · Enter set up a game · ? rules · t tournament · q quit", id="menu-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -54,6 +55,13 @@ class MenuScreen(Screen):
         from arcade.screens.setup import SetupScreen
 
         self.app.push_screen(SetupScreen(CATALOG[event.option.id]))
+
+    def action_tournament(self) -> None:
+        from arcade.screens.tournament import TournamentScreen
+
+        games = self.query_one("#games", OptionList)
+        highlighted = None if games.highlighted is None else list(CATALOG)[games.highlighted]
+        self.app.push_screen(TournamentScreen(highlighted))
 
     def action_help(self) -> None:
         from arcade.screens.help import HelpScreen

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.markup import escape
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -14,6 +16,8 @@ from games import GameEntry
 from games.base import Game, OptionError
 
 HUMAN = "human"
+FILE = "file"
+"""The choice of a bot from a file (``path/to/bot.py:function``, run in its own process)."""
 
 
 class SetupScreen(Screen):
@@ -32,6 +36,9 @@ class SetupScreen(Screen):
         self.bots: dict[str, BotEntry] = bots_for(entry.id)
         first_bot = next(iter(self.bots))
         self.choices = choices or (HUMAN, first_bot)
+        # a side given as a file bot's spec shows as "bot from a file…" with the spec typed in
+        self.file_specs = [c if c not in self.bots and c != HUMAN else "" for c in self.choices]
+        self.choices = tuple(FILE if spec else c for spec, c in zip(self.file_specs, self.choices))
         self.settings = settings or {}
 
     def compose(self) -> ComposeResult:
@@ -40,6 +47,7 @@ class SetupScreen(Screen):
             yield Static(f"[b]{self.entry.title}[/b] · {self.entry.blurb}", id="setup-title")
             yield Static("Players", classes="setup-heading")
             choices = [("Human", HUMAN)] + [(f"bot: {name}", name) for name in self.bots]
+            choices.append(("bot from a file…", FILE))
             for side_index, side in enumerate(self.game_cls.sides):
                 with Horizontal(classes="setup-row"):
                     yield Label(f"{side.name}", classes="setup-label")
@@ -52,6 +60,17 @@ class SetupScreen(Screen):
                         classes="setup-field",
                     )
                     yield Label(self.describe(self.choices[side_index]), id=f"about-{side_index}", classes="bot-description")
+                file_row = Horizontal(classes="setup-row", id=f"file-row-{side_index}")
+                file_row.display = self.choices[side_index] == FILE
+                with file_row:
+                    yield Label("  file", classes="setup-label")
+                    yield Input(
+                        self.file_specs[side_index],
+                        placeholder="path/to/bot.py:function",
+                        compact=True,
+                        id=f"file-{side_index}",
+                        tooltip="your bot in the course's signature; it runs in a process of its own",
+                    )
             if self.game_cls.options:
                 yield Static("Options", classes="setup-heading")
             for option in self.game_cls.options:
@@ -78,11 +97,19 @@ class SetupScreen(Screen):
     def describe(self, choice: str) -> str:
         if choice == HUMAN:
             return "keyboard and mouse"
+        if choice == FILE:
+            from bots.adapters import adapter_for
+
+            return f"your {adapter_for(self.entry.id).signature}, run in a process of its own"
         return self.bots[choice].description
 
     def on_select_changed(self, event: Select.Changed) -> None:
         side = event.select.id.removeprefix("side-")
         self.query_one(f"#about-{side}", Label).update(self.describe(str(event.value)))
+        row = self.query_one(f"#file-row-{side}")
+        row.display = event.value == FILE
+        if event.value == FILE:
+            self.query_one(f"#file-{side}", Input).focus()
 
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
@@ -92,16 +119,18 @@ class SetupScreen(Screen):
         settings = {}
         for option in self.game_cls.options:
             settings[option.key] = self.query_one(f"#option-{option.key}", Input).value
-        error = self.query_one("#setup-error", Static)
         try:
             game = self.game_cls(**settings)
         except OptionError as exc:
-            error.update(f"[b]✗[/b] {exc}")
-            error.add_class("shown")
+            self.show_error(str(exc))
             return None
-        error.update("")
-        error.remove_class("shown")
+        self.show_error("")
         return dict(game.settings)
+
+    def show_error(self, text: str) -> None:
+        error = self.query_one("#setup-error", Static)
+        error.update(f"[b]✗[/b] {escape(text)}" if text else "")
+        error.set_class(bool(text), "shown")
 
     def action_start(self) -> None:
         from arcade.screens.game import GameScreen
@@ -112,7 +141,51 @@ class SetupScreen(Screen):
         players = tuple(
             str(self.query_one(f"#side-{i}", Select).value) for i in range(2)
         )
-        self.app.push_screen(GameScreen(self.entry, players, settings))
+        files = {i: self.query_one(f"#file-{i}", Input).value.strip() for i in range(2) if players[i] == FILE}
+        if not files:
+            self.app.push_screen(GameScreen(self.entry, players, settings))
+            return
+        from bots.external import BadSpec, file_entry
+
+        entries = {}
+        for i, spec in files.items():
+            side = self.game_cls.sides[i].name
+            if not spec:
+                self.show_error(f"{side}: type the bot's file as path/to/bot.py:function")
+                return
+            try:
+                entries[i] = file_entry(self.entry.id, spec)
+            except BadSpec as exc:
+                self.show_error(f"{side}: {exc}")
+                return
+        players = tuple(files.get(i, players[i]) for i in range(2))
+        self.query_one("#setup-error", Static).update("Loading the bot's file…")
+        self.query_one("#setup-error", Static).add_class("shown")
+        self.load_files(entries, players, settings)
+
+    @work(thread=True, exclusive=True, group="load-files")
+    def load_files(self, entries: dict, players: tuple[str, str], settings: dict) -> None:
+        """Load each file bot in its own process (never in the app's) to report a problem now."""
+        game = self.game_cls(**settings)
+        problems = []
+        for i, entry in entries.items():
+            try:
+                problem = entry.probe(game)
+            finally:
+                entry.close()
+            if problem:
+                problems.append(f"{self.game_cls.sides[i].name}: {problem} (details in {entry.source.log_path})")
+        self.app.call_from_thread(self.files_loaded, problems, players, settings)
+
+    def files_loaded(self, problems: list[str], players: tuple[str, str], settings: dict) -> None:
+        from arcade.screens.game import GameScreen
+
+        if problems:
+            self.show_error("\n".join(problems))
+            return
+        self.show_error("")
+        if self.app.screen is self:
+            self.app.push_screen(GameScreen(self.entry, players, settings))
 
     def action_back(self) -> None:
         self.app.pop_screen()

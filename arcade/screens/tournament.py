@@ -1,0 +1,246 @@
+"""The tournament screen: pick a game, its bots (built-in and files), the format; watch the
+standings fill in as the games are played (``arcade.tournament`` does the work, in a worker
+thread and its own processes, so the screen keeps answering keys)."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ProgressBar, Select, SelectionList, Static
+from textual.worker import get_current_worker
+
+from games import CATALOG
+
+COLUMNS = {
+    "round-robin": ("#", "bot", "wins", "draws", "forfeits"),
+    "groups": ("#", "bot", "points", "wins", "reached"),
+}
+NAME_WIDTH = 16
+
+
+class TournamentScreen(Screen):
+    """Choose a game, bots and format; Start runs the tournament and fills in the standings."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+s", "start", "Start"),
+    ]
+
+    DEFAULT_CSS = """
+    TournamentScreen #tournament { layout: horizontal; height: 1fr; }
+    TournamentScreen #t-form { width: 32; padding: 0 1; height: 100%; }
+    TournamentScreen #t-results { width: 1fr; padding: 0 1; height: 100%; }
+    TournamentScreen .t-row { height: 1; margin: 0 0 1 0; }
+    TournamentScreen .t-label { width: 8; }
+    TournamentScreen .t-field { width: 1fr; }
+    TournamentScreen #t-games, TournamentScreen #t-seed { width: 7; }
+    TournamentScreen #t-seed-label { width: 7; padding: 0 0 0 2; }
+    TournamentScreen #t-bots { height: 1fr; min-height: 4; max-height: 9; border: round $primary; }
+    TournamentScreen #t-files-label { height: 1; }
+    TournamentScreen #t-files { width: 1fr; margin: 0 0 1 0; }
+    TournamentScreen #t-start { margin: 0 0 0 0; }
+    TournamentScreen #t-status { color: $text-muted; height: auto; max-height: 4; }
+    TournamentScreen #t-status.error { color: $error; }
+    TournamentScreen #t-progress { margin: 0 0 1 0; }
+    TournamentScreen #t-standings { height: 1fr; border: round $secondary; }
+    """
+
+    def __init__(self, game_id: str | None = None) -> None:
+        super().__init__()
+        playable = [gid for gid, entry in CATALOG.items() if entry.available]
+        self.game_id = game_id if game_id in playable else playable[0]
+        self.playable = playable
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="tournament"):
+            with Vertical(id="t-form"):
+                with Horizontal(classes="t-row"):
+                    yield Label("Game", classes="t-label")
+                    yield Select([(CATALOG[g].title, g) for g in self.playable], value=self.game_id,
+                                 allow_blank=False, compact=True, id="t-game", classes="t-field")
+                with Horizontal(classes="t-row"):
+                    yield Label("Format", classes="t-label")
+                    yield Select([("round robin", "round-robin"), ("groups", "groups")],
+                                 value="round-robin", allow_blank=False, compact=True, id="t-format",
+                                 classes="t-field")
+                with Horizontal(classes="t-row"):
+                    yield Label("Games", classes="t-label", id="t-games-label")
+                    yield Input("20", compact=True, id="t-games", type="integer")
+                    yield Label("Seed", id="t-seed-label")
+                    yield Input("0", compact=True, id="t-seed", type="integer")
+                yield SelectionList[str](id="t-bots")
+                yield Label("Bot files (space between):", id="t-files-label")
+                yield Input(placeholder="path/to/bot.py:function …", compact=True, id="t-files")
+                yield Button("Start", id="t-start", variant="primary", compact=True)
+                yield Static("Space ticks a bot · Games: a pair's games · Ctrl+S starts", id="t-status")
+            with Vertical(id="t-results"):
+                yield ProgressBar(id="t-progress", show_eta=False)
+                yield DataTable(id="t-standings", cursor_type="none", zebra_stripes=True, show_cursor=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#t-standings").border_title = "Standings"
+        self.query_one("#t-bots").border_title = "Bots"
+        self.set_columns("round-robin")
+        self.fill_bots()
+        self.query_one("#t-bots", SelectionList).focus()
+
+    def set_columns(self, fmt: str) -> None:
+        table = self.query_one("#t-standings", DataTable)
+        table.clear(columns=True)
+        table.add_columns(*COLUMNS[fmt])
+        self.format = fmt
+
+    def fill_bots(self) -> None:
+        from bots.registry import bots_for
+
+        bots = self.query_one("#t-bots", SelectionList)
+        bots.clear_options()
+        for index, name in enumerate(bots_for(self.game_id)):
+            bots.add_option((name, name, index < 3))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "t-game" and event.value != self.game_id:
+            self.game_id = str(event.value)
+            self.fill_bots()
+        elif event.select.id == "t-format":
+            from arcade.tournament import DEFAULT_GAMES
+
+            self.query_one("#t-games", Input).value = str(min(20, DEFAULT_GAMES[str(event.value)]))
+            if not self.running:
+                self.set_columns(str(event.value))
+
+    # -- running -----------------------------------------------------------------------------
+    def status(self, text: str, error: bool = False) -> None:
+        widget = self.query_one("#t-status", Static)
+        widget.update(escape(text))
+        widget.set_class(error, "error")
+
+    def chosen_bots(self) -> list[str]:
+        built_in = list(self.query_one("#t-bots", SelectionList).selected)
+        files = self.query_one("#t-files", Input).value.split()
+        return built_in + files
+
+    def action_start(self) -> None:
+        from arcade.tournament import TournamentError, check
+        from bots.external import BadSpec, is_file_spec, parse_spec
+
+        if self.running:
+            return
+        bots = self.chosen_bots()
+        fmt = str(self.query_one("#t-format", Select).value)
+        try:
+            games = int(self.query_one("#t-games", Input).value or "0")
+            seed = int(self.query_one("#t-seed", Input).value or "0")
+        except ValueError:
+            self.status("games a pair and the seed are whole numbers", error=True)
+            return
+        try:
+            check(self.game_id, bots, fmt, games)
+            for bot in bots:
+                if is_file_spec(bot):
+                    parse_spec(bot, self.game_id)
+                else:
+                    from bots.registry import get_bot
+
+                    get_bot(self.game_id, bot)
+        except (TournamentError, BadSpec, KeyError) as exc:
+            self.status(str(exc).strip("'\""), error=True)
+            return
+        self.running = True
+        self.query_one("#t-start", Button).disabled = True
+        self.set_columns(fmt)
+        self.status(f"loading {sum(map(is_file_spec, bots))} file bots…" if any(map(is_file_spec, bots)) else "playing…")
+        self.run_tournament(bots, fmt, games, seed)
+
+    @work(thread=True, exclusive=True, group="tournament")
+    def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
+        from arcade.tournament import default_jobs, make_entry, run_tournament
+        from games import load
+
+        worker = get_current_worker()
+        game = load(self.game_id)()
+        for bot in bots:  # load every file bot (in its own process) before any game
+            entry = make_entry(self.game_id, bot, None)
+            problem = entry.probe(game) if hasattr(entry, "probe") else None
+            if hasattr(entry, "close"):
+                entry.close()
+            if problem:
+                self.send(self.finished, None, problem)
+                return
+
+        def progress(done: int, total: int, pairs) -> None:
+            if not worker.is_cancelled:
+                self.send(self.show_progress, done, total, list(pairs), bots)
+
+        try:
+            result = run_tournament(self.game_id, bots, games=games, seed=seed, jobs=default_jobs(), fmt=fmt,
+                                    progress=progress, cancelled=lambda: worker.is_cancelled)
+        except KeyboardInterrupt:
+            return
+        except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback
+            self.send(self.finished, None, f"the tournament stopped: {exc}")
+            return
+        self.send(self.finished, result, None)
+
+    def send(self, callback, *args) -> None:
+        try:
+            self.app.call_from_thread(callback, *args)
+        except RuntimeError:  # the app is closing
+            pass
+
+    def show_progress(self, done: int, total: int, pairs, bots: list[str]) -> None:
+        from arcade.tournament import round_robin_standings
+
+        self.query_one("#t-progress", ProgressBar).update(total=total, progress=done)
+        self.status(f"playing… {done} of {total} games")
+        self.show_standings(round_robin_standings(bots, [p for p in pairs if p.games]))
+
+    def show_standings(self, standings, groups: bool = False) -> None:
+        from bots.external import short_name
+
+        table = self.query_one("#t-standings", DataTable)
+        table.clear()
+        for s in standings:
+            name = short_name(s.bot)
+            if len(name) > NAME_WIDTH:  # a file bot's end says which function it is
+                name = "…" + name[-(NAME_WIDTH - 1):]
+            if self.format == "groups":
+                table.add_row(str(s.rank), name, str(s.points), str(s.wins), s.stage or "")
+            else:
+                table.add_row(str(s.rank), name, str(s.wins), str(s.draws), str(s.forfeits))
+
+    def finished(self, result, problem: str | None) -> None:
+        self.running = False
+        self.query_one("#t-start", Button).disabled = False
+        if problem is not None:
+            self.status(problem, error=True)
+            return
+        self.show_standings(result.standings)
+        bar = self.query_one("#t-progress", ProgressBar)
+        bar.update(total=bar.total or 1, progress=bar.total or 1)
+        from bots.external import short_name
+
+        champion = result.standings[0]
+        forfeits = sum(s.forfeits for s in result.standings)
+        games = sum(p.games for p in result.pairs)
+        self.status(f"done: {games} games; {short_name(champion.bot)} first with {champion.wins} wins; "
+                    f"{forfeits} forfeits")
+
+    # -- keys ----------------------------------------------------------------------------------
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "t-start":
+            self.action_start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def action_back(self) -> None:
+        self.workers.cancel_group(self, "tournament")
+        self.app.pop_screen()
