@@ -389,7 +389,7 @@ class FileBotSource:
         try:
             self.ready_host(game)
         except Forfeit as exc:
-            return f"cannot load bot {self.spec!r}: {exc.detail or exc}"
+            return f"cannot load bot {self.spec!r}: {exc.detail if exc.wording == ERROR and exc.detail else exc}"
         return None
 
     def ask(self, game, state, ctx: Context, seed: int | None) -> Any:

@@ -142,9 +142,9 @@ def test_the_memory_cap_is_adjustable():
     entry = file_entry("toothpicks", spec("toothpicks", "memory"), memory=2 << 30)
     summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
     assert summary.forfeits == [0, 0]
-    entry = file_entry("toothpicks", spec("toothpicks", "good"), memory=64 << 20)
+    entry = file_entry("toothpicks", spec("toothpicks", "good"), memory=256 << 20)
     summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
-    assert summary.forfeits == [0, 0]  # a small bot fits in 64 MiB
+    assert summary.forfeits == [0, 0]  # a small bot fits in 256 MiB
 
 
 @pytest.mark.parametrize(
@@ -258,3 +258,47 @@ def test_cli_a_file_bot_that_cannot_load_is_a_one_line_error():
     assert len(lines) == 1 and lines[0].startswith("arcade: error: cannot load bot") and "SyntaxError" in lines[0]
     done = run_cli("match", "toothpicks", "nowhere/bot.py:strategy", "perfect")
     assert done.returncode == 2 and "no such file" in done.stderr
+
+
+async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
+    from textual.widgets import Input, Select, Static
+
+    from arcade.screens.game import GameScreen
+    from arcade.screens.setup import FILE, SetupScreen
+    from games import CATALOG
+    from tests.conftest import make_app, settle
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        setup = SetupScreen(CATALOG["toothpicks"])
+        await app.push_screen(setup)
+        await pilot.pause()
+        row = setup.query_one("#file-row-1")
+        assert not row.display
+        setup.query_one("#side-1", Select).value = FILE
+        await pilot.pause()
+        assert row.display and "strategy(toothpicks_left) -> take" in str(setup.query_one("#about-1").render())
+        error = setup.query_one("#setup-error", Static)
+        for typed, words in [
+            ("", "type the bot's file as path/to/bot.py:function"),
+            ("no/such/bot.py:strategy", "no such file"),
+            (str(FAULTS / "syntax_error.py"), "SyntaxError: expected ':' (syntax_error.py, line 1)"),
+        ]:
+            setup.query_one("#file-1", Input).value = typed
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert app.screen is setup and words in str(error.render())
+        good = spec("toothpicks", "good")
+        setup.query_one("#file-1", Input).value = good
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.players == ("human", good)
+        await pilot.press("1")
+        for _ in range(50):  # the file bot answers from its own process
+            await settle(pilot)
+            if len(game.history) >= 3:
+                break
+        assert len(game.history) == 3 and game.history[2].event.side == 1 and game.result is None
+        log = next((Path(os.environ["ARCADE_BOT_LOGS"])).glob("toothpicks_faults.good.log")).read_text()
+        assert "printing is not a fault" in log

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arcade.tournament import TournamentError, planned_pairs, run_tournament
+from games import CATALOG
 
 FAULTS = Path(__file__).parent / "fault_bots"
 RAISES = f"{FAULTS / 'toothpicks_faults.py'}:raises"
@@ -141,3 +142,49 @@ def test_cli_table_and_errors():
         lines = done.stderr.strip().splitlines()
         assert done.returncode == 2 and done.stdout == ""
         assert len(lines) == 1 and words in lines[0]
+
+
+async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
+    from textual.widgets import DataTable, Input, SelectionList, Static
+
+    from arcade.screens.menu import MenuScreen
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        app.screen.query_one("#games").highlighted = list(CATALOG).index("toothpicks")
+        await pilot.press("t")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TournamentScreen) and screen.game_id == "toothpicks"
+        bots = screen.query_one("#t-bots", SelectionList)
+        assert bots.selected == ["perfect", "random", "always_1"]  # the first three, ticked
+        bots.deselect("random")
+        lucky = lucky_bot(tmp_path)
+        screen.query_one("#t-files", Input).value = f"{lucky} {RAISES}"
+        screen.query_one("#t-games", Input).value = "6"
+        screen.query_one("#t-seed", Input).value = "4"
+        await pilot.press("ctrl+s")
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if not screen.running:
+                break
+        await pilot.pause()
+        status = str(screen.query_one("#t-status", Static).render())
+        assert status.startswith("done: 36 games; perfect first"), status
+        table = screen.query_one("#t-standings", DataTable)
+        expected = run_tournament("toothpicks", ["perfect", "always_1", lucky, RAISES], games=6, seed=4)
+        shown = [table.get_row_at(i) for i in range(table.row_count)]
+        assert [row[2] for row in shown] == [str(s.wins) for s in expected.standings]
+        assert shown[-1][1] == "…aults.py:raises" and shown[-1][4] == "18"
+        # a bad list of bots is refused with a message, nothing runs
+        screen.query_one("#t-files", Input).value = "nowhere.py:strategy"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "no such file" in str(screen.query_one("#t-status", Static).render()) and not screen.running
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
