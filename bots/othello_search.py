@@ -170,9 +170,11 @@ class Engine:
                 moves ^= low
                 squares.append(low.bit_length() - 1)
             if len(squares) > 1:
-                hist = self.history
-                k0, k1 = self.killers[ply]
-                squares.sort(key=lambda s: -(hist[s] + PRIOR[s] * 8 + (1 << 16 if s == k0 or s == k1 else 0)))
+                squares.sort(key=PRIOR_KEY)
+                k0 = self.killers[ply][0]
+                if k0 in squares and squares[0] != k0:
+                    squares.remove(k0)
+                    squares.insert(0, k0)
             best = -INF
             count = 0
             for sq in squares:
