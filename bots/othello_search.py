@@ -484,6 +484,8 @@ class Engine:
         """The last few empties: try each empty square (no move generation), odd regions first."""
         self.nodes += 1
         empty = FULL ^ (p | o)
+        if empties == 2:
+            return self._last_two(p, o, alpha, beta, empty, passed)
         if empties == 1:
             sq = empty.bit_length() - 1
             f = flips(p, o, sq)
@@ -521,6 +523,37 @@ class Engine:
             if passed:
                 return p.bit_count() - o.bit_count()
             return -self._shallow(o, p, -beta, -alpha, empties, True)
+        return best
+
+    def _last_two(self, p: int, o: int, alpha: int, beta: int, empty: int, passed: bool) -> int:
+        """Two empties, written out: no recursion for the last square."""
+        a = empty.bit_length() - 1
+        b = (empty ^ (1 << a)).bit_length() - 1
+        best = -INF
+        for sq, x in ((a, b), (b, a)):
+            f = flips(p, o, sq)
+            if not f:
+                continue
+            self.nodes += 1
+            np_ = p | f | (1 << sq)
+            no = o ^ f
+            g = flips(no, np_, x)
+            if g:
+                value = 62 - 2 * (no.bit_count() + g.bit_count())
+            else:
+                h = flips(np_, no, x)
+                if h:
+                    value = 2 * (np_.bit_count() + h.bit_count()) - 62
+                else:
+                    value = np_.bit_count() - no.bit_count()
+            if value > best:
+                best = value
+                if value >= beta:
+                    return best
+        if best == -INF:
+            if passed:
+                return p.bit_count() - o.bit_count()
+            return -self._last_two(o, p, -beta, -alpha, empty, True)
         return best
 
 
