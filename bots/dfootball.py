@@ -60,13 +60,13 @@ WIN_BUDGET = 5000
 """Nodes the win/loss search may visit for one move before the bot relies on the book."""
 LOSS_BUDGET = 3000
 """Nodes the exact count of winning replies may take in a lost position (a fresh search)."""
-WIN_DEADLINE = 0.045
+WIN_DEADLINE = 0.040
 """Seconds after which the win/loss search gives up even within its node budget (a slow machine)."""
 EXTRA_SECONDS = 0.035
 """Wall-clock time up to which a position not settled by ``WIN_BUDGET`` is searched further."""
 LOSS_DEADLINE = 0.040
 """After this much time in one move the lost-position count is skipped (the cheap rule)."""
-HARD_DEADLINE = 0.065
+HARD_DEADLINE = 0.060
 """The lost-position count gives up at this time (the cheap rule answers instead)."""
 
 FIRST_TEAM_WINS: dict[int, bool] = {
@@ -77,6 +77,8 @@ FIRST_TEAM_WINS: dict[int, bool] = {
 ``tests/test_dfootball_bots.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
 
 BOOK_PATH = Path(__file__).with_name("dfootball_book.bin")
+FULL_BOOK_MAX_N = 10
+"""The book covers both sides for n up to this (and the winning side for n = 11)."""
 
 
 def first_team_wins(n: int) -> bool | None:
@@ -244,7 +246,11 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
         nodes += used
     if square is not None:
         return Decision(square, "loss-count", nodes, clock() - start, winning)
-    return Decision(rule_move(m, o, size), "rule", nodes, clock() - start, winning)
+    # Where the book covers both sides (n <= FULL_BOOK_MAX_N) the rule must not depend on what the
+    # table happens to hold (the book's generator follows the bot's choices); elsewhere it skips
+    # the moves the search has already proven to lose.
+    avoid = frozenset() if size <= 2 * FULL_BOOK_MAX_N + 1 else known_losing_moves(m, o, size, table)
+    return Decision(rule_move(m, o, size, avoid), "rule", nodes, clock() - start, winning)
 
 
 def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None,
@@ -278,22 +284,30 @@ def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None,
     return square_of(best), fresh.nodes
 
 
-def rule_move(m: int, o: int, size: int) -> int:
+def rule_move(m: int, o: int, size: int, avoid: frozenset[int] = frozenset()) -> int:
     """The cheap rule: a jump (the frontmost), else a step that cannot be jumped at once (the
-    rearmost such), else the rearmost step."""
-    full = (1 << size) - 1
-    empty = full & ~(m | o)
-    options = moves(m, o, size)
+    rearmost such), else the rearmost step; moves in ``avoid`` (from-bits) only if nothing else
+    is left."""
+    options = [mv for mv in moves(m, o, size) if mv[0] not in avoid] or moves(m, o, size)
     for bit, _nm, no in options:
         if no != o:
             return square_of(bit)
-    for bit, nm, _no in options:
-        landing = bit << 1
-        # after the step the piece on ``landing`` can be jumped if an opponent piece is just
-        # ahead of it and the square it came from is empty (it is: the piece just left it)
-        if not (o & (landing << 1)):
+    for bit, _nm, _no in options:
+        # after the step the piece on ``bit << 1`` can be jumped at once if an opponent piece is
+        # right ahead of it (the square it came from is empty: it just left it)
+        if not (o & (bit << 2)):
             return square_of(bit)
     return square_of(options[0][0])
+
+
+def known_losing_moves(m: int, o: int, size: int, table: Mapping[int, bool]) -> frozenset[int]:
+    """From-bits of the moves whose result the table already knows is won by the opponent."""
+    out = set()
+    for bit, _nm, _no in moves(m, o, size):
+        cm, co = child(m, o, bit, size)
+        if table.get(cm << 32 | co) is True:
+            out.add(bit)
+    return frozenset(out)
 
 
 def perfect(game: Mapping[str, Any]) -> int:

@@ -128,27 +128,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--winner-up-to", type=int, default=11,
                         help="build the winning side for n up to this (default 11)")
     parser.add_argument("--from", dest="start", type=int, default=1,
-                        help="build only n from this one up; other sizes already in the book are kept")
+                        help="build only n from this one up")
+    parser.add_argument("--sides", choices=("auto", "winner", "loser", "both"), default="auto",
+                        help="which side(s) to build for each n (auto: both up to --both-sides-up-to, "
+                             "else the winner)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start from an empty book (default: add to the entries already there)")
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: the bot's book)")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(20_000)
     from bots.dfootball import BOOK_PATH, Book
 
     out = args.out or BOOK_PATH
-    old = Book.load(out)
-    entries: dict[int, dict[int, int]] = {
-        size: dict(zip(keys, old.squares[size])) for size, keys in old.keys.items() if size < 2 * args.start + 1
-    }
+    entries: dict[int, dict[int, int]] = {}
+    if not args.fresh:
+        old = Book.load(out)
+        entries = {size: dict(zip(keys, old.squares[size])) for size, keys in old.keys.items()}
     for n in range(args.start, args.winner_up_to + 1):
         size = 2 * n + 1
-        if n <= args.both_sides_up_to:
+        first_wins = Solver(size).wins(*start_position(n))
+        winner = 0 if first_wins else 1
+        if args.sides == "both" or (args.sides == "auto" and n <= args.both_sides_up_to):
             sides: tuple[int, ...] = (0, 1)
+        elif args.sides == "loser":
+            sides = (1 - winner,)
         else:
-            first_wins = Solver(size).wins(*start_position(n))
-            sides = (0,) if first_wins else (1,)
+            sides = (winner,)
         book, stats = build(n, sides, progress=lambda text: print(text, file=sys.stderr, flush=True))
         if book:
-            entries[size] = book
+            entries.setdefault(size, {}).update(book)
         print(f"n={n} sides={sides} first team {'wins' if stats['first_team_wins'] else 'loses'}: {stats}",
               flush=True)
     Book.dump(entries, out)

@@ -160,7 +160,7 @@ class Solver:
         self._update_cap()
 
     def set_deadline(self, deadline: float | None, clock=None) -> None:
-        """Also give up (``Budget``) once ``clock()`` passes ``deadline`` (checked every 512 nodes)."""
+        """Also give up (``Budget``) once ``clock()`` passes ``deadline`` (checked every 256 nodes)."""
         self.deadline = deadline
         if clock is not None:
             self.clock = clock
@@ -171,7 +171,7 @@ class Solver:
         if self._limit is not None:
             caps.append(self._limit)
         if self.deadline is not None:
-            caps.append(self.nodes + 512)
+            caps.append(self.nodes + 256)
         self.cap = min(caps) if caps else 1 << 62
 
     def _check_clock(self) -> None:
