@@ -9,6 +9,10 @@
    ``perfect`` decided (book, search, lost-position count, fallback rule) per side.
 2. Scores: ``play_repeatedly(perfect, X, k=--k, n=--n)`` for X in the two course bots, with the
    course's forfeit rules (an answer over 100 ms loses the game; warnings are counted).
+3. The method in lost positions (``--loss-n``, default 9, where Ohio loses with perfect play):
+   ``perfect`` as Ohio against ``random_move`` and ``prefer_jumps`` (``--loss-games`` each), with
+   its method (fewest winning replies, else the rule), with the rule alone, and with the first
+   valid move: how often each turns a lost game into a win.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import bots.dfootball as dfb  # noqa: E402
 from bots.dfootball import BOOK, decide, perfect, prefer_jumps, random_move  # noqa: E402
-from bots.dfootball_solver import from_board  # noqa: E402
+from bots.dfootball_solver import Solver, child, from_board, moves, start_position  # noqa: E402
 from games.dfootball import play_game, play_repeatedly  # noqa: E402
 
 
@@ -53,9 +58,30 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50, help="games per opponent and side")
     parser.add_argument("--k", type=int, default=50, help="play_repeatedly's k")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--loss-n", type=int, default=9)
+    parser.add_argument("--loss-games", type=int, default=100)
+    parser.add_argument("--skip", default="", help="comma-separated parts to skip: times,scores,loss")
+    parser.add_argument("--verify", type=int, default=None, metavar="N",
+                        help="instead: walk every line perfect can meet at this n (every opponent move) "
+                             "and check each won position's move with the exact solver")
+    parser.add_argument("--side", choices=("michigan", "ohio", "both"), default="both",
+                        help="the side perfect plays in --verify")
     args = parser.parse_args()
+    if args.verify is not None:
+        verify(args.verify, args.side)
+        return
     n = args.n
+    skip = set(filter(None, args.skip.split(",")))
     print(f"D-Football bench, n = {n}; book: {len(BOOK)} entries")
+    if "times" not in skip:
+        move_times(args, n)
+    if "scores" not in skip:
+        scores(args, n)
+    if "loss" not in skip:
+        loss_method(args)
+
+
+def move_times(args, n: int) -> None:
     random.seed(args.seed)
     all_times: list[float] = []
     for name, opponent in (("random_move", random_move), ("prefer_jumps", prefer_jumps)):
@@ -85,6 +111,10 @@ def main() -> None:
         f"all {len(all_times)} moves: slowest {max(all_times) * 1000:.1f} ms, "
         f"p99 {percentile(all_times, 99) * 1000:.1f} ms, over 100 ms: {sum(t > 0.1 for t in all_times)}"
     )
+
+
+
+def scores(args, n: int) -> None:
     for name, opponent in (("random_move", random_move), ("prefer_jumps", prefer_jumps)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -92,6 +122,71 @@ def main() -> None:
         notes = Counter(str(w.message) for w in caught)
         extra = f"; warnings: {dict(notes)}" if notes else ""
         print(f"play_repeatedly(perfect, {name}, k={args.k}, n={n}) = {score}{extra}")
+
+
+
+def loss_method(args) -> None:
+    n = args.loss_n
+    original_loss, original_rule = dfb.loss_choice, dfb.rule_move
+
+    def first_valid(m, o, size):
+        return moves(m, o, size)[0][0].bit_length()
+
+    variants = {
+        "fewest winning replies (perfect)": (original_loss, original_rule),
+        "the rule alone": (lambda *a, **k: (None, 0), original_rule),
+        "first valid move": (lambda *a, **k: (None, 0), first_valid),
+    }
+    print(f"lost positions: perfect as Ohio at n = {n} (Michigan wins with perfect play), {args.loss_games} games each")
+    try:
+        for label, (loss, rule) in variants.items():
+            dfb.loss_choice, dfb.rule_move = loss, rule
+            results = []
+            for name, opponent in (("random_move", random_move), ("prefer_jumps", prefer_jumps)):
+                random.seed(args.seed)
+                wins = 0
+                for _ in range(args.loss_games):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        wins += play_game(opponent, perfect, n=n) == "ohio"
+                results.append(f"vs {name} {wins}/{args.loss_games}")
+            print(f"    {label:34}: " + ", ".join(results))
+    finally:
+        dfb.loss_choice, dfb.rule_move = original_loss, original_rule
+
+
+def verify(n: int, side: str) -> None:
+    """Walk every position perfect can meet (node budgets only: a frozen clock) and check it."""
+    sys.setrecursionlimit(20_000)
+    size = 2 * n + 1
+    exact = Solver(size)
+    table: dict[int, bool] = {}
+    start = start_position(n)
+    stack = []
+    if side in ("michigan", "both"):
+        stack.append(start)
+    if side in ("ohio", "both"):
+        stack.extend(child(*start, b, size) for b, _, _ in moves(*start, size))
+    seen = set()
+    won = given_away = 0
+    paths: Counter = Counter()
+    began = time.perf_counter()
+    while stack:
+        m, o = stack.pop()
+        if (m, o) in seen or not moves(m, o, size):
+            continue
+        seen.add((m, o))
+        d = decide(m, o, size, table=table, clock=lambda: 0.0)
+        paths[d.path] += 1
+        bit = 1 << (d.square - 1)
+        if exact.wins(m, o):
+            won += 1
+            if exact.wins(*child(m, o, bit, size)):
+                given_away += 1
+        qm, qo = child(m, o, bit, size)
+        stack.extend(child(qm, qo, b, size) for b, _, _ in moves(qm, qo, size))
+    print(f"verify n={n} ({side}): {len(seen)} positions, {won} won, {given_away} won positions given away; "
+          f"decided by {dict(paths)}; {time.perf_counter() - began:.0f} s")
 
 
 if __name__ == "__main__":
