@@ -1,7 +1,8 @@
 """Headless play: one game between two bots, and matches of many games (``arcade match``).
 
 Player A plays side 0 (which moves first) in odd-numbered games and side 1 in even ones. Every
-game gets its own generators derived from the match seed and the game's number, so the same
+game gets its own generators derived from the match seed and the game's number (and the global
+``random`` is seeded from them before each game, for course bots that draw from it), so the same
 seed gives the same result whatever else runs.
 """
 
@@ -193,6 +194,10 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
         # variant, so that colour and first move alternate independently.
         this_game = game.match_variant(number) if hasattr(game, "match_variant") else game
         chance_rng, rng_a, rng_b = game_rngs(seed, number)
+        # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
+        # did): seed it per game too, so that a game does not depend on the games played before
+        # it in this process (a tournament's chunks run in any order over its workers).
+        random.seed(f"{seed}:{number}:global")
         players = (entries[first].make(this_game), entries[1 - first].make(this_game))
         rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
         outcome = play_out(this_game, players, chance_rng, rngs, time_limit)
