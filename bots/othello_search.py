@@ -102,6 +102,8 @@ class Engine:
 
     evaluator: object = field(default_factory=HandEvaluator)
     tt_limit: int = 400_000
+    clock: Callable[[], float] = time.perf_counter
+    """The clock of deadlines: wall time; ``bench/othello.py --cpu`` passes ``time.process_time``."""
 
     def __post_init__(self) -> None:
         self.evaluate = self.evaluator.evaluate
@@ -117,7 +119,7 @@ class Engine:
     # -- time ------------------------------------------------------------------------------
     def _check(self) -> None:
         self._check_at = self.nodes + 256
-        if time.perf_counter() > self.deadline or self.cancelled():
+        if self.clock() > self.deadline or self.cancelled():
             raise Timeout
 
     # -- midgame ---------------------------------------------------------------------------
@@ -297,11 +299,11 @@ class Engine:
         cancelled: Callable[[], bool] = lambda: False,
         soft_fraction: float = 0.45,
     ) -> SearchInfo:
-        """Iterative deepening until ``deadline`` (``time.perf_counter``); the best move found.
+        """Iterative deepening until ``deadline`` (on ``self.clock``); the best move found.
 
         A new iteration starts only if less than ``soft_fraction`` of the time is used.
         """
-        start = time.perf_counter()
+        start = self.clock()
         self.deadline = deadline
         self.cancelled = cancelled
         self.nodes = 0
@@ -322,18 +324,18 @@ class Engine:
                 # a better move proven in the unfinished iteration is still worth playing
                 if part is not None and part[1] != info.move and part[0] > info.score and depth > 1:
                     info = SearchInfo(info.depth, part[0], part[1], [part[1]], self.nodes,
-                                      time.perf_counter() - start)
+                                      self.clock() - start)
                 break
             order.sort(key=lambda s: -scores[s])
             info = SearchInfo(depth, best, best_move, self.principal_line(p, o, best_move, depth),
-                              self.nodes, time.perf_counter() - start, exact=depth >= empties)
+                              self.nodes, self.clock() - start, exact=depth >= empties)
             report(info)
             if depth >= empties or len(order) == 1:
                 break
-            if time.perf_counter() - start > soft_fraction * (deadline - start):
+            if self.clock() - start > soft_fraction * (deadline - start):
                 break
         info.nodes = self.nodes
-        info.seconds = time.perf_counter() - start
+        info.seconds = self.clock() - start
         return info
 
     # -- endgame -------------------------------------------------------------------------------
@@ -347,7 +349,7 @@ class Engine:
         beta: int = 64,
     ) -> SearchInfo:
         """The exact final disc difference with perfect play, and a move that achieves it."""
-        start = time.perf_counter()
+        start = self.clock()
         self.deadline = deadline
         self.cancelled = cancelled
         self.nodes = 0
@@ -374,7 +376,7 @@ class Engine:
                         break
         line = self._solve_line(p, o, best_move)
         return SearchInfo(empties, to_score(best), best_move, line, self.nodes,
-                          time.perf_counter() - start, exact=True)
+                          self.clock() - start, exact=True)
 
     def _solve_line(self, p: int, o: int, first: int) -> list[int]:
         line = [first]
