@@ -7,8 +7,8 @@ A counter goes home by landing exactly on progress ``L``.
 
 ``Pos`` is mutable with ``apply``/``undo`` so that a search allocates little. A move here is
 the progress of the counter to move, ``ENTER`` (``-1``) to enter from the pen, or ``PASS``
-(``None``); ``to_notebook``/``from_state`` convert from and to the game's ``(turn, square,
-steps)`` moves and ``LudoState``/``Board`` objects.
+(``None``); ``Pos.from_state`` reads a ``LudoState`` or a notebook ``Board`` and
+``notebook_move`` gives the game's ``(turn, square, steps)`` of a move.
 
 The evaluation (``Evaluator``), documented because the ``heuristic`` and ``expectimax`` bots
 are only as good as it is. It is the difference of two sides' values; a side's value is
@@ -21,11 +21,23 @@ are only as good as it is. It is the difference of two sides' values; a side's v
   opposing counter land on it, loses ``danger * k/6`` of its worth (``p + entered``) for every
   counter on that square (a cut takes the whole stack); this is the expected loss from the
   opponent's legal replies to each of its six rolls, assuming it cuts when it can;
-- **cutting**: the same count from the other side is our later: the opponent's exposed
-  counters lose ``later * k/6`` of their worth to our rolls.
+- **cutting**: the same count from the other side is our threat: the opponent's exposed
+  counters lose the same share of their worth to our rolls;
+- **mobility**: ``mobility`` times the pips of the next roll that no counter could use (a
+  counter near home needs an exact roll; with everything in the pen only a 6 moves).
 
-``danger`` applies to the side that has just moved (the opponent rolls next) and ``later`` to
-the side that moves next, so both are expected losses over the coming roll.
+``danger`` weighs the expected loss of the side whose counters face the very next roll and
+``later`` that of the side that rolls after it; the side to roll gets ``tempo`` (half a roll's
+worth). ``precise`` (count, per roll, only the opponent's best cut) and ``squash`` (a logistic
+win-probability estimate instead of the difference) are kept for measurement: neither won.
+
+What the measurements said (the one-ply ``heuristic`` over 1,000 games a setting, then
+``expectimax`` over 2,000–3,000, all against ``random`` with colours and first move alternated):
+a pen counter's worth (``entered``) matters most: 4 gives 67% at 10 counters on length 20, 8
+gives 90%, 16 to 20 gives 95–96%; ``home_bonus`` 0 drops to 80%; ``danger`` 0.5–1.5 and
+``later`` 0–1 made no difference beyond the noise (about ±1% at 10 on 20, ±1.5% at 4 on 20);
+``mobility`` 3 with ``entered`` 20 gave the best figures (96.0% and 77.7%), within the noise of
+the others.
 """
 
 from __future__ import annotations
@@ -42,11 +54,11 @@ PASS = None
 class Weights:
     """The evaluation's weights (see the module docstring)."""
 
-    entered: float = 8.0
+    entered: float = 20.0
     home_bonus: float = 4.0
     danger: float = 1.0
     later: float = 0.5
-    mobility: float = 0.0
+    mobility: float = 3.0
     tempo: float = 3.5
     squash: float = 0.0
     precise: bool = False
@@ -94,8 +106,8 @@ class Pos:
 
     # -- rules --------------------------------------------------------------------------
     def moves(self, side: int, roll: int) -> list:
-        """Legal moves: ``ENTER`` first (on a 6 with a counter in the pen), then progresses
-        ascending in *absolute* square order is not needed here; empty list means pass."""
+        """Legal moves: ``ENTER`` first (on a 6 with a counter in the pen), then the counters'
+        progresses, ascending; an empty list means the side must pass."""
         out = []
         if roll == 6 and self.pen[side]:
             out.append(ENTER)
@@ -281,18 +293,25 @@ class HeuristicPolicy:
         return best
 
 
-class ExpectimaxPolicy:
-    """Own move, then every one of the opponent's six rolls and its best reply (by the same
-    evaluation, from its side), each roll weighted 1/6; leaves evaluated with us to roll.
+class _Timeout(Exception):
+    pass
 
-    ``deadline`` (a ``time.perf_counter`` value) stops the search early with the best move
-    found so far, ordered by the one-ply heuristic, so a move is always ready in time.
+
+class ExpectimaxPolicy:
+    """Expectimax over the die's chance steps.
+
+    Depth 2 (always): each own move, then each of the opponent's six rolls (weight 1/6) and its
+    best reply by the same evaluation (the minimum of ours), leaves evaluated with us to roll.
+    With ``depth=3`` and time left, a third level: our next roll and best move. The depth-2
+    answer stands if the deadline (a ``time.perf_counter`` value) comes first or ``cancelled()``
+    turns true, so a move is always ready in time.
     """
 
     deadline_aware = True
 
-    def __init__(self, weights: Weights = Weights()) -> None:
+    def __init__(self, weights: Weights = Weights(), depth: int = 2) -> None:
         self.ev = Evaluator(weights)
+        self.depth = depth
 
     def __call__(self, pos: Pos, side: int, roll: int, rng=None, deadline: float | None = None,
                  cancelled=None) -> object:
@@ -303,7 +322,7 @@ class ExpectimaxPolicy:
             return moves[0]
         evaluate = self.ev.evaluate
         opp = 1 - side
-        # one-ply order first: a fallback if time runs out, and the tie-break
+        # one-ply order first: the tie-break, and a fallback if time runs out at once
         scored = []
         for move in moves:
             cut = pos.apply(side, move, roll)
@@ -315,11 +334,12 @@ class ExpectimaxPolicy:
         scored.sort(key=lambda item: -item[0])
         best, best_value = scored[0][1], None
         clock = perf_counter if deadline is not None else None
+        ranked = []
         for _, move in scored:
             if clock is not None and clock() > deadline:
-                break
+                return best
             if cancelled is not None and cancelled():
-                break
+                return best
             cut = pos.apply(side, move, roll)
             total = 0.0
             for r2 in range(1, 7):
@@ -336,9 +356,52 @@ class ExpectimaxPolicy:
                         worst = value
                 total += worst
             pos.undo(side, move, roll, cut)
+            ranked.append((total, move))
             if best_value is None or total > best_value:
                 best, best_value = move, total
-        return best
+        if self.depth < 3:
+            return best
+        ranked.sort(key=lambda item: -item[0])
+        self._deadline = deadline
+        self._cancelled = cancelled
+        best3, best3_value = best, None
+        try:
+            for _, move in ranked:
+                cut = pos.apply(side, move, roll)
+                try:
+                    value = self._chance(pos, side, opp, 2)
+                finally:
+                    pos.undo(side, move, roll, cut)
+                if best3_value is None or value > best3_value:
+                    best3, best3_value = move, value
+        except _Timeout:
+            return best
+        return best3
+
+    def _chance(self, pos: Pos, me: int, mover: int, depth: int) -> float:
+        """The expected value, for ``me``, of ``mover`` rolling with ``depth`` moves to go."""
+        if depth == 0 or pos.home[0] == pos.c or pos.home[1] == pos.c:
+            return self.ev.evaluate(pos, me, mover)
+        if self._deadline is not None and perf_counter() > self._deadline:
+            raise _Timeout
+        if self._cancelled is not None and self._cancelled():
+            raise _Timeout
+        total = 0.0
+        nxt = 1 - mover
+        for r in range(1, 7):
+            moves = pos.moves(mover, r)
+            if not moves:
+                total += self._chance(pos, me, nxt, depth - 1)
+                continue
+            best = None
+            for m in moves:
+                cut = pos.apply(mover, m, r)
+                v = self._chance(pos, me, nxt, depth - 1)
+                pos.undo(mover, m, r, cut)
+                if best is None or (v > best if mover == me else v < best):
+                    best = v
+            total += best
+        return total / 6.0
 
 
 class DeepPolicy:

@@ -617,7 +617,7 @@ class Ludo(Game):
         return f"{name} rolled {state.roll}"
 
     def score_text(self, state: LudoState, side: int) -> str:
-        return f"⌂ {state.home_count(side)}/{state.counters} home"
+        return f"⌂ {state.home_count(side)}/{state.counters}"
 
     def commentator(self) -> LudoCommentator:
         return LudoCommentator()

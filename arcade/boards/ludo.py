@@ -20,6 +20,7 @@ counter plays its move.
 from __future__ import annotations
 
 import random
+import time
 
 from rich.style import Style
 from rich.text import Text
@@ -140,8 +141,8 @@ class LudoBoard(Board):
         self.chosen = 0
         self.cells = ring_cells(game.length)
         self.shape = ring_shape(game.length)
-        self.rolling_face: int | None = None
-        self._roll_timer = None
+        self._rolling_until = 0.0
+        self._tumble = random.Random()
         self._rolled_ply = -1
         self._origin = (0, 0)  # where the ring starts in the widget, for clicks
 
@@ -171,24 +172,21 @@ class LudoBoard(Board):
             return None
         return moves[self.chosen % len(moves)]
 
+    ROLL_SECONDS = 0.35
+
     def start_roll_animation(self) -> None:
-        if self._roll_timer is not None:
-            self._roll_timer.stop()
-        rng = random.Random()
-        frames = iter(range(6))
+        """Tumble the die for a moment (only when animations are on): the face is chosen at
+        draw time, so any redraw after the moment shows the real roll."""
+        self._rolling_until = time.monotonic() + self.ROLL_SECONDS
+        steps = 7
+        for k in range(1, steps + 1):
+            self.set_timer(self.ROLL_SECONDS * k / steps, self.refresh)
 
-        def tick() -> None:
-            if next(frames, None) is None:
-                self.rolling_face = None
-                if self._roll_timer is not None:
-                    self._roll_timer.stop()
-                    self._roll_timer = None
-            else:
-                self.rolling_face = rng.randint(1, 6)
-            self.refresh()
-
-        self.rolling_face = rng.randint(1, 6)
-        self._roll_timer = self.set_interval(0.05, tick)
+    @property
+    def rolling_face(self) -> int | None:
+        if time.monotonic() < self._rolling_until:
+            return self._tumble.randint(1, 6)
+        return None
 
     # -- drawing --------------------------------------------------------------------------------
     def style(self, name: str) -> Style:
@@ -347,10 +345,11 @@ class LudoBoard(Board):
 
     def die_lines(self) -> list[Text]:
         state = self.state
-        face = self.rolling_face or (state.roll if state.to_move != CHANCE and not state.over else None)
+        rolling_face = self.rolling_face
+        rolling = rolling_face is not None
+        face = rolling_face or (state.roll if state.to_move != CHANCE and not state.over else None)
         if face is None and isinstance(state.last_move, LudoEvent) and state.last_move.roll:
             face = state.last_move.roll
-        rolling = self.rolling_face is not None
         style = self.style("die")
         if state.to_move != CHANCE and not state.over:
             style = style + self.side_rich(state.turn)
