@@ -14,9 +14,9 @@ A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fe
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
 
 Determinism: every game has its own generators derived from the tournament seed, the pair and
-the game's number (``arcade.match.game_rngs``), and a pair's games are cut into fixed chunks of
-``CHUNK`` games whatever the number of jobs, each chunk with fresh processes for file bots (whose
-global ``random`` is seeded per game). The same seed therefore gives the same standings with any
+the game's number (``arcade.match.game_rngs``; the global ``random`` too), and a pair's games are
+cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever the number of jobs,
+each chunk with fresh processes for file bots (whose global ``random`` is seeded per game). The same seed therefore gives the same standings with any
 ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
 """
 
@@ -35,7 +35,13 @@ from typing import Callable, Sequence
 from arcade.match import GameRecord, run_match
 
 CHUNK = 10
-"""Games of a pair played by one task (one worker, one process per file bot)."""
+"""The fewest games of a pair one task plays (one worker, one process per file bot)."""
+
+
+def chunk_size(games: int) -> int:
+    """Games a task plays: a quarter of a pair's games, at least ``CHUNK`` — never the job count's
+    business, so that a file bot's process sees the same games whatever ``jobs`` is."""
+    return max(CHUNK, -(-games // 4))
 
 FORMATS = ("round-robin", "groups")
 DEFAULT_GAMES = {"round-robin": 100, "groups": 2}
@@ -322,8 +328,9 @@ class Runner:
         tasks = []
         for index, (a, b) in enumerate(pairs):
             seed = pair_seed(self.seed, stage, a, b)
-            for first in range(1, self.games + 1, CHUNK):
-                tasks.append(Task(index, a, b, seed, first, min(CHUNK, self.games + 1 - first)))
+            size = chunk_size(self.games)
+            for first in range(1, self.games + 1, size):
+                tasks.append(Task(index, a, b, seed, first, min(size, self.games + 1 - first)))
         chunks: dict[int, list[GameRecord]] = {}
         self.all_pairs.extend(results)
 
