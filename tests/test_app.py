@@ -20,7 +20,12 @@ async def test_a_whole_human_game_against_perfect_played_by_keys():
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        await pilot.press("enter")  # Toothpick Takeaway is the first playable game
+        games = app.screen.query_one("#games")
+        for _ in range(5):
+            if games.get_option_at_index(games.highlighted).id == "toothpicks":
+                break
+            await pilot.press("down")
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         await pilot.press("ctrl+s")  # Start: Human against perfect
