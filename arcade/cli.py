@@ -195,7 +195,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     names = [short_name(player) for player in summary.players]
     for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
         if column == "bot":
-            table.add_column(column, no_wrap=True, min_width=min(40, max(map(len, names))))
+            table.add_column(column, min_width=min(24, max(map(len, names))), overflow="fold")
         else:
             table.add_column(column, justify="right")
 

@@ -600,20 +600,20 @@ def cmd_tournament(args) -> int:
     console = Console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
     table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · seed {result.seed}")
-    columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
     if args.fmt == "groups":
-        columns += ["points", "reached"]
-    width = min(40, max(len(short_name(bot)) for bot in args.bots))
+        columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
+    else:
+        columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
+    width = min(24, max(len(short_name(bot)) for bot in args.bots))
     for column in columns:
         if column == "bot":
-            table.add_column(column, no_wrap=True, min_width=width)
+            table.add_column(column, min_width=width, overflow="fold")
         else:
-            table.add_column(column, justify="left" if column == "reached" else "right")
+            table.add_column(column, justify="left" if column == "reached" else "right", no_wrap=True)
     for s in result.standings:
-        row = [str(s.rank), short_name(s.bot), str(s.wins), str(s.draws), str(s.losses), str(s.forfeits), str(s.games)]
-        if args.fmt == "groups":
-            row += [str(s.points), s.stage]
-        table.add_row(*row)
+        values = {"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
+                  "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
+        table.add_row(*(str(values[c]) for c in columns))
     console.print(table)
     reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
                       if r.forfeit is not None})
