@@ -247,7 +247,7 @@ def test_cli_match_time_limit_applies_to_file_bots_and_the_summary_counts_forfei
     assert "file bot output:" in done.stdout
     assert "toothpicks_faults.py:slow forfeited 1×: Player 1 strategy took >100ms to return a move" in done.stdout
     assert "toothpicks_faults.py:slow forfeited 1×: Player 2 strategy took >100ms to return a move" in done.stdout
-    table = [line for line in done.stdout.splitlines() if "toothpicks_faults.py:slow" in line and "│" in line]
+    table = [line for line in done.stdout.splitlines() if "│ toothpicks_faults.py:sl" in line]
     assert table and table[0].split("│")[4].strip() == "2"  # its forfeits column
 
 
