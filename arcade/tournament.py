@@ -7,8 +7,9 @@ the order the bots were given; bots with equal wins share a rank.
 
 Groups (``groups``), the CS4341 structure: the bots are drawn at random (from the seed) into
 groups, each bot plays every other bot of its group, and the best two of each group go on;
-groups rounds repeat while more than four bots remain (4 groups at most, at least 2, of about
-four bots: 16 bots make 4 groups of 4, then 8 make 2 groups of 4). The last four (or three) play
+groups rounds repeat while more than four bots remain (at least 2 groups, at most 4, of five
+bots at most while four groups do: 16 bots make 4 groups of 4, then 8 make 2 groups of 4; 11
+make groups of 4, 4 and 3). The last four (or three) play
 a semi-final round robin; the top two play the final, the other two the match for third place.
 A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fewer forfeits,
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
@@ -414,8 +415,9 @@ def run_tournament(
 
 
 def group_sizes(n: int) -> int:
-    """How many groups a groups round of ``n`` bots has (CS4341: 4 groups of about 4 or 5)."""
-    return min(4, max(2, n // 4))
+    """How many groups a groups round of ``n`` bots has (CS4341: 4 groups of about 4 or 5):
+    groups of five at most while four groups do, at least two groups."""
+    return min(4, max(2, -(-n // 5)))
 
 
 def planned_pairs(n: int) -> int:

@@ -90,6 +90,8 @@ def test_planned_pairs_counts_every_round():
     assert planned_pairs(3) == 3 + 1  # semi-final round robin, final
     assert planned_pairs(4) == 6 + 2  # semi-final, final and third place
     assert planned_pairs(16) == 4 * 6 + 2 * 6 + 6 + 2  # 4 groups of 4, 2 groups of 4, semi, finals
+    assert planned_pairs(11) == (6 + 6 + 3) + (3 + 3) + 6 + 2  # groups of 4, 4, 3; then 2 of 3
+    assert planned_pairs(20) == 4 * 10 + 2 * 6 + 6 + 2  # 4 groups of 5
 
 
 def test_bad_tournaments_are_refused():
