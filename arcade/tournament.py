@@ -319,9 +319,20 @@ class Runner:
             self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_quiet_worker)
         return self
 
-    def __exit__(self, *exc) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+    def __exit__(self, kind, value, traceback) -> None:
+        if self.pool is None:
+            return
+        if kind is None:
+            self.pool.shutdown(wait=True)
+            return
+        # interrupted (Ctrl+C, the screen left) or failed: stop at once. A killed worker's file
+        # bots notice that their parent is gone and exit within half a second.
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+        for process in processes:
+            process.join(timeout=5)
 
     def play(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[PairResult]:
         """Play every pair's games; the results in the order of ``pairs``."""
@@ -573,23 +584,30 @@ def cmd_tournament(args) -> int:
         transient=True,
         disable=args.json or not err.is_terminal,
     ) as bar:
-        task = bar.add_task("games", total=None)
+        n = len(args.bots)
+        pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
+        task = bar.add_task("games", total=pairs * check(args.game, args.bots, args.fmt, args.games))
 
         def progress(done: int, total: int, _pairs) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = run_tournament(
-            args.game,
-            args.bots,
-            settings=dict(game.settings),
-            games=args.games,
-            seed=args.seed,
-            jobs=args.jobs or default_jobs(),
-            fmt=args.fmt,
-            time_limit=args.time_limit,
-            memory=args.memory << 20,
-            progress=progress,
-        )
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            result = run_tournament(
+                args.game,
+                args.bots,
+                settings=dict(game.settings),
+                games=args.games,
+                seed=args.seed,
+                jobs=args.jobs or default_jobs(),
+                fmt=args.fmt,
+                time_limit=args.time_limit,
+                memory=args.memory << 20,
+                progress=progress,
+            )
+        except BrokenProcessPool as exc:
+            raise UsageError(f"the tournament stopped: a worker process died ({exc})") from None
     if args.csv:
         try:
             with open(args.csv, "w", newline="", encoding="utf-8") as handle:
