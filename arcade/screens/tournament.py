@@ -156,7 +156,8 @@ class TournamentScreen(Screen):
         self.running = True
         self.query_one("#t-start", Button).disabled = True
         self.set_columns(fmt)
-        self.status(f"loading {sum(map(is_file_spec, bots))} file bots…" if any(map(is_file_spec, bots)) else "playing…")
+        files = sum(map(is_file_spec, bots))
+        self.status(f"loading {files} file bot{'s' if files > 1 else ''}…" if files else "playing…")
         self.run_tournament(bots, fmt, games, seed)
 
     @work(thread=True, exclusive=True, group="tournament")
@@ -174,6 +175,7 @@ class TournamentScreen(Screen):
             if problem:
                 self.send(self.finished, None, problem)
                 return
+        self.send(self.status, "playing…")
 
         def progress(done: int, total: int, pairs) -> None:
             if not worker.is_cancelled:
