@@ -217,6 +217,8 @@ class Setup:
     settings: dict
     time_limit: float | None = None
     memory: int | None = None
+    files: tuple[tuple[str, str], ...] = ()
+    """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
 
 
 def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
@@ -239,7 +241,8 @@ def run_task(setup: Setup, task: Task) -> list[GameRecord]:
     from games import load
 
     game = load(setup.game_id)(**setup.settings)
-    entries = (make_entry(setup.game_id, task.a, setup.memory), make_entry(setup.game_id, task.b, setup.memory))
+    files = dict(setup.files)
+    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory) for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, time_limit=setup.time_limit,
                         first_game=task.first)
     return summary.records
@@ -413,7 +416,17 @@ def run_tournament(
     settings = dict(load(game_id)(**(settings or {})).settings)
     bots = list(bots)
     result = TournamentResult(game_id, settings, fmt, games, seed, bots)
-    setup = Setup(game_id, settings, time_limit, memory)
+    from bots.external import is_file_spec, parse_spec
+
+    files = []
+    for bot in bots:
+        if is_file_spec(bot):
+            try:
+                path, function = parse_spec(bot, game_id)
+            except ValueError as exc:
+                raise TournamentError(str(exc)) from None
+            files.append((bot, f"{path}:{function}"))
+    setup = Setup(game_id, settings, time_limit, memory, tuple(files))
     with Runner(setup, games, seed, jobs, progress, cancelled) as runner:
         if fmt == "round-robin":
             pairs = list(combinations(bots, 2))

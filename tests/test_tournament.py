@@ -190,3 +190,32 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+def test_the_tournament_screen_at_80_by_24_after_a_groups_tournament(snap_compare, monkeypatch):
+    from textual.widgets import Input, Select, SelectionList
+
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = TournamentScreen("toothpicks")
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        screen.query_one("#t-format", Select).value = "groups"
+        await pilot.pause()
+        screen.query_one("#t-bots", SelectionList).select_all()
+        # a path relative to the checkout, so that the picture is the same on any machine
+        screen.query_one("#t-files", Input).value = "tests/fault_bots/toothpicks_faults.py:raises"
+        screen.query_one("#t-seed", Input).value = "3"
+        await pilot.press("ctrl+s")
+        for _ in range(600):
+            await pilot.pause(0.05)
+            if not screen.running:
+                break
+        screen.query_one("#t-bots", SelectionList).focus()
+        await pilot.pause()
+
+    monkeypatch.chdir(FAULTS.parent.parent)
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)

@@ -17,8 +17,9 @@ from games import CATALOG
 
 COLUMNS = {
     "round-robin": ("#", "bot", "wins", "draws", "forfeits"),
-    "groups": ("#", "bot", "points", "wins", "reached"),
+    "groups": ("#", "bot", "pts", "wins", "reached"),
 }
+STAGES = {"first round": "round 1", "second round": "round 2", "semi-final": "semi", "third place": "3rd place"}
 NAME_WIDTH = 16
 
 
@@ -214,7 +215,7 @@ class TournamentScreen(Screen):
             if len(name) > NAME_WIDTH:  # a file bot's end says which function it is
                 name = "…" + name[-(NAME_WIDTH - 1):]
             if self.format == "groups":
-                table.add_row(str(s.rank), name, str(s.points), str(s.wins), s.stage or "")
+                table.add_row(str(s.rank), name, str(s.points), str(s.wins), STAGES.get(s.stage, s.stage or ""))
             else:
                 table.add_row(str(s.rank), name, str(s.wins), str(s.draws), str(s.forfeits))
 
