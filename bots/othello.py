@@ -14,7 +14,7 @@ import gc
 import time
 
 from bots.base import Bot, BotEntry, Context, random_move
-from bots.othello_eval import HandEvaluator
+from bots.othello_eval import WIN, HandEvaluator
 from bots.othello_search import Engine, SearchInfo, Timeout, line_text, score_text
 from games.othello import PASS, Othello, OthelloState, flip_bits, legal_bits
 
@@ -42,8 +42,8 @@ def solve_empties(budget: float) -> int:
     if budget < 2:
         return 14
     if budget < 6:
-        return 16
-    return 18
+        return 15
+    return 16
 
 
 class AlphaBetaBot(Bot):
@@ -96,7 +96,12 @@ class AlphaBetaBot(Bot):
 
         if empties <= solve_empties(budget):
             try:
-                info = engine.solve(p, o, start + budget * 0.6, ctx.cancelled)
+                guess = 0
+                last = self.last
+                if last is not None and last.exact and abs(last.score) >= WIN:
+                    # our previous solve (same side to move) is the best first guess
+                    guess = (last.score - WIN) // 100 if last.score > 0 else (last.score + WIN) // 100
+                info = engine.solve(p, o, start + budget * 0.6, ctx.cancelled, guess=guess)
                 report(info)
                 self.last = info
                 return info.move

@@ -347,8 +347,14 @@ class Engine:
         cancelled: Callable[[], bool] = lambda: False,
         alpha: int = -64,
         beta: int = 64,
+        guess: int = 0,
     ) -> SearchInfo:
-        """The exact final disc difference with perfect play, and a move that achieves it."""
+        """The exact final disc difference with perfect play, and a move that achieves it.
+
+        MTD(f): null-window searches from ``guess`` that share the bounds table, each moving the
+        bounds towards the value (a narrow window prunes far more than a wide one; fail-soft
+        values make the steps larger than one).
+        """
         start = self.clock()
         self.deadline = deadline
         self.cancelled = cancelled
@@ -358,25 +364,35 @@ class Engine:
         moves = legal_bits(p, o)
         empties = (FULL ^ (p | o)).bit_count()
         order = self._ordered(p, o, moves, 3, 0, -1)
-        best, best_move = -INF, order[0]
-        for i, sq in enumerate(order):
-            f = flips(p, o, sq)
-            np_, no = p | f | (1 << sq), o ^ f
-            if i == 0:
-                value = -self._solve(no, np_, -beta, -alpha, empties - 1, False)
+        lo, hi = alpha, beta
+        best_move = order[0]
+        g = max(lo, min(hi, guess))
+        while lo < hi:
+            b = g + 1 if g == lo else g
+            value, move = self._solve_root(p, o, order, b - 1, b, empties)
+            if value >= b:
+                lo = value
+                best_move = move
+                order.remove(move)
+                order.insert(0, move)
             else:
-                value = -self._solve(no, np_, -alpha - 1, -alpha, empties - 1, False)
-                if alpha < value < beta:
-                    value = -self._solve(no, np_, -beta, -value, empties - 1, False)
+                hi = value
+            g = value
+        line = self._solve_line(p, o, best_move)
+        return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
+                          self.clock() - start, exact=True)
+
+    def _solve_root(self, p: int, o: int, order: list[int], alpha: int, beta: int, empties: int) -> tuple[int, int]:
+        """One window over the root moves: (fail-soft value, the move that reached it)."""
+        best, best_move = -INF, order[0]
+        for sq in order:
+            f = flips(p, o, sq)
+            value = -self._solve(o ^ f, p | f | (1 << sq), -beta, -alpha, empties - 1, False)
             if value > best:
                 best, best_move = value, sq
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        line = self._solve_line(p, o, best_move)
-        return SearchInfo(empties, to_score(best), best_move, line, self.nodes,
-                          self.clock() - start, exact=True)
+                if value >= beta:
+                    break
+        return best, best_move
 
     def _solve_line(self, p: int, o: int, first: int) -> list[int]:
         line = [first]
