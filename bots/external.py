@@ -76,6 +76,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MEMORY = 1 << 30
 """The memory cap of a bot's process: 1 GiB of address space (``RLIMIT_AS``)."""
 
+LOG_ROLLOVER = 8 << 20
+"""A bot's log past this size (bytes) is renamed ``*.log.1`` (replacing the previous one) when
+the next process starts: logs do not grow without bound across matches."""
+
 LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
 
@@ -196,6 +200,11 @@ class Host:
     def start(self) -> None:
         """Start the process and load the file; ``Forfeit`` (an error) if that fails."""
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if self.log_path.stat().st_size > LOG_ROLLOVER:
+                os.replace(self.log_path, self.log_path.with_name(self.log_path.name + ".1"))
+        except OSError:
+            pass
         with open(self.log_path, "ab") as log:
             stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
             log.write(f"=== {stamp} · {self.path}:{self.function} · {self.game_id} ===\n".encode())

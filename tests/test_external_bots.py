@@ -335,3 +335,17 @@ def test_a_bots_process_stops_when_the_arcade_is_killed(tmp_path):
         stand_in.kill()
         stand_in.wait()
     assert wait_gone([bot_pid], seconds=5)
+
+
+def test_a_big_log_rolls_over_when_the_next_process_starts(logs, monkeypatch):
+    import bots.external
+
+    monkeypatch.setattr(bots.external, "LOG_ROLLOVER", 100)
+    game = load("toothpicks")()
+    entry = file_entry("toothpicks", spec("toothpicks", "good"))
+    entry.source.log_path.parent.mkdir(parents=True)
+    entry.source.log_path.write_text("old lines\n" * 20)
+    assert entry.probe(game) is None
+    entry.close()
+    assert "old lines" in (logs / "toothpicks_faults.good.log.1").read_text()
+    assert "old lines" not in entry.source.log_path.read_text()
