@@ -60,9 +60,9 @@ WIN_BUDGET = 5000
 """Nodes the win/loss search may visit for one move before the bot relies on the book."""
 LOSS_BUDGET = 3000
 """Nodes the exact count of winning replies may take in a lost position (a fresh search)."""
-WIN_DEADLINE = 0.040
+WIN_DEADLINE = 0.035
 """Seconds after which the win/loss search gives up even within its node budget (a slow machine)."""
-EXTRA_SECONDS = 0.035
+EXTRA_SECONDS = 0.030
 """Wall-clock time up to which a position not settled by ``WIN_BUDGET`` is searched further."""
 LOSS_DEADLINE = 0.040
 """After this much time in one move the lost-position count is skipped (the cheap rule)."""
@@ -241,7 +241,11 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
         return Decision(square_of(bit), path, solver.nodes, clock() - start, True)
     square = None
     nodes = solver.nodes
-    if clock() - start < LOSS_DEADLINE:
+    one_sided = size > 2 * FULL_BOOK_MAX_N + 1
+    # Where the book is one-sided an unsettled position skips the count (it would not fit
+    # either): the time is better kept. Where it covers both sides the count is tried, as the
+    # book's generator expects.
+    if clock() - start < LOSS_DEADLINE and not (one_sided and winning is None):
         square, used = loss_choice(m, o, size, table, deadline=start + HARD_DEADLINE, clock=clock)
         nodes += used
     if square is not None:
@@ -249,7 +253,7 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
     # Where the book covers both sides (n <= FULL_BOOK_MAX_N) the rule must not depend on what the
     # table happens to hold (the book's generator follows the bot's choices); elsewhere it skips
     # the moves the search has already proven to lose.
-    avoid = frozenset() if size <= 2 * FULL_BOOK_MAX_N + 1 else known_losing_moves(m, o, size, table)
+    avoid = known_losing_moves(m, o, size, table) if one_sided else frozenset()
     return Decision(rule_move(m, o, size, avoid), "rule", nodes, clock() - start, winning)
 
 
