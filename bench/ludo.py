@@ -35,6 +35,7 @@ from bots.ludo_engine import (  # noqa: E402
 def policies() -> dict:
     return {
         "expectimax": ExpectimaxPolicy(),
+        "expectimax3": ExpectimaxPolicy(depth=3),  # the full third level (no clock here)
         "heuristic": HeuristicPolicy(),
         "simple_player2": first_progress_policy,
         "random": random_policy,

@@ -57,7 +57,6 @@ CATALOG: dict[str, GameEntry] = {
             "Race your counters round the ring, cut your rival's, reach home exactly.",
             "games.ludo",
             "Ludo",
-            available=False,
         ),
         GameEntry(
             "hog",
