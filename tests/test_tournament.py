@@ -181,7 +181,7 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         expected = run_tournament("toothpicks", ["perfect", "always_1", lucky, RAISES], games=6, seed=4)
         shown = [table.get_row_at(i) for i in range(table.row_count)]
         assert [row[2] for row in shown] == [str(s.wins) for s in expected.standings]
-        assert shown[-1][1] == "…aults.py:raises" and shown[-1][4] == "18"
+        assert shown[-1][1] == "…lts.py:raises" and shown[-1][4] == "18"
         # a bad list of bots is refused with a message, nothing runs
         screen.query_one("#t-files", Input).value = "nowhere.py:strategy"
         await pilot.press("ctrl+s")

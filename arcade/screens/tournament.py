@@ -15,12 +15,12 @@ from textual.worker import get_current_worker
 
 from games import CATALOG
 
-COLUMNS = {
-    "round-robin": ("#", "bot", "wins", "draws", "forfeits"),
-    "groups": ("#", "bot", "pts", "wins", "reached"),
+COLUMNS = {  # fixed widths: the table does not shift while the standings fill in
+    "round-robin": (("#", 2), ("bot", 14), ("wins", 4), ("draws", 5), ("forfeits", 8)),
+    "groups": (("#", 2), ("bot", 14), ("pts", 3), ("wins", 4), ("reached", 9)),
 }
 STAGES = {"first round": "round 1", "second round": "round 2", "semi-final": "semi", "third place": "3rd place"}
-NAME_WIDTH = 16
+NAME_WIDTH = 14
 
 
 class TournamentScreen(Screen):
@@ -95,7 +95,8 @@ class TournamentScreen(Screen):
     def set_columns(self, fmt: str) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear(columns=True)
-        table.add_columns(*COLUMNS[fmt])
+        for label, width in COLUMNS[fmt]:
+            table.add_column(label, width=width)
         self.format = fmt
 
     def fill_bots(self) -> None:
