@@ -219,3 +219,29 @@ def test_the_tournament_screen_at_80_by_24_after_a_groups_tournament(snap_compar
 
     monkeypatch.chdir(FAULTS.parent.parent)
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_random_keys_on_the_tournament_screen_never_crash_the_app(seed=0):
+    import random
+
+    from arcade.screens.menu import MenuScreen
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    keys = ["up", "down", "enter", "space", "tab", "shift+tab", "ctrl+s", "escape", "t", "1", "0", "x",
+            "backspace", "left", "right"]
+    rng = random.Random(seed)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.push_screen(TournamentScreen("toothpicks"))
+        for _ in range(60):
+            key = rng.choice(keys)
+            if key == "escape" and isinstance(app.screen, MenuScreen):
+                continue
+            await pilot.press(key)
+        await pilot.pause()
+        for worker in list(app.workers):
+            worker.cancel()
+        await app.workers.wait_for_complete()
+        assert app.is_running
