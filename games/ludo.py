@@ -54,7 +54,7 @@ from __future__ import annotations
 import random
 import re
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Sequence
 

@@ -192,6 +192,12 @@ class LudoBoard(Board):
     def style(self, name: str) -> Style:
         return self.get_component_rich_style(f"ludo--{name}")
 
+    def mark(self, name: str) -> Style:
+        """A component style without its text colour, so that the counters keep their colours."""
+        style = self.style(name)
+        return Style(bgcolor=style.bgcolor, bold=style.bold, dim=style.dim, italic=style.italic,
+                     underline=style.underline, reverse=style.reverse, strike=style.strike)
+
     def side_rich(self, side: int) -> Style:
         return Style.parse(self.SIDE_COLOURS[side])
 
@@ -212,8 +218,9 @@ class LudoBoard(Board):
         for square, (col, row) in self.cells.items():
             rows[row][col] = self.square_text(square)
         text = Text(no_wrap=True, overflow="crop")
-        text.append_text(self.headline())
-        text.append("\n")
+        if not state.over:  # at the end the screen's result banner takes this line
+            text.append_text(self.headline())
+            text.append("\n")
         self._origin = (0, 1)
         interior_w = (width - 2) * CELL
         for r in range(height):
@@ -317,7 +324,7 @@ class LudoBoard(Board):
         if last is not None and last.cut and last.target == square:
             victim = 1 - last.side
             content.append(count_text(LETTERS[victim].lower(), last.cut),
-                           style=self.side_rich(victim) + self.style("ghost"))
+                           style=self.side_rich(victim) + self.mark("ghost"))
         if not content.plain:
             if last is not None and last.source == square:
                 content.append("∘", style=self.style("track"))
@@ -327,20 +334,20 @@ class LudoBoard(Board):
         pad = CELL - 1 - content.cell_len
         content.pad_left(pad // 2)
         content.pad_right(pad - pad // 2)
-        content.stylize(self.style("safe-tile" if game.safe[square] else "tile"), 0)
+        content.stylize(self.mark("safe-tile" if game.safe[square] else "tile"), 0)
         cell.append_text(content)
         # highlights
         moves = self.moves()
         chosen = self.chosen_move()
         if chosen is not None and chosen[1] >= 0 and (chosen[1] == square and chosen[2] > 0
                                                       or self.target_of(chosen) == square):
-            cell.stylize(self.style("chosen"))
+            cell.stylize(self.mark("chosen"))
         elif any(m[1] == square and m[2] > 0 for m in moves):
-            cell.stylize(self.style("movable"))
+            cell.stylize(self.mark("movable"))
         elif chosen is not None and chosen[1:] == (0, 0) and square == game.home_square(chosen[0]):
-            cell.stylize(self.style("chosen"))
+            cell.stylize(self.mark("chosen"))
         elif last is not None and last.target == square:
-            cell.stylize(self.style("last"))
+            cell.stylize(self.mark("last"))
         return cell
 
     def die_lines(self) -> list[Text]:
