@@ -151,3 +151,23 @@ def test_ring_geometry_for_every_length():
         assert width * 4 <= 46 and height <= 11  # fits the board area at 80×24
         game = Ludo(length=length)
         assert game.home_square(1) == length // 2
+
+
+def test_the_longest_track_fits(snap_compare):
+    """Length 40 with ten counters a side: the ring fills the board area at 80×24."""
+    board = make_start_board(10, 40, (5, 25))
+    board.red[0] = 2
+    board.red[7] = 1
+    board.red[33] = 1
+    board.red[25] = 1
+    board.blue[25] = 1
+    board.blue[20] = 3
+    board.blue[39] = 1
+    board.blue[2] = 1
+    board.redpen, board.bluepen = 5, 4
+
+    def setup(screen):
+        place(screen, board, turn=1, roll=4)
+        script(screen, [(1, 39, 4), 5])  # Blue 39 -> 3 (no cut); Red rolls 5
+
+    assert snapshot(snap_compare, setup, counters=10, length=40, safe="5,25")
