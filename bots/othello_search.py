@@ -321,8 +321,9 @@ class Engine:
                 best, best_move, scores = self._root(p, o, depth, order)
             except Timeout:
                 part = self.partial
-                # a better move proven in the unfinished iteration is still worth playing
-                if part is not None and part[1] != info.move and part[0] > info.score and depth > 1:
+                # a move proven better than the last best move in the unfinished (deeper)
+                # iteration is still worth playing: the last best was searched first there
+                if part is not None and part[1] != info.move and depth > 1:
                     info = SearchInfo(info.depth, part[0], part[1], [part[1]], self.nodes,
                                       self.clock() - start)
                 break
