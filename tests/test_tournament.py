@@ -241,7 +241,11 @@ async def test_random_keys_on_the_tournament_screen_never_crash_the_app(seed=0):
                 continue
             await pilot.press(key)
         await pilot.pause()
-        for worker in list(app.workers):
+        assert app.is_running
+        for worker in list(app.workers):  # stop any tournament still running
             worker.cancel()
-        await app.workers.wait_for_complete()
+        for _ in range(200):
+            if all(worker.is_finished for worker in app.workers):
+                break
+            await pilot.pause(0.05)
         assert app.is_running
