@@ -210,7 +210,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     console.print(f"draws: {summary.draws}")
-    if hasattr(game, "match_variant"):  # colour and first move alternate independently (Robot Ludo)
+    if any(r.moved_first != r.first for r in summary.records):  # colour and first move vary apart (Ludo)
         side0 = game.sides[0].name
         console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))
     for p in (0, 1):

@@ -192,7 +192,7 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
         first = 0 if number % 2 else 1
         # A game whose first mover is an option (Robot Ludo's ``starting``) gives each game its
         # variant, so that colour and first move alternate independently.
-        this_game = game.match_variant(number) if hasattr(game, "match_variant") else game
+        this_game = game.match_variant(number)
         chance_rng, rng_a, rng_b = game_rngs(seed, number)
         # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
         # did): seed it per game too, so that a game does not depend on the games played before
@@ -214,7 +214,7 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
             plies=outcome.state.ply,
             forfeit=player_of(outcome.forfeit),
             max_move_seconds=(seconds[0], seconds[1]),
-            moved_first=player_of(getattr(this_game, "first_side", 0)),
+            moved_first=player_of(this_game.first_side),
         )
         summary.records.append(record)
         if on_game is not None:

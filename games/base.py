@@ -305,6 +305,21 @@ class Game:
         """A side's score or material for the side panel (discs, points, counters home)."""
         return ""
 
+    # -- matches -------------------------------------------------------------------------
+    @property
+    def first_side(self) -> int:
+        """The side that makes the first choice of a game (0 unless an option says otherwise)."""
+        return 0
+
+    def match_variant(self, number: int) -> "Game":
+        """The game to play as game ``number`` (from 1) of a match between two bots.
+
+        The match runner already swaps which bot plays side 0 every game; a game whose first
+        mover is an option (Robot Ludo's ``starting``) returns a copy with that option varied,
+        so that colour and first move alternate independently. The default is the game itself.
+        """
+        return self
+
     def commentator(self) -> "Commentator":
         """A fresh commentator for one game (Hog returns the course's commentary functions)."""
         return Commentator()
