@@ -27,6 +27,7 @@ from bots.othello_eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
 from games.othello import FULL, PASS, RAYS_DOWN, RAYS_UP, legal_bits, square_name
 
 INF = 1 << 30
+EVAL_CACHE_LIMIT = 300_000  # leaf values kept (transpositions reach the same leaves)
 EXACT, LOWER, UPPER = 0, 1, 2
 
 # Prior value of playing on each square (corners best, X- and C-squares worst), for ordering.
@@ -109,6 +110,7 @@ class Engine:
         self.evaluate = self.evaluator.evaluate
         self.fastest_depth = 4
         self.tt: dict[int, tuple] = {}
+        self.eval_cache: dict[int, int] = {}
         self.killers = [[-1, -1] for _ in range(80)]
         self.history = [0] * 65
         self.nodes = 0
@@ -179,9 +181,18 @@ class Engine:
                     squares.insert(0, k0)
             best = -INF
             count = 0
+            cache = self.eval_cache
+            if len(cache) > EVAL_CACHE_LIMIT:
+                cache.clear()
             for sq in squares:
                 f = flips(p, o, sq)
-                value = -evaluate(o ^ f, p | f | (1 << sq))
+                cp, co = o ^ f, p | f | (1 << sq)
+                ck = cp << 64 | co
+                value = cache.get(ck)
+                if value is None:
+                    value = evaluate(cp, co)
+                    cache[ck] = value
+                value = -value
                 count += 1
                 if value > best:
                     best = value
@@ -241,6 +252,7 @@ class Engine:
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         if len(self.tt) >= self.tt_limit:
             self.tt.clear()
+            self.eval_cache.clear()
         self.tt[key] = (depth, flag, best, best_move)
         return best
 
