@@ -10,7 +10,8 @@
 2. Scores: ``play_repeatedly(perfect, X, k=--k, n=--n)`` for X in the two course bots, with the
    course's forfeit rules (an answer over 100 ms loses the game; warnings are counted).
 3. The method in lost positions (``--loss-n``, default 9, where Ohio loses with perfect play):
-   ``perfect`` as Ohio against ``random_move`` and ``prefer_jumps`` (``--loss-games`` each), with
+   ``perfect`` as Ohio against ``random_move``, ``prefer_jumps`` and ``perfect`` playing a random
+   move with probability ``--noise`` (5%) (``--loss-games`` each), with
    its method (fewest winning replies, else the rule), with the rule alone, and with the first
    valid move: how often each turns a lost game into a win.
 """
@@ -60,6 +61,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--loss-n", type=int, default=9)
     parser.add_argument("--loss-games", type=int, default=100)
+    parser.add_argument("--noise", type=float, default=0.05,
+                        help="how often the noisy perfect opponent plays a random move (default 0.05)")
     parser.add_argument("--skip", default="", help="comma-separated parts to skip: times,scores,loss")
     parser.add_argument("--verify", type=int, default=None, metavar="N",
                         help="instead: walk every line perfect can meet at this n (every opponent move) "
@@ -129,8 +132,16 @@ def loss_method(args) -> None:
     n = args.loss_n
     original_loss, original_rule = dfb.loss_choice, dfb.rule_move
 
-    def first_valid(m, o, size):
+    def first_valid(m, o, size, avoid=frozenset()):
         return moves(m, o, size)[0][0].bit_length()
+
+    noise = random.Random(args.seed)
+
+    def noisy_perfect(game):
+        """perfect, but a random valid move with probability ``--noise``."""
+        if noise.random() < args.noise:
+            return random_move(game)
+        return perfect(game)
 
     variants = {
         "fewest winning replies (perfect)": (original_loss, original_rule),
@@ -142,8 +153,10 @@ def loss_method(args) -> None:
         for label, (loss, rule) in variants.items():
             dfb.loss_choice, dfb.rule_move = loss, rule
             results = []
-            for name, opponent in (("random_move", random_move), ("prefer_jumps", prefer_jumps)):
+            for name, opponent in (("random_move", random_move), ("prefer_jumps", prefer_jumps),
+                                   (f"perfect with {args.noise:.0%} random moves", noisy_perfect)):
                 random.seed(args.seed)
+                noise.seed(args.seed)
                 wins = 0
                 for _ in range(args.loss_games):
                     with warnings.catch_warnings():
