@@ -349,3 +349,21 @@ def test_a_big_log_rolls_over_when_the_next_process_starts(logs, monkeypatch):
     entry.close()
     assert "old lines" in (logs / "toothpicks_faults.good.log.1").read_text()
     assert "old lines" not in entry.source.log_path.read_text()
+
+
+async def test_a_file_bot_that_hangs_in_the_app_forfeits_in_the_courses_words():
+    from arcade.screens.game import GameScreen
+    from tests.conftest import make_app, open_game, settle
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = await open_game(pilot, "toothpicks", ("human", spec("toothpicks", "hangs")))
+        assert isinstance(game, GameScreen)
+        await pilot.press("1")
+        for _ in range(60):
+            await settle(pilot)
+            if game.result is not None:
+                break
+        assert game.result is not None and game.result.winner == 0
+        assert "strategy took >1s to return a move" in game.result.reason
+        assert "produced an error" not in game.result.reason

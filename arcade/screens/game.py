@@ -28,6 +28,7 @@ from textual.worker import get_current_worker
 from arcade.boards import board_class
 from arcade.boards.base import Board
 from bots.base import Bot, Context
+from bots.external import Forfeit
 from bots.registry import get_bot
 from games import GameEntry
 from games.base import CHANCE, GameError, Result, State
@@ -212,6 +213,8 @@ class GameScreen(Screen):
         ctx = Context(rng=rng, report=report, cancelled=stale)
         try:
             move, error = bot.choose(state, ctx), None
+        except Forfeit as exc:  # a file bot's fault, in the course's wording
+            move, error = None, exc
         except Exception as exc:  # a bot's bug forfeits the game; the app keeps running
             move, error = None, "".join(traceback.format_exception_only(type(exc), exc)).strip()
         if not stale():
@@ -228,11 +231,14 @@ class GameScreen(Screen):
             self.thought = text
             self.refresh_panel()
 
-    def bot_answered(self, generation: int, move, error: str | None) -> None:
+    def bot_answered(self, generation: int, move, error: str | Forfeit | None) -> None:
         if generation != self.generation or self.result is not None:
             return
         side = self.state.to_move
         name = self.game.sides[side].name
+        if isinstance(error, Forfeit):
+            self.end_by_forfeit(side, f"{name} ({self.players[side]}) {error}")
+            return
         if error is not None:
             self.end_by_forfeit(side, f"{name} ({self.players[side]}) strategy produced an error: {error}")
             return
