@@ -24,7 +24,7 @@ from bots.dfootball import (
 from bots.dfootball_book import build
 from bots.dfootball_solver import Solver, child, flip, from_board, moves, race_value, start_position, to_board
 from bots.registry import bots_for
-from games.dfootball import DFootball, apply_move, board_moves, make_move, new_game, play_game, play_repeatedly, valid_moves
+from games.dfootball import DFootball, apply_move, board_moves, new_game, play_game, play_repeatedly, valid_moves
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
