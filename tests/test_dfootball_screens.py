@@ -116,3 +116,42 @@ async def test_perfect_answers_a_human_at_once():
         await pilot.press("enter")  # Michigan 11->12
         await settle(pilot)
         assert screen.state.ply == 2 and screen.state.event.side == 1
+
+
+async def test_a_whole_game_from_the_menu_won_by_keys_against_perfect():
+    """Menu → D-Football → setup (human Michigan against perfect, n = 11) → a game typed with
+    digits and Enter, the human playing perfect's own choices: Michigan wins, as it must."""
+    from arcade.screens.game import GameScreen
+    from arcade.screens.menu import MenuScreen
+    from arcade.screens.setup import SetupScreen
+    from bots.dfootball import decide
+    from bots.dfootball_solver import from_board
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen)
+        games = app.screen.query_one("#games")
+        for _ in range(5):
+            if games.get_option_at_index(games.highlighted).id == "dfootball":
+                break
+            await pilot.press("down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.players == ("human", "perfect")
+        assert screen.game.n == 11
+        while screen.result is None:
+            state = screen.state
+            assert state.to_move == 0
+            m, o = from_board(state.board, 1)
+            square = decide(m, o, 23, clock=lambda: 0.0).square
+            await pilot.press(*str(square))
+            await pilot.press("enter")
+            await settle(pilot)
+            assert screen.state.ply > state.ply, f"square {square} was not played"
+        assert screen.result.winner == 0
+        assert "Michigan wins!" in str(screen.query_one("#result-banner").render())
