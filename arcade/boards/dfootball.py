@@ -117,6 +117,7 @@ class FootballBoard(Board):
         self.width_per_square = 2
         self.rows: dict[str, int] = {}
         self._verdicts: dict[tuple, bool | None] = {}
+        self._announced: tuple | None = None
 
     def compose(self):
         yield Field(id="field")
@@ -133,9 +134,31 @@ class FootballBoard(Board):
             self.cursor = movable[0] if state.team == 1 else movable[-1]
         self.redraw()
         self.refresh_bindings()
+        self.announce()
 
     def on_resize(self) -> None:
         self.redraw()
+
+    def watch_analysis(self, value: bool) -> None:
+        super().watch_analysis(value)
+        self.announce()
+
+    def announce(self) -> None:
+        """With the analysis on, say in the commentary whether the side to move wins (once per
+        position)."""
+        state = self.state
+        if not self.analysis or state.over or not self.is_mounted:
+            return
+        key = (state.board, state.to_move, state.ply)
+        if key == self._announced:
+            return
+        self._announced = key
+        try:
+            write = getattr(self.screen, "write_commentary", None)
+        except Exception:  # not on a screen yet
+            return
+        if write is not None:
+            write(f"[dim]analysis:[/dim] {self.analysis_lines(state)[0]}")
 
     def movable(self) -> list[int]:
         if not self.human or self.state.over:
