@@ -22,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from bots.ludo import LEAF_CAP  # noqa: E402
 from bots.ludo_engine import (  # noqa: E402
     PASS,
     ExpectimaxPolicy,
@@ -34,8 +35,9 @@ from bots.ludo_engine import (  # noqa: E402
 
 def policies() -> dict:
     return {
-        "expectimax": ExpectimaxPolicy(),
-        "expectimax3": ExpectimaxPolicy(depth=3),  # the full third level (no clock here)
+        "expectimax": ExpectimaxPolicy(depth=3, leaf_cap=LEAF_CAP),  # as bots.ludo's (no clock here)
+        "expectimax2": ExpectimaxPolicy(),  # depth 2 only
+        "expectimax3": ExpectimaxPolicy(depth=3),  # the full third level everywhere
         "heuristic": HeuristicPolicy(),
         "simple_player2": first_progress_policy,
         "random": random_policy,

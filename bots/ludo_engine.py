@@ -302,16 +302,19 @@ class ExpectimaxPolicy:
 
     Depth 2 (always): each own move, then each of the opponent's six rolls (weight 1/6) and its
     best reply by the same evaluation (the minimum of ours), leaves evaluated with us to roll.
-    With ``depth=3`` and time left, a third level: our next roll and best move. The depth-2
-    answer stands if the deadline (a ``time.perf_counter`` value) comes first or ``cancelled()``
-    turns true, so a move is always ready in time.
+    With ``depth=3``, a third level: our next roll and best move, when the estimated number of
+    leaves is at most ``leaf_cap`` (``None``: always; the cap depends only on the position, so
+    results do not depend on the machine's speed). The depth-2 answer stands if the deadline
+    (a ``time.perf_counter`` value) comes first or ``cancelled()`` turns true, so a move is
+    always ready in time.
     """
 
     deadline_aware = True
 
-    def __init__(self, weights: Weights = Weights(), depth: int = 2) -> None:
+    def __init__(self, weights: Weights = Weights(), depth: int = 2, leaf_cap: int | None = None) -> None:
         self.ev = Evaluator(weights)
         self.depth = depth
+        self.leaf_cap = leaf_cap
 
     def __call__(self, pos: Pos, side: int, roll: int, rng=None, deadline: float | None = None,
                  cancelled=None) -> object:
@@ -361,6 +364,11 @@ class ExpectimaxPolicy:
                 best, best_value = move, total
         if self.depth < 3:
             return best
+        if self.leaf_cap is not None:
+            mine = sum(1 for c in pos.pos[side] if c) + (1 if pos.pen[side] else 0)
+            theirs = sum(1 for c in pos.pos[opp] if c) + (1 if pos.pen[opp] else 0)
+            if len(moves) * 36 * max(mine, 1) * max(theirs, 1) > self.leaf_cap:
+                return best
         ranked.sort(key=lambda item: -item[0])
         self._deadline = deadline
         self._cancelled = cancelled
