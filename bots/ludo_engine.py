@@ -370,14 +370,12 @@ class ExpectimaxPolicy:
             if len(moves) * 36 * max(mine, 1) * max(theirs, 1) > self.leaf_cap:
                 return best
         ranked.sort(key=lambda item: -item[0])
-        self._deadline = deadline
-        self._cancelled = cancelled
         best3, best3_value = best, None
         try:
             for _, move in ranked:
                 cut = pos.apply(side, move, roll)
                 try:
-                    value = self._chance(pos, side, opp, 2)
+                    value = self._chance(pos, side, opp, 2, deadline, cancelled)
                 finally:
                     pos.undo(side, move, roll, cut)
                 if best3_value is None or value > best3_value:
@@ -386,25 +384,25 @@ class ExpectimaxPolicy:
             return best
         return best3
 
-    def _chance(self, pos: Pos, me: int, mover: int, depth: int) -> float:
+    def _chance(self, pos: Pos, me: int, mover: int, depth: int, deadline, cancelled) -> float:
         """The expected value, for ``me``, of ``mover`` rolling with ``depth`` moves to go."""
         if depth == 0 or pos.home[0] == pos.c or pos.home[1] == pos.c:
             return self.ev.evaluate(pos, me, mover)
-        if self._deadline is not None and perf_counter() > self._deadline:
+        if deadline is not None and perf_counter() > deadline:
             raise _Timeout
-        if self._cancelled is not None and self._cancelled():
+        if cancelled is not None and cancelled():
             raise _Timeout
         total = 0.0
         nxt = 1 - mover
         for r in range(1, 7):
             moves = pos.moves(mover, r)
             if not moves:
-                total += self._chance(pos, me, nxt, depth - 1)
+                total += self._chance(pos, me, nxt, depth - 1, deadline, cancelled)
                 continue
             best = None
             for m in moves:
                 cut = pos.apply(mover, m, r)
-                v = self._chance(pos, me, nxt, depth - 1)
+                v = self._chance(pos, me, nxt, depth - 1, deadline, cancelled)
                 pos.undo(mover, m, r, cut)
                 if best is None or (v > best if mover == me else v < best):
                     best = v
