@@ -136,3 +136,28 @@ def test_bots_answer_within_the_time_limit_with_legal_moves():
         state = game.play(state, move)
     assert getmoves(game.board(state), state.turn, 6)  # the board converts back
     assert ENTER == -1
+
+
+def test_expectimax_falls_back_when_time_runs_out():
+    """Past the deadline (or once cancelled) the search stops with a legal move."""
+    from bots.ludo_engine import ExpectimaxPolicy
+
+    game = Ludo(counters=10, length=40)
+    board = make_start_board(10, 40)
+    for square in (0, 3, 9, 14, 22, 30):
+        board.red[square] = 1
+    for square in (20, 25, 27, 33, 38, 1):
+        board.blue[square] = 1
+    board.redpen, board.bluepen = 4, 4
+    state = game.state_from_board(board, 0, 6)
+    policy = ExpectimaxPolicy(depth=3)
+    pos = Pos.from_state(state, game.safe)
+    full = policy(pos, 0, 6)
+    hurried = policy(pos, 0, 6, deadline=0.0)
+    stopped = policy(pos, 0, 6, cancelled=lambda: True)
+    legal = game.legal_moves(state)
+    for move in (full, hurried, stopped):
+        assert notebook_move(0, move, 6, 40) in legal
+    assert (pos.pos, pos.pen, pos.home) == (Pos.from_state(state, game.safe).pos, [4, 4], [0, 0])
+    bot = BOTS["expectimax"].make(game)
+    assert bot.choose(state, Context(rng=random.Random(0), time_limit=1e-9)) in legal
