@@ -33,7 +33,7 @@ CATALOG: dict[str, GameEntry] = {
         GameEntry(
             "dfootball",
             "D-Football",
-            "One-dimensional football: step or jump your players past the other team (STATS 306).",
+            "One-dimensional football: step or jump past the other team (STATS 306).",
             "games.dfootball",
             "DFootball",
         ),
