@@ -10,7 +10,8 @@ undo, ``a`` analysis, ``p`` pause, ``s`` step, ``?`` help, ``q``/Escape back). A
 - turns keys and clicks into a move: it posts ``Board.MovePicked(move)`` and the screen plays it
   (the screen checks legality again: a board never changes the state);
 - shows its analysis when ``analysis`` is true (the screen toggles it with ``a``), e.g. the turn
-  tree, or the bot's win probability; ``analysis_lines(state)`` adds lines to the side panel.
+  tree, or the bot's win probability; ``analysis_lines(state)`` adds lines to the side panel,
+  ``panel_changed()`` asks for them to be drawn again, ``comment(text)`` adds a commentary line.
 
 A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game screen needs for
 this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
@@ -49,6 +50,16 @@ class Board(Widget, can_focus=True):
             super().__init__()
             self.move = move
 
+    class Comment(Message):
+        """A line for the commentary pane from the board (e.g. its analysis verdict)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class PanelChanged(Message):
+        """The board's ``analysis_lines`` changed (e.g. a table finished building)."""
+
     def __init__(self, game: Game, **kwargs) -> None:
         super().__init__(**kwargs)
         self.game = game
@@ -73,6 +84,14 @@ class Board(Widget, can_focus=True):
     def side_style(self, side: int) -> str:
         """The Rich style the side panel gives ``side`` (Robot Ludo draws Red in the orange)."""
         return SIDE_STYLES[side]
+
+    def comment(self, text: str) -> None:
+        """Add ``text`` (Rich markup allowed) to the commentary pane."""
+        self.post_message(self.Comment(text))
+
+    def panel_changed(self) -> None:
+        """Ask the screen to redraw the side panel (and so ``analysis_lines``)."""
+        self.post_message(self.PanelChanged())
 
     def analysis_lines(self, state: State) -> list[str]:
         """Extra lines for the side panel while the analysis is on (Rich markup allowed)."""

@@ -153,12 +153,7 @@ class FootballBoard(Board):
         if key == self._announced:
             return
         self._announced = key
-        try:
-            write = getattr(self.screen, "write_commentary", None)
-        except Exception:  # not on a screen yet
-            return
-        if write is not None:
-            write(f"[dim]analysis:[/dim] {self.analysis_lines(state)[0]}")
+        self.comment(f"[dim]analysis:[/dim] {self.analysis_lines(state)[0]}")
 
     def movable(self) -> list[int]:
         if not self.human or self.state.over:

@@ -162,9 +162,7 @@ class HogBoard(Board):
     def _table_ready(self, table: hog_solver.OptimalTable) -> None:
         self.table = table
         self.refresh(layout=True)
-        screen = self.screen
-        if hasattr(screen, "refresh_panel"):
-            screen.refresh_panel()
+        self.panel_changed()
 
     # -- state ------------------------------------------------------------------------------------
     def show(self, state: HogState, human: bool) -> None:

@@ -274,6 +274,14 @@ class GameScreen(Screen):
             return
         self.push(new_state)
 
+    def on_board_comment(self, message: Board.Comment) -> None:
+        message.stop()
+        self.write_commentary(message.text)
+
+    def on_board_panel_changed(self, message: Board.PanelChanged) -> None:
+        message.stop()
+        self.refresh_panel()
+
     # -- the panes -------------------------------------------------------------------------------
     def refresh_views(self) -> None:
         state = self.state
