@@ -155,3 +155,14 @@ async def test_a_whole_game_from_the_menu_won_by_keys_against_perfect():
             assert screen.state.ply > state.ply, f"square {square} was not played"
         assert screen.result.winner == 0
         assert "Michigan wins!" in str(screen.query_one("#result-banner").render())
+
+
+async def test_with_the_analysis_on_the_commentary_says_who_wins():
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("human", "perfect"), n=3)
+        await pilot.press("a")
+        await settle(pilot)
+        lines = [strip.text for strip in screen.query_one("#commentary").lines]
+        verdicts = [line for line in lines if line.startswith("analysis:")]
+        assert len(verdicts) == 1 and "Michigan" in verdicts[0]
