@@ -49,6 +49,123 @@ _QUADRANTS = (0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0
 QUADRANT_OF = tuple(next(q for q in _QUADRANTS if q >> s & 1) for s in range(64))
 
 
+# -- stability (for the endgame's stability cutoff) ------------------------------------------------
+# A disc is stable when no sequence of moves can ever flip it. The count of the opponent's stable
+# discs bounds the mover's final margin from above: ``64 - 2 * stable``.
+
+def _line_play(P: int, O: int, x: int) -> tuple[int, int]:
+    """``P`` places a disc on cell ``x`` of an eight-cell line (flipping along the line only)."""
+    P |= 1 << x
+    f, y = 0, x - 1
+    while y >= 0 and O >> y & 1:
+        f |= 1 << y
+        y -= 1
+    if f and y >= 0 and P >> y & 1:
+        P |= f
+        O &= ~f
+    f, y = 0, x + 1
+    while y < 8 and O >> y & 1:
+        f |= 1 << y
+        y += 1
+    if f and y < 8 and P >> y & 1:
+        P |= f
+        O &= ~f
+    return P, O
+
+
+def _edge_table() -> list[int]:
+    """``EDGE_STABLE[P << 8 | O]``: the discs of ``P`` on an edge line that no sequence of moves
+    on that line can flip (any empty cell may be played by either side: a move there may be legal
+    through another direction). Edge discs can only ever flip along their edge."""
+    memo: dict[int, int] = {}
+
+    def stable(P: int, O: int) -> int:
+        key = P << 8 | O
+        got = memo.get(key)
+        if got is not None:
+            return got
+        st = P
+        for x in range(8):
+            if st and not (P | O) >> x & 1:
+                st &= stable(*_line_play(P, O, x))
+                if st:
+                    o2, p2 = _line_play(O, P, x)
+                    st &= stable(p2, o2)
+        memo[key] = st
+        return st
+
+    table = [0] * 65536
+    for P in range(256):
+        for O in range(256):
+            if not P & O:
+                table[P << 8 | O] = stable(P, O)
+    return table
+
+
+EDGE_STABLE = _edge_table()
+_COL_A = 0x0101010101010101
+_GATHER = 0x0102040810204080  # (x & column A) * _GATHER >> 56: column A as a byte (row 1 in bit 0)
+UNPACK_A = tuple(sum(1 << 8 * r for r in range(8) if b >> r & 1) for b in range(256))
+_CENTRAL = 0x007E7E7E7E7E7E00
+
+
+def _lines() -> tuple[tuple[int, ...], ...]:
+    """The board's full lines by direction: rows, columns, and the two diagonal families."""
+    rows = tuple(0xFF << 8 * r for r in range(8))
+    cols = tuple(_COL_A << c for c in range(8))
+    d9, d7 = [], []
+    for k in range(-7, 8):  # c - r == k
+        d9.append(sum(1 << (r * 8 + r + k) for r in range(8) if 0 <= r + k < 8))
+    for k in range(15):  # r + c == k
+        d7.append(sum(1 << (r * 8 + k - r) for r in range(8) if 0 <= k - r < 8))
+    return rows, cols, tuple(d7), tuple(d9)
+
+
+LINES = _lines()
+_full_cache: dict[int, tuple[int, int, int, int]] = {}
+
+
+def full_lines(filled: int) -> tuple[int, int, int, int]:
+    """The squares whose row, column, and each diagonal are full (cached by occupancy)."""
+    got = _full_cache.get(filled)
+    if got is None:
+        out = []
+        for family in LINES:
+            full = 0
+            for line in family:
+                if filled & line == line:
+                    full |= line
+            out.append(full)
+        got = tuple(out)
+        if len(_full_cache) > 200_000:
+            _full_cache.clear()
+        _full_cache[filled] = got
+    return got
+
+
+def stable_discs(p: int, o: int) -> int:
+    """A subset of the discs of ``p`` that can never flip (edges exactly along the edge; inner
+    discs whose every line is full or which touch a stable own disc along each line)."""
+    fh, fv, fd7, fd9 = full_lines(p | o)
+    g = _GATHER
+    st = (EDGE_STABLE[(p & 0xFF) << 8 | (o & 0xFF)]
+          | EDGE_STABLE[(p >> 56) << 8 | (o >> 56)] << 56
+          | UNPACK_A[EDGE_STABLE[((p & _COL_A) * g >> 56 & 0xFF) << 8 | ((o & _COL_A) * g >> 56 & 0xFF)]]
+          | UNPACK_A[EDGE_STABLE[((p >> 7 & _COL_A) * g >> 56 & 0xFF) << 8
+                                 | ((o >> 7 & _COL_A) * g >> 56 & 0xFF)]] << 7)
+    inner = p & _CENTRAL
+    st |= inner & fh & fv & fd7 & fd9
+    inner &= ~st
+    while inner:
+        new = (inner & (fh | st >> 1 | st << 1) & (fv | st >> 8 | st << 8)
+               & (fd7 | st >> 7 | st << 7) & (fd9 | st >> 9 | st << 9))
+        if not new:
+            break
+        st |= new
+        inner ^= new
+    return st
+
+
 class Timeout(Exception):
     """The deadline passed or the search was cancelled."""
 
@@ -379,18 +496,26 @@ class Engine:
         order = self._ordered(p, o, moves, 3, 0, -1)
         lo, hi = alpha, beta
         best_move = order[0]
-        g = max(lo, min(hi, guess))
+        b = max(lo + 1, min(hi, guess))
+        step, last = 1, 0
         while lo < hi:
-            b = g + 1 if g == lo else g
             value, move = self._solve_root(p, o, order, b - 1, b, empties)
             if value >= b:
                 lo = value
                 best_move = move
                 order.remove(move)
                 order.insert(0, move)
+                step = step * 2 if last > 0 else 1
+                last = 1
+                b = lo + step if PROBE else lo + 1
             else:
                 hi = value
-            g = value
+                step = step * 2 if last < 0 else 1
+                last = -1
+                b = hi - step + 1 if PROBE else hi
+            if PROBE and step > 1:
+                b = (lo + hi + 1) // 2 if lo > -64 and hi < 64 else b
+            b = max(lo + 1, min(hi, b))
         line = self._solve_line(p, o, best_move)
         return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
                           self.clock() - start, exact=True)
@@ -444,8 +569,17 @@ class Engine:
             if passed:
                 return p.bit_count() - o.bit_count()
             return -self._solve(o, p, -beta, -alpha, empties, True)
+        if alpha >= STABILITY_ALPHA[empties]:
+            # stability cutoff: the opponent's stable discs cap the mover's margin
+            if 64 - 2 * o.bit_count() <= alpha:  # else it cannot cut even if every disc is stable
+                bound = 64 - 2 * stable_discs(o, p).bit_count()
+                if bound <= alpha:
+                    return bound
+                if bound < beta:
+                    beta = bound
         key = p << 64 | o
-        entry = self.etable.get(key)
+        etable = self.etable
+        entry = etable.get(key)
         tt_move = -1
         if entry is not None:
             lo, hi, tt_move = entry
@@ -460,10 +594,12 @@ class Engine:
             if alpha >= beta:
                 return alpha
         a0, b0 = alpha, beta
-        evaluate = self.evaluate
         # fastest first: the child's move list is kept for the child
         keyed = []
         m = moves
+        etc = empties >= ETC_EMPTIES
+        if empties >= EVAL_ORDER_EMPTIES:
+            evaluate = self.evaluate
         while m:
             low = m & -m
             m ^= low
@@ -471,6 +607,14 @@ class Engine:
             f = flips(p, o, sq)
             np_ = p | f | low
             no = o ^ f
+            if etc:
+                # enhanced transposition cutoff: a child already known to refute the window
+                child = etable.get(no << 64 | np_)
+                if child is not None and -child[1] >= beta:
+                    value = -child[1]
+                    lo, hi = (entry[0], entry[1]) if entry is not None else (-64, 64)
+                    etable[key] = (max(lo, value), hi, sq)
+                    return value
             replies = legal_bits(no, np_)
             if sq == tt_move:
                 keyed.append((-1 << 30, sq, np_, no, replies))
@@ -526,6 +670,10 @@ class Engine:
             if f:
                 return 62 - 2 * (o.bit_count() + f.bit_count())
             return p.bit_count() - o.bit_count()
+        if alpha >= STABILITY_ALPHA[empties] and 64 - 2 * o.bit_count() <= alpha:
+            bound = 64 - 2 * stable_discs(o, p).bit_count()
+            if bound <= alpha:
+                return bound
         odd = []
         even = []
         m = empty
@@ -589,7 +737,12 @@ class Engine:
 
 
 SHALLOW = 6
+PROBE = 0
 EVAL_ORDER_EMPTIES = 11
+ETC_EMPTIES = 10
+# the stability cutoff is tried once alpha reaches these margins (by empties; Edax's thresholds)
+STABILITY_ALPHA = (99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
+                   44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62) + (64,) * 25
 
 
 def to_score(diff: int) -> int:

@@ -169,3 +169,63 @@ def test_alphabeta_beats_random_and_greedy_in_seeded_matches():
     assert vs_random.wins[0] == 2
     vs_greedy = run_match(game, (quick, BOTS["greedy"]), games=2, seed=2)
     assert vs_greedy.wins[0] == 2
+
+
+def test_stable_discs_never_flip():
+    """The discs ``stable_discs`` names keep their colour in every random continuation."""
+    from bots.othello_search import stable_discs
+
+    game = Othello()
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(40):
+        state = game.initial_state()
+        history = []
+        while not state.over:
+            history.append(state)
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        for earlier in history[30::3]:
+            p, o = earlier.mover_bits()
+            sp, so = stable_discs(p, o), stable_discs(o, p)
+            assert not sp & ~p and not so & ~o
+            checked += (sp | so).bit_count()
+            mover_is_blue = p == earlier.blue
+            for _ in range(5):
+                s = earlier
+                while not s.over:
+                    s = game.play(s, rng.choice(game.legal_moves(s)))
+                    mine, theirs = (s.blue, s.orange) if mover_is_blue else (s.orange, s.blue)
+                    assert sp & mine == sp and so & theirs == so
+    assert checked > 500
+
+
+def test_endgame_solver_matches_brute_force_with_decided_margins():
+    """Deeper positions (8 empties) from lopsided greedy-against-random play, where the
+    stability cutoff and the transposition cutoffs fire, still solve exactly."""
+    game = Othello()
+    checked = 0
+    for seed in range(40):
+        rng = random.Random(500 + seed)
+        state = game.initial_state()
+        while 64 - (state.blue | state.orange).bit_count() > 8 and not state.over:
+            moves = game.legal_moves(state)
+            if state.to_move == seed % 2 and moves != [PASS]:
+                p, o = state.mover_bits()
+                move = max(moves, key=lambda m: flip_bits(p, o, m).bit_count())
+            else:
+                move = rng.choice(moves)
+            state = game.play(state, move)
+        if state.over:
+            continue
+        p, o = state.mover_bits()
+        if not legal_bits(p, o):
+            continue
+        exact = brute_force(p, o)
+        info = Engine().solve(p, o)
+        assert info.score == to_score(exact)
+        f = flip_bits(p, o, info.move)
+        assert -brute_force(o ^ f, p | f | (1 << info.move)) == exact
+        checked += 1
+        if checked >= 12:
+            break
+    assert checked >= 12
