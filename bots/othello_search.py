@@ -47,6 +47,7 @@ PRIOR_KEY = tuple(-v for v in PRIOR).__getitem__
 # The board's quadrants, for endgame parity ordering (play in odd regions first).
 _QUADRANTS = (0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000)
 QUADRANT_OF = tuple(next(q for q in _QUADRANTS if q >> s & 1) for s in range(64))
+QUADRANT_ID = tuple(1 << next(i for i, q in enumerate(_QUADRANTS) if q >> s & 1) for s in range(64))
 
 
 # -- stability (for the endgame's stability cutoff) ------------------------------------------------
@@ -170,24 +171,35 @@ class Timeout(Exception):
     """The deadline passed or the search was cancelled."""
 
 
+def _with_first(rays: tuple[int, ...], up: bool) -> tuple[tuple[int, int], ...]:
+    """Each ray with its first square (the neighbour of the square the ray starts from)."""
+    return tuple((ray, ray & -ray if up else 1 << (ray.bit_length() - 1)) for ray in rays)
+
+
+_RAYS_UP_FIRST = tuple(_with_first(rays, True) for rays in RAYS_UP)
+_RAYS_DOWN_FIRST = tuple(_with_first(rays, False) for rays in RAYS_DOWN)
+
+
 def flips(p: int, o: int, square: int) -> int:
-    """The discs of ``o`` flipped by ``p`` playing ``square`` (a local copy for speed)."""
+    """The discs of ``o`` flipped by ``p`` playing ``square`` (a local copy for speed: a ray is
+    only walked when its first square holds an opponent disc)."""
     f = 0
     notp = ~o
-    for ray in RAYS_UP[square]:
-        b = ray & notp
-        if b:
-            low = b & -b
-            if low & p:
-                f |= ray & (low - 1)
-    for ray in RAYS_DOWN[square]:
-        b = ray & notp
-        if b:
-            high = 1 << (b.bit_length() - 1)
-            if high & p:
-                f |= ray & ~((high << 1) - 1)
+    for ray, first in _RAYS_UP_FIRST[square]:
+        if first & o:
+            b = ray & notp
+            if b:
+                low = b & -b
+                if low & p:
+                    f |= ray & (low - 1)
+    for ray, first in _RAYS_DOWN_FIRST[square]:
+        if first & o:
+            b = ray & notp
+            if b:
+                high = 1 << (b.bit_length() - 1)
+                if high & p:
+                    f |= ray & ~((high << 1) - 1)
     return f
-
 
 @dataclass
 class SearchInfo:
@@ -558,9 +570,9 @@ class Engine:
 
         ``moves`` is the mover's legal bitboard when the caller already knows it.
         """
-        if empties <= SHALLOW:
-            return self._shallow(p, o, alpha, beta, empties, passed)
         self.nodes += 1
+        if empties <= SHALLOW:
+            return _shallow_entry(p, o, alpha, beta, passed)
         if self.nodes >= self._check_at:
             self._check()
         if moves < 0:
@@ -655,88 +667,113 @@ class Engine:
         self.etable[key] = (lo, hi, best_move)
         return best
 
-    def _shallow(self, p: int, o: int, alpha: int, beta: int, empties: int, passed: bool) -> int:
-        """The last few empties: try each empty square (no move generation), odd regions first."""
-        self.nodes += 1
-        empty = FULL ^ (p | o)
-        if empties == 2:
-            return self._last_two(p, o, alpha, beta, empty, passed)
-        if empties == 1:
-            sq = empty.bit_length() - 1
-            f = flips(p, o, sq)
-            if f:
-                return 2 * (p.bit_count() + f.bit_count()) - 62
-            f = flips(o, p, sq)
-            if f:
-                return 62 - 2 * (o.bit_count() + f.bit_count())
-            return p.bit_count() - o.bit_count()
-        if alpha >= STABILITY_ALPHA[empties] and 64 - 2 * o.bit_count() <= alpha:
-            bound = 64 - 2 * stable_discs(o, p).bit_count()
-            if bound <= alpha:
-                return bound
-        odd = []
-        even = []
-        m = empty
-        while m:
-            low = m & -m
-            m ^= low
-            sq = low.bit_length() - 1
-            if (QUADRANT_OF[sq] & empty).bit_count() & 1:
-                odd.append(sq)
-            else:
-                even.append(sq)
-        best = -INF
-        e1 = empties - 1
-        for sq in odd + even if even else odd:
+
+def _shallow_entry(p: int, o: int, alpha: int, beta: int, passed: bool) -> int:
+    """The last ``SHALLOW`` or fewer empties: lists the empty squares (best squares first) and
+    the quadrants' parity, then solves without move generation or table."""
+    empty = FULL ^ (p | o)
+    ems = []
+    parity = 0
+    m = empty
+    while m:
+        low = m & -m
+        m ^= low
+        sq = low.bit_length() - 1
+        ems.append(sq)
+        parity ^= QUADRANT_ID[sq]
+    n = len(ems)
+    if n == 0:
+        return p.bit_count() - o.bit_count()
+    if n == 1:
+        return _last_one(p, o, ems[0])
+    if n == 2:
+        return _last_two(p, o, alpha, beta, ems[0], ems[1], passed)
+    ems.sort(key=PRIOR_KEY)
+    return _shallow(p, o, alpha, beta, ems, parity, passed)
+
+
+def _shallow(p: int, o: int, alpha: int, beta: int, ems: list[int], parity: int, passed: bool) -> int:
+    """Three or more empties ``ems`` (in square-value order): squares in odd quadrants first
+    (``parity``: one bit a quadrant, set when its count of empties is odd), no table."""
+    n = len(ems)
+    if n >= 4 and alpha >= STABILITY_ALPHA[n] and 64 - 2 * o.bit_count() <= alpha:
+        bound = 64 - 2 * stable_discs(o, p).bit_count()
+        if bound <= alpha:
+            return bound
+    best = -INF
+    for want in (True, False):
+        for i, sq in enumerate(ems):
+            if (QUADRANT_ID[sq] & parity != 0) is not want:
+                continue
             f = flips(p, o, sq)
             if not f:
                 continue
-            value = -self._shallow(o ^ f, p | f | (1 << sq), -beta, -alpha, e1, False)
+            np_ = p | f | (1 << sq)
+            no = o ^ f
+            if n == 3:
+                if i == 0:
+                    a, b = ems[1], ems[2]
+                elif i == 1:
+                    a, b = ems[0], ems[2]
+                else:
+                    a, b = ems[0], ems[1]
+                value = -_last_two(no, np_, -beta, -alpha, a, b, False)
+            else:
+                value = -_shallow(no, np_, -beta, -alpha, ems[:i] + ems[i + 1:], parity ^ QUADRANT_ID[sq], False)
             if value > best:
                 best = value
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         return best
-        if best == -INF:
-            if passed:
-                return p.bit_count() - o.bit_count()
-            return -self._shallow(o, p, -beta, -alpha, empties, True)
-        return best
+    if best == -INF:
+        if passed:
+            return p.bit_count() - o.bit_count()
+        return -_shallow(o, p, -beta, -alpha, ems, parity, True)
+    return best
 
-    def _last_two(self, p: int, o: int, alpha: int, beta: int, empty: int, passed: bool) -> int:
-        """Two empties, written out: no recursion for the last square."""
-        a = empty.bit_length() - 1
-        b = (empty ^ (1 << a)).bit_length() - 1
-        best = -INF
-        for sq, x in ((a, b), (b, a)):
-            f = flips(p, o, sq)
-            if not f:
-                continue
-            self.nodes += 1
-            np_ = p | f | (1 << sq)
-            no = o ^ f
-            g = flips(no, np_, x)
-            if g:
-                value = 62 - 2 * (no.bit_count() + g.bit_count())
+
+def _last_one(p: int, o: int, sq: int) -> int:
+    """One empty square: the mover plays it if they can, else the opponent, else nobody."""
+    f = flips(p, o, sq)
+    if f:
+        return 2 * (p.bit_count() + f.bit_count()) - 62
+    f = flips(o, p, sq)
+    if f:
+        return 62 - 2 * (o.bit_count() + f.bit_count())
+    return p.bit_count() - o.bit_count()
+
+
+def _last_two(p: int, o: int, alpha: int, beta: int, a: int, b: int, passed: bool) -> int:
+    """Two empties, written out: no recursion for the last square."""
+    best = -INF
+    for sq, x in ((a, b), (b, a)):
+        f = flips(p, o, sq)
+        if not f:
+            continue
+        np_ = p | f | (1 << sq)
+        no = o ^ f
+        g = flips(no, np_, x)
+        if g:
+            value = 62 - 2 * (no.bit_count() + g.bit_count())
+        else:
+            h = flips(np_, no, x)
+            if h:
+                value = 2 * (np_.bit_count() + h.bit_count()) - 62
             else:
-                h = flips(np_, no, x)
-                if h:
-                    value = 2 * (np_.bit_count() + h.bit_count()) - 62
-                else:
-                    value = np_.bit_count() - no.bit_count()
-            if value > best:
-                best = value
-                if value >= beta:
-                    return best
-        if best == -INF:
-            if passed:
-                return p.bit_count() - o.bit_count()
-            return -self._last_two(o, p, -beta, -alpha, empty, True)
-        return best
+                value = np_.bit_count() - no.bit_count()
+        if value > best:
+            best = value
+            if value >= beta:
+                return best
+    if best == -INF:
+        if passed:
+            return p.bit_count() - o.bit_count()
+        return -_last_two(o, p, -beta, -alpha, a, b, True)
+    return best
 
 
-SHALLOW = 6
+SHALLOW = 5
 PROBE = 0
 EVAL_ORDER_EMPTIES = 11
 ETC_EMPTIES = 10
