@@ -508,26 +508,18 @@ class Engine:
         order = self._ordered(p, o, moves, 3, 0, -1)
         lo, hi = alpha, beta
         best_move = order[0]
-        b = max(lo + 1, min(hi, guess))
-        step, last = 1, 0
+        g = max(lo, min(hi, guess))
         while lo < hi:
+            b = g + 1 if g == lo else g
             value, move = self._solve_root(p, o, order, b - 1, b, empties)
             if value >= b:
                 lo = value
                 best_move = move
                 order.remove(move)
                 order.insert(0, move)
-                step = step * 2 if last > 0 else 1
-                last = 1
-                b = lo + step if PROBE else lo + 1
             else:
                 hi = value
-                step = step * 2 if last < 0 else 1
-                last = -1
-                b = hi - step + 1 if PROBE else hi
-            if PROBE and step > 1:
-                b = (lo + hi + 1) // 2 if lo > -64 and hi < 64 else b
-            b = max(lo + 1, min(hi, b))
+            g = value
         line = self._solve_line(p, o, best_move)
         return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
                           self.clock() - start, exact=True)
@@ -606,12 +598,12 @@ class Engine:
             if alpha >= beta:
                 return alpha
         a0, b0 = alpha, beta
-        # fastest first: the child's move list is kept for the child
-        keyed = []
+        e1 = empties - 1
+        solve = self._solve
+        children = []
         m = moves
         etc = empties >= ETC_EMPTIES
-        if empties >= EVAL_ORDER_EMPTIES:
-            evaluate = self.evaluate
+        first = None
         while m:
             low = m & -m
             m ^= low
@@ -627,34 +619,53 @@ class Engine:
                     lo, hi = (entry[0], entry[1]) if entry is not None else (-64, 64)
                     etable[key] = (max(lo, value), hi, sq)
                     return value
-            replies = legal_bits(no, np_)
             if sq == tt_move:
-                keyed.append((-1 << 30, sq, np_, no, replies))
-            elif empties >= EVAL_ORDER_EMPTIES:
-                # far from the end: the evaluation (mobility, corners, edges) orders best
-                keyed.append((replies.bit_count() * 200 + evaluate(no, np_), sq, np_, no, replies))
+                first = (sq, np_, no)
             else:
-                keyed.append((replies.bit_count() * 16 - PRIOR[sq] // 10, sq, np_, no, replies))
-        keyed.sort()
+                children.append((sq, np_, no))
         best = -INF
         best_move = -1
-        first = True
-        e1 = empties - 1
-        for _, sq, np_, no, replies in keyed:
-            if first:
-                value = -self._solve(no, np_, -beta, -alpha, e1, False, replies)
-                first = False
+        if first is not None:
+            # the table's move first, before the others are ordered (it often cuts at once)
+            sq, np_, no = first
+            best = -solve(no, np_, -beta, -alpha, e1, False)
+            best_move = sq
+            if best > alpha:
+                alpha = best
+        if alpha < beta and children:
+            # fastest first: the child's move list is kept for the child
+            keyed = []
+            if empties >= EVAL_ORDER_EMPTIES:
+                # far from the end: the evaluation (mobility, corners, edges) orders best
+                evaluate = self.evaluate
+                for sq, np_, no in children:
+                    replies = legal_bits(no, np_)
+                    keyed.append((replies.bit_count() * 200 + evaluate(no, np_), sq, np_, no, replies))
+            elif empties > SHALLOW + 1:
+                for sq, np_, no in children:
+                    replies = legal_bits(no, np_)
+                    keyed.append((replies.bit_count() * 16 - PRIOR[sq] // 10, sq, np_, no, replies))
             else:
-                value = -self._solve(no, np_, -alpha - 1, -alpha, e1, False, replies)
-                if alpha < value < beta:
-                    value = -self._solve(no, np_, -beta, -value, e1, False, replies)
-            if value > best:
-                best = value
-                best_move = sq
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
+                # the children are solved without move lists: order by the squares' value
+                empty = FULL ^ (p | o)
+                for sq, np_, no in children:
+                    odd = (QUADRANT_OF[sq] & empty).bit_count() & 1
+                    keyed.append((-PRIOR[sq] - 1000 * odd, sq, np_, no, -1))
+            keyed.sort()
+            for _, sq, np_, no, replies in keyed:
+                if best == -INF:
+                    value = -solve(no, np_, -beta, -alpha, e1, False, replies)
+                else:
+                    value = -solve(no, np_, -alpha - 1, -alpha, e1, False, replies)
+                    if alpha < value < beta:
+                        value = -solve(no, np_, -beta, -value, e1, False, replies)
+                if value > best:
+                    best = value
+                    best_move = sq
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
         lo, hi = -64, 64
         if entry is not None:
             lo, hi = entry[0], entry[1]
@@ -774,7 +785,6 @@ def _last_two(p: int, o: int, alpha: int, beta: int, a: int, b: int, passed: boo
 
 
 SHALLOW = 5
-PROBE = 0
 EVAL_ORDER_EMPTIES = 11
 ETC_EMPTIES = 10
 # the stability cutoff is tried once alpha reaches these margins (by empties; Edax's thresholds)
