@@ -9,8 +9,8 @@ With no section named, runs them all (about 15-25 minutes with the defaults; mat
 - speed: engine nodes a second (interior nodes and evaluated leaves) in midgame positions.
 - depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
   midgame positions (ply 20 of seeded random openings); median and range.
-- endgame: exact solve times by number of empties (positions from seeded random play), wall clock
-  and CPU time.
+- endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
+  play), wall clock and CPU time; with --wld also the win/loss/draw solve (window -1..1).
 - match: alphabeta at --match-limit seconds a move against greedy and random, each opening
   (--openings seeded random 4-ply openings) played with both colours.
 
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
 from bots.othello_search import Engine  # noqa: E402
-from games.othello import Othello, OthelloState, perft  # noqa: E402
+from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
 
 KNOWN_PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
 
@@ -121,30 +121,51 @@ def bench_depth(count: int, limits: list[float]) -> None:
               f"longest move {max(walls):.2f} s (limit {limit:g} s)")
 
 
-def bench_endgame(empties_list: list[int], count: int) -> None:
-    section(f"exact endgame solve: {count} positions per number of empties")
-    for empties in empties_list:
-        walls, cpus, nodes = [], [], []
-        seed = 0
-        while len(walls) < count:
-            seed += 1
-            game = Othello()
-            rng = random.Random(1000 + seed)
-            state = game.initial_state()
-            while 64 - (state.blue | state.orange).bit_count() > empties and not state.over:
-                state = game.play(state, rng.choice(game.legal_moves(state)))
-            if state.over or len(game.legal_moves(state)) < 2:
-                continue
-            if 64 - (state.blue | state.orange).bit_count() != empties:
-                continue
+def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
+    """A position with ``empties`` empty squares from seeded play: random, greedy (most flips)
+    or a mix of the two by ``seed % 3``; ``None`` if the game ended first or the mover has
+    fewer than two moves."""
+    game = Othello()
+    rng = random.Random(1000 + seed)
+    style = seed % 3
+    state = game.initial_state()
+    while 64 - (state.blue | state.orange).bit_count() > empties and not state.over:
+        moves = game.legal_moves(state)
+        if style == 0 or (style == 2 and rng.random() < 0.5) or moves == [PASS]:
+            move = rng.choice(moves)
+        else:
             p, o = state.mover_bits()
-            wall, cpu = time.perf_counter(), time.process_time()
-            info = Engine().solve(p, o)
-            walls.append(time.perf_counter() - wall)
-            cpus.append(time.process_time() - cpu)
-            nodes.append(info.nodes)
-        print(f"{empties:2} empties: median {statistics.median(walls):6.2f} s wall, {statistics.median(cpus):6.2f} s CPU; "
-              f"max {max(walls):6.2f} s wall, {max(cpus):6.2f} s CPU; median {statistics.median(nodes):,.0f} nodes", flush=True)
+            counts = [flip_bits(p, o, m).bit_count() for m in moves]
+            move = rng.choice([m for m, c in zip(moves, counts) if c == max(counts)])
+        state = game.play(state, move)
+    if state.over or len(game.legal_moves(state)) < 2:
+        return None
+    if 64 - (state.blue | state.orange).bit_count() != empties:
+        return None
+    return state.mover_bits()
+
+
+def bench_endgame(empties_list: list[int], count: int, wld: bool) -> None:
+    section(f"endgame solve: {count} positions per number of empties (random, greedy and mixed play)")
+    kinds = [("exact", -64, 64)] + ([("win/loss/draw", -1, 1)] if wld else [])
+    for empties in empties_list:
+        positions, seed = [], 0
+        while len(positions) < count:
+            seed += 1
+            got = endgame_position(empties, seed)
+            if got is not None:
+                positions.append(got)
+        for kind, alpha, beta in kinds:
+            walls, cpus, nodes = [], [], []
+            for p, o in positions:
+                wall, cpu = time.perf_counter(), time.process_time()
+                info = Engine().solve(p, o, alpha=alpha, beta=beta)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+                nodes.append(info.nodes)
+            print(f"{empties:2} empties, {kind}: median {statistics.median(walls):6.2f} s wall, "
+                  f"{statistics.median(cpus):6.2f} s CPU; max {max(walls):6.2f} s wall, {max(cpus):6.2f} s CPU; "
+                  f"median {statistics.median(nodes):,.0f} nodes", flush=True)
 
 
 def opening(seed: int, plies: int = 4) -> OthelloState:
@@ -190,7 +211,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=7, help="midgame positions for speed and depth")
     parser.add_argument("--limits", default="1,10", help="time limits for the depth section")
     parser.add_argument("--empties", default="10,12,14,16", help="empties for the endgame section")
-    parser.add_argument("--endgame-positions", type=int, default=3)
+    parser.add_argument("--endgame-positions", type=int, default=5)
+    parser.add_argument("--wld", action="store_true", help="also time the win/loss/draw solve (window -1..1)")
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument("--match-limit", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy,random")
@@ -211,7 +233,7 @@ def main() -> None:
     if "depth" in chosen:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
     if "endgame" in chosen:
-        bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions)
+        bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions, args.wld)
     if "match" in chosen:
         bench_match(args.openings, args.match_limit, args.opponents.split(","))
 

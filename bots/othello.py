@@ -2,7 +2,8 @@
 
 ``alphabeta`` searches with iterative deepening until its time limit (``ctx.time_limit``, or the
 game's ``time_limit`` option, 10 s by default as in the seed) less a safety margin, then solves
-the endgame exactly once few squares are empty (see ``bots.othello_search``). The ``alphabeta
+the endgame exactly once few squares are empty (see ``bots.othello_search``); a few empties
+earlier it first tries a win/loss/draw solve and plays a proven win or draw at once. The ``alphabeta
 1s``/``5s`` entries are the same engine with a shorter limit. While thinking it reports the
 depth reached, the score and the best line through ``ctx.report``. It never ponders: no work
 happens on the opponent's turn.
@@ -44,6 +45,18 @@ def solve_empties(budget: float) -> int:
     if budget < 6:
         return 15
     return 16
+
+
+def wld_empties(budget: float) -> int:
+    """Most empties at which a win/loss/draw solve (a null window at 0, then at 1 for a draw) is
+    tried before the midgame search when the exact solve would not fit ``budget`` seconds."""
+    if budget < 0.5:
+        return 12
+    if budget < 2:
+        return 16
+    if budget < 6:
+        return 18
+    return 19
 
 
 class AlphaBetaBot(Bot):
@@ -105,6 +118,21 @@ class AlphaBetaBot(Bot):
                 report(info)
                 self.last = info
                 return info.move
+            except Timeout:
+                if ctx.cancelled():
+                    return moves[0]
+        elif empties <= wld_empties(budget):
+            # too many empties for the exact margin: is there a move that wins (or draws)?
+            try:
+                info = engine.solve(p, o, start + budget * 0.5, ctx.cancelled, alpha=-1, beta=1)
+                if info.score >= 0:
+                    info.exact = False
+                    result = "win" if info.score > 0 else "draw"
+                    ctx.report(f"win/loss/draw solve · {result}\nline {line_text(info.line[:8])}\n"
+                               f"{info.nodes:,} nodes · {info.seconds:.1f} s")
+                    self.last = info
+                    return info.move
+                # a proven loss: the midgame search picks the move that makes the most of it
             except Timeout:
                 if ctx.cancelled():
                     return moves[0]

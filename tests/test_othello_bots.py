@@ -229,3 +229,55 @@ def test_endgame_solver_matches_brute_force_with_decided_margins():
         if checked >= 12:
             break
     assert checked >= 12
+
+
+def test_win_loss_draw_solve_agrees_with_brute_force():
+    """``solve`` with the window -1..1 finds the sign of the exact result and, unless lost, a move
+    that keeps it."""
+    checked = 0
+    for seed in range(40):
+        _, state = random_position(100 + seed, 52)
+        if state.over:
+            continue
+        p, o = state.mover_bits()
+        if not legal_bits(p, o):
+            continue
+        exact = brute_force(p, o)
+        info = Engine().solve(p, o, alpha=-1, beta=1)
+        sign = (info.score > 0) - (info.score < 0)
+        assert sign == (exact > 0) - (exact < 0)
+        if exact >= 0:
+            f = flip_bits(p, o, info.move)
+            after = -brute_force(o ^ f, p | f | (1 << info.move))
+            assert (after > 0) - (after < 0) == sign
+        checked += 1
+    assert checked >= 15
+
+
+def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve():
+    """Past the exact solve's reach (here 12 empties at a 0.4 s limit) the bot tries the
+    win/loss/draw solve and plays a move that keeps a won or drawn game."""
+    game = Othello()
+    played = 0
+    for seed in range(30):
+        _, state = random_position(200 + seed, 48)
+        if state.over or 64 - (state.blue | state.orange).bit_count() != 12:
+            continue
+        p, o = state.mover_bits()
+        if legal_bits(p, o).bit_count() < 2:
+            continue
+        exact = Engine().solve(p, o).score
+        if exact < 0:
+            continue
+        lines: list[str] = []
+        bot = AlphaBetaBot(game, 0.4)
+        bot.clock = lambda: 0.0  # a frozen clock: the solve never times out
+        move = bot.choose(state, Context(time_limit=0.4, report=lines.append))
+        assert any("win/loss/draw" in line for line in lines)
+        f = flip_bits(p, o, move)
+        after = -Engine().solve(o ^ f, p | f | (1 << move)).score
+        assert (after > 0) == (exact > 0) and (after >= 0)
+        played += 1
+        if played >= 4:
+            break
+    assert played >= 4
