@@ -51,12 +51,12 @@ def wld_empties(budget: float) -> int:
     """Most empties at which a win/loss/draw solve (a null window at 0, then at 1 for a draw) is
     tried before the midgame search when the exact solve would not fit ``budget`` seconds."""
     if budget < 0.5:
-        return 12
+        return 11
     if budget < 2:
-        return 16
+        return 15
     if budget < 6:
-        return 18
-    return 19
+        return 17
+    return 18
 
 
 class AlphaBetaBot(Bot):

@@ -786,7 +786,7 @@ def _last_two(p: int, o: int, alpha: int, beta: int, a: int, b: int, passed: boo
 
 SHALLOW = 5
 EVAL_ORDER_EMPTIES = 18  # measured: at 14 and 16 empties the mobility order alone searches fewer nodes
-ETC_EMPTIES = 10
+ETC_EMPTIES = 8
 # the stability cutoff is tried once alpha reaches these margins (by empties; Edax's thresholds)
 STABILITY_ALPHA = (99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
                    44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62) + (64,) * 25

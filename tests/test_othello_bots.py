@@ -255,13 +255,13 @@ def test_win_loss_draw_solve_agrees_with_brute_force():
 
 
 def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve():
-    """Past the exact solve's reach (here 12 empties at a 0.4 s limit) the bot tries the
+    """Past the exact solve's reach (here 11 empties at a 0.4 s limit) the bot tries the
     win/loss/draw solve and plays a move that keeps a won or drawn game."""
     game = Othello()
     played = 0
-    for seed in range(30):
-        _, state = random_position(200 + seed, 48)
-        if state.over or 64 - (state.blue | state.orange).bit_count() != 12:
+    for seed in range(40):
+        _, state = random_position(200 + seed, 49)
+        if state.over or 64 - (state.blue | state.orange).bit_count() != 11:
             continue
         p, o = state.mover_bits()
         if legal_bits(p, o).bit_count() < 2:
