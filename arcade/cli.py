@@ -142,6 +142,23 @@ def make_game(game_id: str, options: dict[str, str]):
         raise UsageError(str(exc)) from None
 
 
+def progress_bar(title: str, quiet: bool):
+    """A transient Rich progress bar on stderr (off with ``quiet`` or when stderr is no terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn(title),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    )
+
+
 def cmd_bots(args: argparse.Namespace) -> int:
     from bots.registry import bots_for
 
@@ -155,7 +172,6 @@ def cmd_bots(args: argparse.Namespace) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
     from arcade.match import run_match
@@ -167,16 +183,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     game = make_game(args.game, parse_options(args.option))
     entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory))
 
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn(f"{game.title}: {args.bot_a} vs {args.bot_b}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=args.json or not err.is_terminal,
-    ) as progress:
+    with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
         task = progress.add_task("games", total=args.games)
         summary = run_match(
             game,

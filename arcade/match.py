@@ -34,13 +34,10 @@ class GameRecord:
     moved_first: int | None = None  # the player who moved first, when that is not side 0's
 
 
-@dataclass
-class MatchSummary:
-    game: str
-    players: tuple[str, str]
-    settings: dict
-    seed: int
-    records: list[GameRecord] = field(default_factory=list)
+class Tally:
+    """Counts over ``records``, a list of ``GameRecord`` (players A = 0 and B = 1)."""
+
+    records: list[GameRecord]
 
     @property
     def games(self) -> int:
@@ -57,6 +54,15 @@ class MatchSummary:
     @property
     def forfeits(self) -> list[int]:
         return [sum(r.forfeit == p for r in self.records) for p in (0, 1)]
+
+
+@dataclass
+class MatchSummary(Tally):
+    game: str
+    players: tuple[str, str]
+    settings: dict
+    seed: int
+    records: list[GameRecord] = field(default_factory=list)
 
     @property
     def forfeit_reasons(self) -> list[dict[str, int]]:

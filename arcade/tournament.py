@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Callable, Sequence
 
-from arcade.match import GameRecord, run_match
+from arcade.match import GameRecord, Tally, run_match
 
 CHUNK = 10
 """The fewest games of a pair one task plays (one worker, one process per file bot)."""
@@ -56,29 +56,13 @@ class TournamentError(ValueError):
 # -- results -----------------------------------------------------------------------------------
 
 @dataclass
-class PairResult:
+class PairResult(Tally):
     """The games between two bots, ``a`` first in odd-numbered games."""
 
     stage: str
     a: str
     b: str
     records: list[GameRecord] = field(default_factory=list)
-
-    @property
-    def games(self) -> int:
-        return len(self.records)
-
-    @property
-    def wins(self) -> list[int]:
-        return [sum(r.winner == p for r in self.records) for p in (0, 1)]
-
-    @property
-    def draws(self) -> int:
-        return sum(r.winner is None for r in self.records)
-
-    @property
-    def forfeits(self) -> list[int]:
-        return [sum(r.forfeit == p for r in self.records) for p in (0, 1)]
 
     def forfeit_reasons(self, player: int) -> list[str]:
         return sorted({r.reason for r in self.records if r.forfeit == player})
@@ -569,10 +553,9 @@ def cmd_tournament(args) -> int:
     import json
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
-    from arcade.cli import UsageError, bot_logs, make_game, parse_options, resolve_bots
+    from arcade.cli import UsageError, bot_logs, make_game, parse_options, progress_bar, resolve_bots
     from bots.external import close_entry, short_name
 
     game = make_game(args.game, parse_options(args.option))
@@ -587,16 +570,7 @@ def cmd_tournament(args) -> int:
     entries = resolve_bots(game, args.bots, args.memory)  # checks every name, loads every file bot
     for entry in entries:
         close_entry(entry)
-    err = Console(stderr=True)
-    with Progress(
-        TextColumn(f"{game.title} tournament · {len(args.bots)} bots"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=args.json or not err.is_terminal,
-    ) as bar:
+    with progress_bar(f"{game.title} tournament · {len(args.bots)} bots", quiet=args.json) as bar:
         n = len(args.bots)
         pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
         task = bar.add_task("games", total=pairs * check(args.game, args.bots, args.fmt, args.games))

@@ -17,7 +17,7 @@ import time
 from bots.base import Bot, BotEntry, Context, random_move
 from bots.othello_eval import WIN, HandEvaluator
 from bots.othello_search import Engine, SearchInfo, Timeout, line_text, score_text
-from games.othello import PASS, Othello, OthelloState, flip_bits, legal_bits
+from games.othello import PASS, Othello, OthelloState, flip_bits
 
 
 def greedy(game: Othello, state: OthelloState, ctx: Context) -> int:

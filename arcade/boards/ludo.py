@@ -206,8 +206,6 @@ class LudoBoard(Board):
 
     def render_board(self) -> Text:
         state = self.state
-        game = self.game
-        L = game.length
         width, height = self.shape
         ring_w = width * CELL
         avail = (self.size.width or 46)
@@ -277,7 +275,6 @@ class LudoBoard(Board):
 
     def describe_move(self, move) -> str:
         turn, pos, steps = move
-        L = self.game.length
         if (pos, steps) == (-1, -1):
             return f"▶ no move with a {self.state.roll}: pass"
         if (pos, steps) == (0, 0):

@@ -16,7 +16,7 @@ from textual import events
 from textual.binding import Binding
 
 from arcade.boards.base import SIDE_STYLES, Board
-from games.othello import BLUE, ORANGE, PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
+from games.othello import ORANGE, PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
 
 CELL = 3  # columns per square
 LABEL = 2  # columns of the row labels on each side
