@@ -10,8 +10,12 @@ and by history scores plus a square-value prior near them. Leaves use the swappa
 (``bots.othello_eval``), which equals the utility on finished boards.
 
 Endgame (``Engine.solve``): once the remaining empties are few, an exact search of the final
-disc difference, with fastest-first ordering, a transposition table and a parity-aware move
-order near the end, finds the perfect move.
+disc difference finds the perfect move: MTD(f) null windows over a bounds table, the table's move
+first and then fastest first (fewest replies), an enhanced transposition cutoff (a child already
+known to refute the window), a stability cutoff (the opponent's stable discs cap the margin:
+``stable_discs``), and the last five empties by module-level functions with quadrant parity and no
+move generation, the last two written out. ``solve(..., alpha=-1, beta=1)`` is the win/loss/draw
+solve (one or two null windows).
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
