@@ -109,7 +109,7 @@ class AlphaBetaBot(Bot):
 
         if empties <= solve_empties(budget):
             try:
-                guess = 0
+                guess = 1  # a win (at least +1) is the cheapest first window
                 last = self.last
                 if last is not None and last.exact and abs(last.score) >= WIN:
                     # our previous solve (same side to move) is the best first guess
