@@ -49,3 +49,39 @@ async def settle(pilot) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+HUMANS = ("human", "human")
+SIZE = (80, 24)
+
+
+def play_moves(screen: GameScreen, moves) -> None:
+    """Play ``moves`` (moves and chance outcomes) on the screen as if chosen, rolled and shown."""
+    for move in moves:
+        screen.push(screen.game.play(screen.state, move))
+
+
+def snapshot_after(snap_compare, game_id: str, moves=(), keys=(), players=HUMANS, size=SIZE, **settings):
+    """Snapshot ``game_id`` after ``moves`` were played and ``keys`` pressed."""
+
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, game_id, players, **settings)
+        play_moves(screen, moves)
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+
+    return snap_compare(make_app(), terminal_size=size, run_before=run_before)
+
+
+async def choose_in_menu(pilot, game_id: str) -> None:
+    """On the menu, move the highlight to ``game_id`` and open its setup screen."""
+    games = pilot.app.screen.query_one("#games")
+    for _ in range(len(CATALOG)):
+        if games.get_option_at_index(games.highlighted).id == game_id:
+            break
+        await pilot.press("down")
+    await pilot.press("enter")
+    await pilot.pause()

@@ -12,7 +12,7 @@ from arcade.screens.menu import MenuScreen
 from arcade.screens.setup import SetupScreen
 from bots import toothpicks as toothpick_bots
 from bots.base import BotEntry
-from tests.conftest import make_app, open_game, settle
+from tests.conftest import choose_in_menu, make_app, open_game, settle
 
 
 async def test_a_whole_human_game_against_perfect_played_by_keys():
@@ -20,13 +20,7 @@ async def test_a_whole_human_game_against_perfect_played_by_keys():
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        games = app.screen.query_one("#games")
-        for _ in range(5):
-            if games.get_option_at_index(games.highlighted).id == "toothpicks":
-                break
-            await pilot.press("down")
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_in_menu(pilot, "toothpicks")
         assert isinstance(app.screen, SetupScreen)
         await pilot.press("ctrl+s")  # Start: Human against perfect
         await settle(pilot)

@@ -4,51 +4,30 @@ the keys and the mouse."""
 from __future__ import annotations
 
 from arcade.boards.dfootball import FootballBoard
-from tests.conftest import make_app, open_game, settle
-
-SIZE = (80, 24)
-HUMANS = ("human", "human")
-
-
-def script(screen, moves) -> None:
-    for move in moves:
-        screen.push(screen.game.play(screen.state, move))
-
-
-def snapshot_after(snap_compare, moves, keys=(), players=HUMANS, size=SIZE, **settings):
-    async def run_before(pilot):
-        await pilot.pause()
-        screen = await open_game(pilot, "dfootball", players, **settings)
-        script(screen, moves)
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-        await settle(pilot)
-
-    return snap_compare(make_app(), terminal_size=size, run_before=run_before)
+from tests.conftest import HUMANS, SIZE, choose_in_menu, make_app, open_game, play_moves, settle, snapshot_after
 
 
 def test_a_jump_with_its_ghost_and_the_last_move_marked(snap_compare):
     # n = 11: Michigan 11->12, Ohio jumps 13->11, Michigan jumps back 10->12 over Ohio's 11
-    assert snapshot_after(snap_compare, [11, 13, 10], n=11)
+    assert snapshot_after(snap_compare, "dfootball", [11, 13, 10], n=11)
 
 
 def test_a_forced_move(snap_compare):
     # n = 5: Michigan's first move is forced (5->6), and so is Ohio's answer
-    assert snapshot_after(snap_compare, [5], n=5)
+    assert snapshot_after(snap_compare, "dfootball", [5], n=5)
 
 
 def test_the_end_ohio_loses(snap_compare):
     # the notebook's example game: 2, 4, 1, 5, 3 and Ohio cannot move
-    assert snapshot_after(snap_compare, [2, 4, 1, 5, 3], n=2)
+    assert snapshot_after(snap_compare, "dfootball", [2, 4, 1, 5, 3], n=2)
 
 
 def test_fifteen_a_side_fits_with_the_analysis_on(snap_compare):
-    assert snapshot_after(snap_compare, [15, 17, 14], keys=["a"], n=15)
+    assert snapshot_after(snap_compare, "dfootball", [15, 17, 14], keys=["a"], n=15)
 
 
 def test_analysis_says_who_wins(snap_compare):
-    assert snapshot_after(snap_compare, [], keys=["a"], n=11)
+    assert snapshot_after(snap_compare, "dfootball", [], keys=["a"], n=11)
 
 
 async def test_cursor_keys_and_enter_move_the_chosen_player():
@@ -56,7 +35,7 @@ async def test_cursor_keys_and_enter_move_the_chosen_player():
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot, "dfootball", HUMANS, n=4)
         # 4->5 (forced), Ohio 6->4 jump (forced), then Michigan can move 3 (jump) only... play on
-        script(screen, [4, 6])
+        play_moves(screen, [4, 6])
         await settle(pilot)
         board = screen.query_one(FootballBoard)
         movable = screen.game.legal_moves(screen.state)
@@ -73,11 +52,11 @@ async def test_two_digits_jump_the_cursor_to_square_twelve():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_game(pilot, "dfootball", HUMANS, n=11)
-        script(screen, [11])  # Ohio to move: 13 (jump) is its only move
+        play_moves(screen, [11])  # Ohio to move: 13 (jump) is its only move
         await settle(pilot)
         board = screen.query_one(FootballBoard)
         assert board.cursor == 13
-        script(screen, [13, 10, 14])  # Michigan: 12 can step, 9 ... ; cursor digits
+        play_moves(screen, [13, 10, 14])  # Michigan: 12 can step, 9 ... ; cursor digits
         await settle(pilot)
         movable = screen.game.legal_moves(screen.state)
         assert 12 in movable
@@ -131,13 +110,7 @@ async def test_a_whole_game_from_the_menu_won_by_keys_against_perfect():
     async with app.run_test(size=(100, 32)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
-        games = app.screen.query_one("#games")
-        for _ in range(5):
-            if games.get_option_at_index(games.highlighted).id == "dfootball":
-                break
-            await pilot.press("down")
-        await pilot.press("enter")
-        await pilot.pause()
+        await choose_in_menu(pilot, "dfootball")
         assert isinstance(app.screen, SetupScreen)
         await pilot.press("ctrl+s")
         await settle(pilot)

@@ -3,57 +3,35 @@
 from __future__ import annotations
 
 from arcade.boards.hog import HogBoard
-from tests.conftest import make_app, open_game, settle
-
-SIZE = (80, 24)
-HUMANS = ("human", "human")
-
-
-def script(screen, moves) -> None:
-    """Play ``moves`` (numbers of dice and dice faces) on the screen, as if chosen and rolled."""
-    for move in moves:
-        screen.push(screen.game.play(screen.state, move))
-
-
-def snapshot_after(snap_compare, moves, keys=(), players=HUMANS, **settings):
-    async def run_before(pilot):
-        await pilot.pause()
-        screen = await open_game(pilot, "hog", players, **settings)
-        script(screen, moves)
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-        await settle(pilot)
-
-    return snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
 
 
 def test_sow_sad_roll(snap_compare):
-    assert snapshot_after(snap_compare, [3, (4, 5, 6), 5, (3, 4, 1, 6, 2)])
+    assert snapshot_after(snap_compare, "hog", [3, (4, 5, 6), 5, (3, 4, 1, 6, 2)])
 
 
 def test_piggy_points_turn_triggering_more_boar(snap_compare):
     # 20 against 43: Piggy Points 4 + |4 - 3| = 5 makes 25 against 43: More Boar
-    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 10, (5, 5, 5, 5, 5, 4, 4, 4, 3, 3), 0])
+    assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 10, (5, 5, 5, 5, 5, 4, 4, 4, 3, 3), 0])
 
 
 def test_commentary_after_a_lead_change_and_a_new_maximum_gain(snap_compare):
-    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)])
+    assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)])
 
 
 def test_coach(snap_compare):
-    assert snapshot_after(snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["c", "3"])
+    assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["c", "3"])
 
 
 def test_heat_map_with_the_cursor_moved(snap_compare):
     assert snapshot_after(
-        snap_compare, [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a", "right", "right", "shift+down"]
+        snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a", "right", "right", "shift+down"]
     )
 
 
 def test_the_end(snap_compare):
     # a 30-point game: Player 0 rolls five sixes and wins at once
-    assert snapshot_after(snap_compare, [5, (6, 6, 6, 6, 6)], goal=30)
+    assert snapshot_after(snap_compare, "hog", [5, (6, 6, 6, 6, 6)], goal=30)
 
 
 async def test_digits_plus_minus_and_enter_choose_and_roll():
@@ -92,7 +70,7 @@ async def test_preview_line_and_coach_report_the_position():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = await open_game(pilot, "hog", HUMANS)
-        script(screen, [0])  # Player 0: Piggy Points against 0: 4 points
+        play_moves(screen, [0])  # Player 0: Piggy Points against 0: 4 points
         await settle(pilot)
         board = screen.board
         # Player 1 with 0 against 4: rolling 0 gives 4 + |0 - 4| = 8, 8 against 4: no More Boar

@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from arcade.boards.ludo import LudoBoard, ring_cells, ring_shape
 from games.ludo import Ludo, make_start_board
-from tests.conftest import make_app, open_game, settle
-
-SIZE = (80, 24)
-HUMANS = ("human", "human")
-
-
-def script(screen, moves) -> None:
-    """Play ``moves`` (rolls and move tuples) on the screen, as if rolled and chosen."""
-    for move in moves:
-        screen.push(screen.game.play(screen.state, move))
+from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle
 
 
 def place(screen, board, turn, roll=None) -> None:
@@ -54,7 +45,7 @@ def test_start(snap_compare):
 def test_a_six_with_entering_highlighted(snap_compare):
     def setup(screen):
         place(screen, make_start_board(4, 20), turn=0)
-        script(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 6])
+        play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 6])
 
     assert snapshot(snap_compare, setup)
 
@@ -62,7 +53,7 @@ def test_a_six_with_entering_highlighted(snap_compare):
 def test_a_cut_with_its_ghost(snap_compare):
     def setup(screen):
         place(screen, readme_position(), turn=1, roll=3)
-        script(screen, [(1, 1, 3), 6])  # Blue's counter at 1 cuts both Red counters at 4; Red rolls 6
+        play_moves(screen, [(1, 1, 3), 6])  # Blue's counter at 1 cuts both Red counters at 4; Red rolls 6
 
     assert snapshot(snap_compare, setup, counters=6, length=12, safe="3,9")
 
@@ -87,7 +78,7 @@ def test_a_stack(snap_compare):
 def test_the_end(snap_compare):
     def setup(screen):
         place(screen, make_start_board(1, 6), turn=0)
-        script(screen, [6, (0, 0, 0), 6, (1, 0, 0), 6, (0, 0, 6)])  # Red goes round in one 6
+        play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 6, (0, 0, 6)])  # Red goes round in one 6
 
     assert snapshot(snap_compare, setup, counters=1, length=6)
 
@@ -168,6 +159,6 @@ def test_the_longest_track_fits(snap_compare):
 
     def setup(screen):
         place(screen, board, turn=1, roll=4)
-        script(screen, [(1, 39, 4), 5])  # Blue 39 -> 3 (no cut); Red rolls 5
+        play_moves(screen, [(1, 39, 4), 5])  # Blue 39 -> 3 (no cut); Red rolls 5
 
     assert snapshot(snap_compare, setup, counters=10, length=40, safe="5,25")

@@ -6,10 +6,7 @@ import random
 
 from arcade.boards.othello import OthelloBoard
 from games.othello import PASS, Othello, parse_square
-from tests.conftest import make_app, open_game, settle
-
-SIZE = (80, 24)
-HUMANS = ("human", "human")
+from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
 
 
 def first_pass_game(seed_from: int = 0) -> list[int]:
@@ -39,40 +36,22 @@ def random_game(seed: int) -> list[int]:
     return moves
 
 
-def script(screen, moves) -> None:
-    for move in moves:
-        screen.push(screen.game.play(screen.state, move))
-
-
-def snapshot_after(snap_compare, moves, keys=(), players=HUMANS, **settings):
-    async def run_before(pilot):
-        await pilot.pause()
-        screen = await open_game(pilot, "othello", players, **settings)
-        script(screen, moves)
-        await settle(pilot)
-        for key in keys:
-            await pilot.press(key)
-        await settle(pilot)
-
-    return snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
-
-
 def test_opening(snap_compare):
-    assert snapshot_after(snap_compare, [])
+    assert snapshot_after(snap_compare, "othello", [])
 
 
 def test_a_move_with_its_flips_highlighted(snap_compare):
     # E3, F3, F4, then orange D3 flips two discs: the last move and its flips are marked
     moves = [parse_square(s) for s in ("E3", "F3", "F4", "D3")]
-    assert snapshot_after(snap_compare, moves)
+    assert snapshot_after(snap_compare, "othello", moves)
 
 
 def test_a_pass(snap_compare):
-    assert snapshot_after(snap_compare, first_pass_game())
+    assert snapshot_after(snap_compare, "othello", first_pass_game())
 
 
 def test_the_end_with_counts(snap_compare):
-    assert snapshot_after(snap_compare, random_game(2))  # orange wins 37–27
+    assert snapshot_after(snap_compare, "othello", random_game(2))  # orange wins 37–27
 
 
 async def test_typing_a_square_plays_it_and_illegal_squares_say_why():
@@ -136,7 +115,7 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
         await pilot.press("p")
         await settle(pilot)
         assert len(screen.history) == 1  # a pass is refused while a move exists
-        script(screen, first_pass_game())
+        play_moves(screen, first_pass_game())
         await settle(pilot)
         assert screen.game.legal_moves(screen.state) == [PASS]
         await pilot.press("p")
