@@ -10,7 +10,8 @@ With no section named, runs them all (about 15-25 minutes with the defaults; mat
 - depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
   midgame positions (ply 20 of seeded random openings); median and range.
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
-  play), wall clock and CPU time; with --wld also the win/loss/draw solve (window -1..1).
+  play), wall clock and CPU time, on one core and on two (``bots.othello_parallel``'s helper
+  processes, from its PARALLEL_EMPTIES); with --wld also the win/loss/draw solve (window -1..1).
 - match: alphabeta at --match-limit seconds a move against greedy and random, each opening
   (--openings seeded random 4-ply openings) played with both colours.
 
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
+from bots import othello_parallel  # noqa: E402
 from bots.othello_search import Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
 
@@ -145,9 +147,20 @@ def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
     return state.mover_bits()
 
 
-def bench_endgame(empties_list: list[int], count: int, wld: bool) -> None:
+def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[int]) -> None:
     section(f"endgame solve: {count} positions per number of empties (random, greedy and mixed play)")
     kinds = [("exact", -64, 64)] + ([("win/loss/draw", -1, 1)] if wld else [])
+    if 2 in cores:
+        wall = time.perf_counter()
+        helpers = othello_parallel.pool()
+        if helpers is not None:
+            helpers.ping()
+        if helpers is None:
+            print("two cores: no helper processes here (one core?); skipped")
+            cores = [c for c in cores if c != 2]
+        else:
+            print(f"two cores: helper processes answer after {time.perf_counter() - wall:.2f} s "
+                  f"(once per program); solves from {othello_parallel.PARALLEL_EMPTIES} empties use them")
     for empties in empties_list:
         positions, seed = [], 0
         while len(positions) < count:
@@ -156,16 +169,20 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool) -> None:
             if got is not None:
                 positions.append(got)
         for kind, alpha, beta in kinds:
-            walls, cpus, nodes = [], [], []
-            for p, o in positions:
-                wall, cpu = time.perf_counter(), time.process_time()
-                info = Engine().solve(p, o, alpha=alpha, beta=beta)
-                walls.append(time.perf_counter() - wall)
-                cpus.append(time.process_time() - cpu)
-                nodes.append(info.nodes)
-            print(f"{empties:2} empties, {kind}: median {statistics.median(walls):6.2f} s wall, "
-                  f"{statistics.median(cpus):6.2f} s CPU; max {max(walls):6.2f} s wall, {max(cpus):6.2f} s CPU; "
-                  f"median {statistics.median(nodes):,.0f} nodes", flush=True)
+            for n in cores:
+                walls, cpus, nodes = [], [], []
+                for p, o in positions:
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    info = Engine(parallel=n == 2).solve(p, o, alpha=alpha, beta=beta)
+                    walls.append(time.perf_counter() - wall)
+                    cpus.append(time.process_time() - cpu)
+                    nodes.append(info.nodes)
+                cpu_text = (f"{statistics.median(cpus):6.2f} s CPU" if n == 1 or empties < othello_parallel.PARALLEL_EMPTIES
+                            else "   helpers")
+                slowest = max(range(len(walls)), key=walls.__getitem__)
+                print(f"{empties:2} empties, {kind}, {n} core{'s' if n > 1 else ''}: median {statistics.median(walls):6.2f} s wall "
+                      f"({cpu_text}); max {max(walls):6.2f} s wall (position {slowest + 1}); "
+                      f"median {statistics.median(nodes):,.0f} nodes", flush=True)
 
 
 def opening(seed: int, plies: int = 4) -> OthelloState:
@@ -213,6 +230,7 @@ def main() -> None:
     parser.add_argument("--empties", default="10,12,14,16", help="empties for the endgame section")
     parser.add_argument("--endgame-positions", type=int, default=5)
     parser.add_argument("--wld", action="store_true", help="also time the win/loss/draw solve (window -1..1)")
+    parser.add_argument("--cores", default="1,2", help="endgame solves on one core, on two (helper processes), or both")
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument("--match-limit", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy,random")
@@ -222,6 +240,7 @@ def main() -> None:
     global CLOCK
     if args.cpu:
         CLOCK = time.process_time
+        othello_parallel.disable()  # helpers' time is not this process's CPU time
     chosen = set(args.sections) or {"perft", "speed", "depth", "endgame", "match"}
     clock = "CPU seconds (--cpu)" if args.cpu else "wall-clock seconds"
     print(f"Othello bench · {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · "
@@ -233,7 +252,8 @@ def main() -> None:
     if "depth" in chosen:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
     if "endgame" in chosen:
-        bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions, args.wld)
+        bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions, args.wld,
+                      [int(x) for x in args.cores.split(",")])
     if "match" in chosen:
         bench_match(args.openings, args.match_limit, args.opponents.split(","))
 

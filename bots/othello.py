@@ -6,7 +6,8 @@ the endgame exactly once few squares are empty (see ``bots.othello_search``); a 
 earlier it first tries a win/loss/draw solve and plays a proven win or draw at once. The ``alphabeta
 1s``/``5s`` entries are the same engine with a shorter limit. While thinking it reports the
 depth reached, the score and the best line through ``ctx.report``. It never ponders: no work
-happens on the opponent's turn.
+happens on the opponent's turn. From 14 empties the exact solve also uses the second core
+(``bots.othello_parallel``'s two helper processes, which sleep between solves).
 """
 
 from __future__ import annotations

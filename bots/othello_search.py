@@ -16,7 +16,9 @@ transposition cutoff (a child already known to refute the window), a stability c
 opponent's stable discs cap the margin: ``stable_discs``), and the last five empties by
 module-level functions with quadrant parity and no move generation, the last two written out
 (flips by per-square generated functions, ``FLIPS``). ``solve(..., alpha=-1, beta=1)`` is the win/loss/draw
-solve (one or two null windows).
+solve (one or two null windows). From ``othello_parallel.PARALLEL_EMPTIES`` empties on, a machine
+with two cores solves with two helper processes (``bots.othello_parallel``); ``Engine(parallel=False)``
+keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
@@ -28,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from bots import othello_parallel
 from bots.othello_eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
 from games.othello import FULL, PASS, RAYS_DOWN, RAYS_UP, legal_bits, square_name
 
@@ -277,6 +280,8 @@ class Engine:
     tt_limit: int = 400_000
     clock: Callable[[], float] = time.perf_counter
     """The clock of deadlines: wall time; ``bench/othello.py --cpu`` passes ``time.process_time``."""
+    parallel: bool = True
+    """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello_parallel``)."""
 
     def __post_init__(self) -> None:
         self.evaluate = self.evaluator.evaluate
@@ -553,6 +558,25 @@ class Engine:
         lo, hi = alpha, beta
         best_move = order[0]
         g = max(lo, min(hi, guess))
+
+        def stop() -> bool:
+            return self.clock() > deadline or cancelled()
+
+        helpers = None
+        if self.parallel and empties >= othello_parallel.PARALLEL_EMPTIES and len(order) > 1:
+            helpers = othello_parallel.pool()
+        if helpers is not None and helpers.lock.acquire(blocking=False):
+            try:
+                lo, best_move = helpers.solve(p, o, lo, hi, g, best_move, stop)
+                self.nodes += helpers.nodes
+                f = FLIPS[best_move](p, o)
+                line = [best_move] + helpers.line(o ^ f, p | f | (1 << best_move))
+                return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
+                                  self.clock() - start, exact=True)
+            except othello_parallel.HelperError:
+                othello_parallel.discard()  # one core from here on
+            finally:
+                helpers.lock.release()
         while lo < hi:
             b = g + 1 if g == lo else g
             value, move = self._solve_root(p, o, order, b - 1, b, empties)
@@ -564,7 +588,8 @@ class Engine:
             else:
                 hi = value
             g = value
-        line = self._solve_line(p, o, best_move)
+        f = FLIPS[best_move](p, o)
+        line = [best_move] + self.line_from(o ^ f, p | f | (1 << best_move))
         return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
                           self.clock() - start, exact=True)
 
@@ -580,11 +605,10 @@ class Engine:
                     break
         return best, best_move
 
-    def _solve_line(self, p: int, o: int, first: int) -> list[int]:
-        line = [first]
-        f = FLIPS[first](p, o)
-        p, o = o ^ f, p | f | (1 << first)
-        for _ in range(6):
+    def line_from(self, p: int, o: int, length: int = 6) -> list[int]:
+        """Up to ``length`` moves from ``(p, o)`` by the bounds table's best moves (passes included)."""
+        line: list[int] = []
+        while len(line) < length:
             moves = legal_bits(p, o)
             if not moves:
                 if not legal_bits(o, p):
