@@ -1,9 +1,9 @@
 """The exact endgame solve on two cores: helper processes search the subtrees of each null window.
 
 CPython runs one thread of Python at a time, so the second core of the project's machines is
-reached by processes. ``Engine.solve`` hands a solve of ``PARALLEL_EMPTIES`` or more empties to
-``Pool.solve``: the same MTD(f) loop, with each null-window test split over two helper processes
-in the "young brothers wait" manner (Feldmann's YBWC), by the kind of node expected:
+reached by processes. From ``PARALLEL_EMPTIES`` empties ``Engine.solve`` runs its MTD(f) loop with
+each null-window test at the root (``Pool.root_window``) split over two helper processes in the
+"young brothers wait" manner (Feldmann's YBWC), by the kind of node expected:
 
 - a node expected to hold the window (a *cut* node, the root first) searches its best known move
   first, alone; only if that move fails are the other moves searched, all at once;
@@ -57,13 +57,15 @@ class HelperError(Exception):
 class _Helper:
     """One helper process and its line-buffered pipes."""
 
+    COMMAND = ["-m", "bots.othello_parallel"]  # after the interpreter; tests swap in a faulty helper
+
     def __init__(self, index: int) -> None:
         root = str(Path(__file__).resolve().parents[1])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
         self.index = index
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bots.othello_parallel"],
+            [sys.executable, *self.COMMAND],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=env, cwd=root, bufsize=0, start_new_session=True,
         )
@@ -112,6 +114,7 @@ class Pool:
     """The helpers, the jobs handed to them, and what they reported in this solve."""
 
     def __init__(self, size: int) -> None:
+        self.pid = os.getpid()
         self.helpers = [_Helper(i) for i in range(size)]
         self.loop = asyncio.new_event_loop()
         # a helper's failure is raised to ``Engine.solve``; the loop's own report would go to stderr
@@ -147,30 +150,6 @@ class Pool:
             pass
 
     # -- the search ----------------------------------------------------------------------------
-    def solve(self, p: int, o: int, lo: int, hi: int, guess: int, fallback_move: int,
-              stop: Callable[[], bool]) -> tuple[int, int]:
-        """MTD(f) as ``Engine.solve``: the exact value of ``(p, o)`` within ``(lo, hi)`` (fail-soft
-        at the ends) and a move that reaches it; each null window by ``root_window``."""
-        from bots.othello_search import FULL, legal_bits
-
-        self.begin()
-        order = _ordered(p, o, legal_bits(p, o), -1)
-        empties = (FULL ^ (p | o)).bit_count()
-        best_move = fallback_move
-        g = max(lo, min(hi, guess))
-        while lo < hi:
-            b = g + 1 if g == lo else g
-            value, move = self.root_window(p, o, order, b - 1, b, empties, stop)
-            if value >= b:
-                lo = value
-                best_move = move
-                order.remove(move)
-                order.insert(0, move)
-            else:
-                hi = value
-            g = value
-        return lo, best_move
-
     def root_window(self, p: int, o: int, order: list[int], alpha: int, beta: int, empties: int,
                     stop: Callable[[], bool]) -> tuple[int, int]:
         """One window ``(alpha, beta)`` over the root moves ``order`` (best first), as
@@ -422,6 +401,8 @@ def pool() -> Pool | None:
         return None
     except RuntimeError:
         pass
+    if _pool is not None and _pool.pid != os.getpid():
+        _pool = None  # a forked child: those helpers answer the parent; start this process's own
     if _pool is None:
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         if cores < 2:

@@ -556,7 +556,6 @@ class Engine:
         empties = (FULL ^ (p | o)).bit_count()
         order = self._ordered(p, o, moves, 3, 0, -1)
         lo, hi = alpha, beta
-        best_move = order[0]
         g = max(lo, min(hi, guess))
 
         def stop() -> bool:
@@ -567,19 +566,33 @@ class Engine:
             helpers = othello_parallel.pool()
         if helpers is not None and helpers.lock.acquire(blocking=False):
             try:
-                lo, best_move = helpers.solve(p, o, lo, hi, g, best_move, stop)
+                helpers.begin()
+                lo, best_move = self._mtdf(
+                    lo, hi, g, order, lambda b: helpers.root_window(p, o, order, b - 1, b, empties, stop))
                 self.nodes += helpers.nodes
                 f = FLIPS[best_move](p, o)
                 line = [best_move] + helpers.line(o ^ f, p | f | (1 << best_move))
                 return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
                                   self.clock() - start, exact=True)
             except othello_parallel.HelperError:
-                othello_parallel.discard()  # one core from here on
+                othello_parallel.discard()  # one core from here on, from the start
             finally:
                 helpers.lock.release()
+        lo, best_move = self._mtdf(lo, hi, g, order, lambda b: self._solve_root(p, o, order, b - 1, b, empties))
+        f = FLIPS[best_move](p, o)
+        line = [best_move] + self.line_from(o ^ f, p | f | (1 << best_move))
+        return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
+                          self.clock() - start, exact=True)
+
+    @staticmethod
+    def _mtdf(lo: int, hi: int, g: int, order: list[int], window: Callable[[int], tuple[int, int]]) -> tuple[int, int]:
+        """MTD(f) from the guess ``g`` within ``(lo, hi)``: ``window(b)`` tests "at least ``b``" and
+        answers (fail-soft value, move reaching it); a move that holds goes to the front of
+        ``order``. The value and a move reaching it (``order[0]`` if no test held)."""
+        best_move = order[0]
         while lo < hi:
             b = g + 1 if g == lo else g
-            value, move = self._solve_root(p, o, order, b - 1, b, empties)
+            value, move = window(b)
             if value >= b:
                 lo = value
                 best_move = move
@@ -588,10 +601,7 @@ class Engine:
             else:
                 hi = value
             g = value
-        f = FLIPS[best_move](p, o)
-        line = [best_move] + self.line_from(o ^ f, p | f | (1 << best_move))
-        return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
-                          self.clock() - start, exact=True)
+        return lo, best_move
 
     def _solve_root(self, p: int, o: int, order: list[int], alpha: int, beta: int, empties: int) -> tuple[int, int]:
         """One window over the root moves: (fail-soft value, the move that reached it)."""

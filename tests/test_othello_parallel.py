@@ -113,6 +113,22 @@ def test_a_dead_helper_means_one_core_and_the_right_answer(fresh_pool):
     assert othello_parallel._pool is None and othello_parallel.pool() is None
 
 
+@pytest.mark.parametrize("helper_code", [
+    "import sys\nfor line in sys.stdin:\n    print('nonsense', flush=True)\n",  # breaks the protocol
+    "import sys\nsys.stdin.readline()\n",  # exits after its first line
+])
+def test_a_faulty_helper_means_one_core_and_the_right_answer(monkeypatch, helper_code):
+    monkeypatch.setattr(othello_parallel._Helper, "COMMAND", ["-c", helper_code])
+    monkeypatch.setattr(othello_parallel, "_pool", None)
+    monkeypatch.setattr(othello_parallel, "_broken", False)
+    monkeypatch.setattr(othello_parallel, "PARALLEL_EMPTIES", 10)
+    if othello_parallel.pool() is None:
+        pytest.skip("no second core: the solve never uses helpers here")
+    for p, o in positions(12, 2, first_seed=40):
+        assert Engine().solve(p, o).score == Engine(parallel=False).solve(p, o).score
+    assert othello_parallel._pool is None and othello_parallel.pool() is None
+
+
 def test_helpers_end_when_their_program_dies():
     """Killed without a chance to clean up, the program's helpers see their input end and exit."""
     code = (
@@ -159,3 +175,16 @@ def test_no_helpers_inside_a_running_event_loop():
         return othello_parallel.pool()
 
     assert asyncio.run(inside()) is None
+
+
+def test_a_forked_child_starts_helpers_of_its_own(fresh_pool):
+    """Helpers answer the process that started them: a pool inherited through ``fork`` is left to
+    the parent and the child starts its own."""
+    fresh_pool.pid = -1  # as a forked child sees its parent's pool
+    try:
+        own = othello_parallel.pool()
+        assert own is not None and own is not fresh_pool and own.pid == os.getpid()
+        (p, o), = positions(12, 1, first_seed=60)
+        assert Engine().solve(p, o).score == Engine(parallel=False).solve(p, o).score
+    finally:
+        fresh_pool.close()
