@@ -8,8 +8,9 @@ each null-window test at the root (``Pool.root_window``) split over two helper p
 - a node expected to hold the window (a *cut* node, the root first) searches its best known move
   first, alone; only if that move fails are the other moves searched, all at once;
 - a node expected to fail (an *all* node: the reply to a cut node's first move) needs every move
-  refuted, so its moves are searched all at once from the start; one move that is not refuted
-  ends the node and the others are aborted.
+  refuted, so its moves are searched all at once from the start, unless an earlier window saw
+  it hold with a known move, which then goes first as at a cut node; one move that is not
+  refuted ends the node and the others are aborted.
 
 The coordinator (the calling thread, an ``asyncio`` loop on the helpers' pipes) splits the root
 and its children, and any position whose last search as one job took more than ``SPLIT_NODES``
@@ -246,8 +247,9 @@ class Pool:
             children.append((sq, o ^ f, p | f | (1 << sq)))
         best, best_move = -INF, order[0]
         rest = children
-        if cut:
-            # expected to hold the window with its best known move: that one first, alone
+        if cut or (known_move >= 0 and lo > -64):
+            # expected to hold the window, or it held one before (``lo``): the best known move
+            # first, alone (measured: a few per cent fewer nodes than all at once for the latter)
             sq, co, cp = children[0]
             value, _ = await self._node(co, cp, -beta, -alpha, empties - 1, depth + 1, cut=False)
             best, best_move = -value, sq
