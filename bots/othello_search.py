@@ -554,6 +554,14 @@ class Engine:
         self.etable: dict[int, tuple[int, int, int]] = {}
         moves = legal_bits(p, o)
         empties = (FULL ^ (p | o)).bit_count()
+        if not moves:
+            # the mover passes: the opponent's solve, seen from this side (or the game is over)
+            if legal_bits(o, p):
+                after = self.solve(o, p, deadline, cancelled, -beta, -alpha, -guess)
+                return SearchInfo(empties, -after.score, PASS, [PASS] + after.line[:6], after.nodes,
+                                  self.clock() - start, exact=True)
+            return SearchInfo(empties, to_score(p.bit_count() - o.bit_count()), PASS, [PASS], 1,
+                              self.clock() - start, exact=True)
         order = self._ordered(p, o, moves, 3, 0, -1)
         lo, hi = alpha, beta
         g = max(lo, min(hi, guess))

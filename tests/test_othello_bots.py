@@ -152,6 +152,26 @@ def test_pass_and_single_move_are_immediate():
     assert bot.choose(state, Context(time_limit=0.1)) == PASS
 
 
+def test_solve_of_a_position_without_moves_passes_or_counts():
+    """``solve`` on a mover without moves: a pass and the opponent's value negated, or, with
+    nobody to move, the final count."""
+    checked = 0
+    for seed in range(400):
+        _, state = random_position(seed, 50)
+        if state.over:
+            continue
+        p, o = state.mover_bits()
+        if legal_bits(p, o) or not legal_bits(o, p):
+            continue
+        info = Engine().solve(p, o)
+        assert info.move == PASS and info.line[0] == PASS
+        assert info.score == to_score(brute_force(p, o))
+        checked += 1
+    ended = Engine().solve(0b11, 1 << 63)  # A1 B1 against H8: nobody can trap anything
+    assert ended.move == PASS and ended.score == to_score(2 - 1)
+    assert checked >= 1
+
+
 def test_time_limit_comes_from_context_then_entry_then_game():
     game = Othello(time_limit=3)
     assert AlphaBetaBot(game).limit(Context()) == 3
