@@ -125,12 +125,31 @@ def play_out(
     time_limit: float | None = None,
     state: State | None = None,
 ) -> Outcome:
-    """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end.
+    """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end, then tell both bots how
+    it ended (``Bot.game_over``).
 
     A bot that raises, or returns a move that is not legal, forfeits: the other side wins. A file
     bot's fault (``bots.external.Forfeit``: an error, too slow, an invalid move, its process gone)
     forfeits with the course's wording, e.g. "Michigan strategy took >100ms to return a move".
     """
+    outcome = _play_out(game, bots, chance_rng, bot_rngs, time_limit, state)
+    for bot in bots:
+        try:
+            bot.game_over(outcome.state, outcome.result)
+        except Exception:  # telling a program the end failed: the game's result stands
+            pass
+    return outcome
+
+
+def _play_out(
+    game: Game,
+    bots: tuple[Bot, Bot],
+    chance_rng: random.Random,
+    bot_rngs: tuple[random.Random, random.Random],
+    time_limit: float | None = None,
+    state: State | None = None,
+) -> Outcome:
+    """``play_out``'s game, before the bots are told the end."""
     from bots.external import Forfeit
 
     state = state or game.initial_state()

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from games.base import Game, Move, State
+from games.base import Game, Move, Result, State
 
 
 @dataclass
@@ -51,6 +51,11 @@ class Bot:
 
     def choose(self, state: State, ctx: Context) -> Move:
         raise NotImplementedError
+
+    def game_over(self, state: State, result: Result) -> None:
+        """Called once when a game this bot plays has ended, however it ended (the last state and
+        the result, a forfeit included). Nothing by default; a bot that speaks to a program
+        tells it here (Othello's ``external`` writes ``end_game``)."""
 
 
 class FunctionBot(Bot):

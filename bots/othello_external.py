@@ -8,9 +8,10 @@ the game, as the course's referee would rule.
 
 The program's name and directory come from the environment, because course programs usually
 carry their name inside them: ``ARCADE_OTHELLO_PROGRAM`` (default ``opponent``) and
-``ARCADE_OTHELLO_DIR`` (default: the directory the arcade was started in). When the program's own
-move ends the game, ``end_game`` is written for it in the course's words. (When the other side's
-move ends the game the bot is not asked again, so the program is not told: stop it by hand.)
+``ARCADE_OTHELLO_DIR`` (default: the directory the arcade was started in). However the game ends
+(the program's move, the other side's, or a forfeit), ``end_game`` is written for it in the
+course referee's words and its ``.go`` file created, so that it stops: from ``choose`` when its
+own move ends the game or breaks a rule, otherwise from ``game_over``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ OUR_NAME = "arcade"
 
 
 class ExternalProgramError(Exception):
-    """The program broke the protocol (the message says how); it forfeits the game."""
+    """The program broke the protocol (the message says how); it forfeits the game. ``reason`` is
+    the course referee's end condition: ``INVALID``, ``OOO`` (out of order) or ``TIME_OUT``."""
+
+    def __init__(self, message: str, reason: str = "INVALID") -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class ExternalProgramBot(Bot):
@@ -40,6 +46,7 @@ class ExternalProgramBot(Bot):
         self.poll = poll
         self.read_delay = read_delay
         self.started = False
+        self.told = False  # end_game written for this game
         self.side = 0
 
     @property
@@ -53,6 +60,7 @@ class ExternalProgramBot(Bot):
             except FileNotFoundError:
                 pass
         self.started = True
+        self.told = False
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
         moves_file = self.folder / "move_file"
@@ -75,30 +83,46 @@ class ExternalProgramBot(Bot):
         self.go.touch()
         deadline = time.perf_counter() + limit
         try:
-            while True:
-                if ctx.cancelled():
-                    return self.game.legal_moves(state)[0]
-                if moves_file.stat().st_mtime_ns > mtime:
-                    break
-                if time.perf_counter() > deadline:
-                    raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)")
-                time.sleep(self.poll)
-            time.sleep(self.read_delay)
-            answer = ""
-            for candidate in moves_file.read_text().splitlines(keepends=True):
-                if candidate.isspace():
-                    break
-                answer = candidate
-        finally:
             try:
-                self.go.unlink()
-            except FileNotFoundError:
-                pass
-        move = self.check(state, answer)
+                while True:
+                    if ctx.cancelled():
+                        return self.game.legal_moves(state)[0]
+                    if moves_file.stat().st_mtime_ns > mtime:
+                        break
+                    if time.perf_counter() > deadline:
+                        raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)", "TIME_OUT")
+                    time.sleep(self.poll)
+                time.sleep(self.read_delay)
+                answer = ""
+                for candidate in moves_file.read_text().splitlines(keepends=True):
+                    if candidate.isspace():
+                        break
+                    answer = candidate
+            finally:
+                try:
+                    self.go.unlink()
+                except FileNotFoundError:
+                    pass
+            move = self.check(state, answer)
+        except ExternalProgramError as exc:
+            # as the course's referee: the program is told it lost, and why
+            self.tell(end_message(exc.reason, OUR_NAME, self.name))
+            raise
         after = self.game.play(state, move)
         if after.over:
             self.finish(after)
         return move
+
+    def game_over(self, state: OthelloState, result) -> None:
+        """The game ended without the program's move ending it: tell the program."""
+        if not self.started or self.told:
+            return
+        if state.over:
+            self.finish(state)
+        elif result.winner is not None:
+            # the other side forfeited (in the app: a bot that failed): the program wins
+            names = {self.side: self.name, 1 - self.side: OUR_NAME}
+            self.tell(end_message("INVALID", names[result.winner], names[1 - result.winner]))
 
     def check(self, state: OthelloState, answer: str) -> int:
         tokens = answer.split()
@@ -106,7 +130,7 @@ class ExternalProgramBot(Bot):
             raise ExternalProgramError(f"{self.name} wrote {answer.strip()!r}, not '<name> <column> <row>' (Invalid move!)")
         group, col, row = tokens[:3]
         if group != self.name:
-            raise ExternalProgramError(f"move written under the name {group!r}, not {self.name!r} (Out-of-order move!)")
+            raise ExternalProgramError(f"move written under the name {group!r}, not {self.name!r} (Out-of-order move!)", "OOO")
         p, o = state.mover_bits()
         if col == "P":
             move = PASS
@@ -128,5 +152,10 @@ class ExternalProgramBot(Bot):
             winner = 0 if nb > no else 1
             names = {self.side: self.name, 1 - self.side: OUR_NAME}
             text = end_message("VALID", names[winner], names[1 - winner])
+        self.tell(text)
+
+    def tell(self, text: str) -> None:
+        """Write ``text`` to ``end_game`` and create the program's ``.go`` so it reads it."""
         (self.folder / "end_game").write_text(text)
         self.go.touch()
+        self.told = True

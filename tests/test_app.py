@@ -11,7 +11,9 @@ from arcade.screens.game import GameScreen
 from arcade.screens.menu import MenuScreen
 from arcade.screens.setup import SetupScreen
 from bots import toothpicks as toothpick_bots
-from bots.base import BotEntry
+from arcade.match import play_out
+from bots.base import Bot, BotEntry, FunctionBot
+from games.toothpicks import Toothpicks
 from tests.conftest import choose_in_menu, make_app, open_game, settle
 
 
@@ -110,12 +112,25 @@ def cheating_bot(game, state, ctx):
     return 7
 
 
+class ListeningBot(Bot):
+    """Takes one toothpick and records how each game ended (``Bot.game_over``)."""
+
+    endings: list = []
+
+    def choose(self, state, ctx):
+        return 1
+
+    def game_over(self, state, result):
+        ListeningBot.endings.append((state, result))
+
+
 @pytest.fixture
 def fault_bots(monkeypatch):
     extra = {
         "slow": BotEntry.function("slow", "thinks for ten seconds", slow_bot),
         "crash": BotEntry.function("crash", "raises", crashing_bot),
         "cheat": BotEntry.function("cheat", "takes seven", cheating_bot),
+        "listener": BotEntry("listener", "takes one, hears the end", ListeningBot),
     }
     monkeypatch.setattr(toothpick_bots, "BOTS", {**toothpick_bots.BOTS, **extra})
 
@@ -152,6 +167,34 @@ async def test_a_faulty_bot_forfeits_and_the_app_goes_on(fault_bots, bot, wordin
         await pilot.press("n")
         await settle(pilot)
         assert screen.result is None and len(screen.history) == 1
+
+
+async def test_bots_hear_the_end_of_the_game_once_however_it_ends(fault_bots, monkeypatch):
+    """``Bot.game_over`` comes once per ending: the other side's move, a forfeit, and again after
+    an undo reopened the game and it ended anew."""
+    monkeypatch.setattr(ListeningBot, "endings", [])
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "listener"), count=2)
+        await pilot.press("2")  # the human takes the last two: the game ends on the human's move
+        await settle(pilot)
+        assert screen.result is not None and screen.result.winner == 0
+        await settle(pilot)
+        assert len(ListeningBot.endings) == 1
+        state, result = ListeningBot.endings[0]
+        assert state.result == result and result.winner == 0
+        await pilot.press("u")  # undo reopens the game; ending it again tells the bot again
+        await settle(pilot)
+        assert screen.result is None
+        await pilot.press("2")
+        await settle(pilot)
+        assert len(ListeningBot.endings) == 2
+    # a match (``play_out``) tells both bots too, a forfeit included: the listener's opponent cheats
+    game = Toothpicks()
+    outcome = play_out(game, (FunctionBot(game, cheating_bot), ListeningBot(game)),
+                       random.Random(0), (random.Random(1), random.Random(2)))
+    assert outcome.forfeit == 0 and len(ListeningBot.endings) == 3
+    assert ListeningBot.endings[-1][1] == outcome.result and outcome.result.winner == 1
 
 
 async def test_bots_play_each_other_with_pause_and_step(monkeypatch):

@@ -235,3 +235,60 @@ def test_external_program_side_plays_a_program_through_the_files(tmp_path):
     silent = ExternalProgramBot(Othello(), name="silent", directory=tmp_path, poll=0.005, read_delay=0.01)
     with pytest.raises(ExternalProgramError, match="Time out"):
         silent.choose(Othello().initial_state(), Context(time_limit=0.1))
+
+
+def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
+    """A game played against a program through the files ends with ``end_game`` and the program
+    stops, whichever side's move ended it: a whole match game with a real player process."""
+    from arcade.match import play_out
+    from bots.base import FunctionBot
+    from bots.othello import greedy
+    from bots.othello_external import ExternalProgramBot
+
+    enders = set()  # whose move ended each game: 0 is the arcade's side (told by ``game_over``)
+    for seed in range(8):
+        if enders == {0, 1}:
+            break
+        for name in ("move_file", "end_game", "student.go"):
+            (tmp_path / name).unlink(missing_ok=True)
+        player = start_player("student", tmp_path, "random")
+        try:
+            game = Othello(time_limit=5)
+            program = ExternalProgramBot(game, name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
+            outcome = play_out(game, (FunctionBot(game, greedy), program), random.Random(seed),
+                               (random.Random(seed), random.Random(seed + 1)))
+            assert outcome.forfeit is None and outcome.state.over
+            blue, orange = outcome.state.counts()
+            text = (tmp_path / "end_game").read_text()
+            if blue == orange:
+                assert text == "Match TIED!"
+            else:
+                winner, loser = ("arcade", "student") if blue > orange else ("student", "arcade")
+                assert text == f"{winner} WINS! {loser} LOSES! The winning player has more discs on the board!"
+            out, _ = player.communicate(timeout=20)  # it read end_game and stopped by itself
+            assert player.returncode == 0 and text in out
+            enders.add(outcome.state.event.side)
+        finally:
+            if player.poll() is None:
+                player.kill()
+                player.communicate()
+    assert 0 in enders
+
+
+def test_external_program_is_told_it_lost_by_an_invalid_move(tmp_path):
+    from bots.base import Context
+    from bots.othello_external import ExternalProgramBot, ExternalProgramError
+
+    bot = ExternalProgramBot(Othello(), name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
+
+    def student() -> None:
+        wait_for(tmp_path / "student.go")
+        (tmp_path / "move_file").write_text("student A 1\n")
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    with pytest.raises(ExternalProgramError, match="no trap"):
+        bot.choose(Othello().initial_state(), Context(time_limit=5))
+    thread.join()
+    assert (tmp_path / "end_game").read_text() == "arcade WINS! student LOSES! Invalid move!"
+    assert (tmp_path / "student.go").exists()  # so that the program reads end_game

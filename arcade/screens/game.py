@@ -74,6 +74,7 @@ class GameScreen(Screen):
         self.thought = ""
         self.analysis = False
         self.bots: dict[int, Bot] = {}
+        self.bots_told = False  # ``Bot.game_over`` called for the game's end
         self.chance_rng = random.Random()
         self.bot_rngs = (random.Random(), random.Random())
         self.commentator = self.game.commentator()
@@ -136,6 +137,7 @@ class GameScreen(Screen):
             self.chance_rng = random.Random(base + ":chance")
             self.bot_rngs = (random.Random(base + ":0"), random.Random(base + ":1"))
         self.bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
+        self.bots_told = False
         self.history = [self.game.initial_state()]
         self.forfeit = None
         self.paused = False
@@ -157,7 +159,9 @@ class GameScreen(Screen):
         self.thinking = None
         self.refresh_views()
         if self.result is not None:
+            self.tell_bots_the_end()
             return
+        self.bots_told = False  # an undo after the end reopens the game
         state = self.state
         generation = self.generation
         if state.to_move == CHANCE:
@@ -172,6 +176,17 @@ class GameScreen(Screen):
             return
         delay = 0 if self.step_once else self.WATCH_DELAY if not self.humans else self.BOT_DELAY
         self.later(delay, lambda: self.start_bot(generation))
+
+    def tell_bots_the_end(self) -> None:
+        """``Bot.game_over`` for each bot, once per ending (an external program is told here)."""
+        if self.bots_told:
+            return
+        self.bots_told = True
+        for bot in self.bots.values():
+            try:
+                bot.game_over(self.state, self.result)
+            except Exception as exc:  # telling a program failed: the game is over all the same
+                self.write_commentary(f"({type(exc).__name__} while ending the game for a bot: {exc})")
 
     def later(self, delay: float, callback) -> None:
         if delay <= 0:
