@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from arcade.boards.othello import OthelloBoard
+from arcade.screens.game import GameScreen
 from games.othello import PASS, Othello, parse_square
 from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
 
@@ -73,6 +74,35 @@ async def test_typing_a_square_plays_it_and_illegal_squares_say_why():
         await pilot.press("enter")
         await settle(pilot)
         assert screen.state.event.move == before and screen.state.ply == 2
+
+
+async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(monkeypatch):
+    """``a`` types column A while a human moves, so the analysis is offered on ``A`` then (and the
+    Footer says so); in a game of bots ``a`` toggles it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", HUMANS)
+        await pilot.press("a")
+        await settle(pilot)
+        assert not screen.analysis and screen.board.typed == "a"
+        shown = {key for key, active in screen.active_bindings.items() if active.binding.show}
+        assert "A" in shown and "a" not in shown  # what the Footer offers
+        await pilot.press("A")
+        await settle(pilot)
+        assert screen.analysis and "evaluation" in str(screen.query_one("#side-panel").render())
+        await pilot.press("A")
+        await settle(pilot)
+        assert not screen.analysis
+    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 30)  # the bots wait: nobody human to move
+    async with make_app().run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", ("greedy", "greedy"))
+        shown = {key for key, active in screen.active_bindings.items() if active.binding.show}
+        assert "a" in shown and "A" not in shown
+        await pilot.press("a")
+        await settle(pilot)
+        assert screen.analysis
 
 
 async def test_cursor_keys_and_hjkl_move_and_h_then_a_digit_is_column_h():

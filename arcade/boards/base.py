@@ -40,6 +40,9 @@ class Board(Widget, can_focus=True):
 
     MIN_WIDTH = 80
     MIN_HEIGHT = 24
+    TYPES_LETTERS = False
+    """True if the board takes letter keys (``a``…) while a human moves: the game screen then
+    offers its analysis on ``A`` (shift+a) too."""
 
     analysis: reactive[bool] = reactive(False)
 

@@ -4,8 +4,9 @@ Markers that do not rely on colour: the last move in square brackets ``[●]``, 
 in angle brackets ``‹●›`` (for one turn), the human's legal moves as ``+``, the cursor in reverse
 video. Keys while a human is to move: arrows or ``hjkl`` move the cursor, Enter/space play there,
 a column letter then a row digit (``e`` ``3``) plays E3, ``p`` passes (or Enter, when a pass is
-the only move); a click on a square plays it. With the analysis on (``a`` while no human is to
-move, or from the screen), the side panel shows both sides' mobility and the evaluation.
+the only move); a click on a square plays it. With the analysis on (``a``, or ``A`` while a human
+is to move, since ``a`` then types column A), the side panel shows both sides' mobility and the
+evaluation.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class OthelloBoard(Board):
 
     MIN_WIDTH = 80
     MIN_HEIGHT = 24
+    TYPES_LETTERS = True  # columns a-h: the analysis is on A while a human moves
 
     DEFAULT_CSS = """
     OthelloBoard {

@@ -43,6 +43,7 @@ class GameScreen(Screen):
         Binding("n", "new_game", "New"),
         Binding("u", "undo", "Undo"),
         Binding("a", "analysis", "Analysis"),
+        Binding("A", "analysis('shift')", "Analysis", key_display="A"),  # when the board types letters
         Binding("p", "pause", "Pause"),
         Binding("s", "step", "Step"),
         Binding("question_mark", "help", "Rules"),
@@ -385,7 +386,13 @@ class GameScreen(Screen):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("pause", "step"):
             return not self.humans  # a human's game needs neither; keeps the Footer short
+        if action == "analysis" and parameters:
+            # shift+a, shown while the board takes ``a`` as a letter (a human to move in Othello)
+            return self.board_types_letters()
         return True
+
+    def board_types_letters(self) -> bool:
+        return self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
 
     def action_new_game(self) -> None:
         self.new_game()
@@ -409,7 +416,7 @@ class GameScreen(Screen):
         self.write_commentary("[i]↶ undone[/i]")
         self.advance()
 
-    def action_analysis(self) -> None:
+    def action_analysis(self, key: str = "a") -> None:
         self.analysis = not self.analysis
         self.board.analysis = self.analysis
         self.refresh_panel()
