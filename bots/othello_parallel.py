@@ -178,25 +178,11 @@ class Pool:
     def line(self, p: int, o: int) -> list[int]:
         """A best line from ``(p, o)`` (after the root's best move): the moves the coordinator
         recorded, then the longest continuation the helpers' tables hold."""
-        from bots.othello_search import FLIPS, PASS, legal_bits
+        from bots.othello_search import table_line
 
-        line: list[int] = []
-        while len(line) < LINE_LENGTH:
-            moves = legal_bits(p, o)
-            if not moves:
-                if not legal_bits(o, p):
-                    return line
-                line.append(PASS)
-                p, o = o, p
-                continue
-            sq = self.bounds.get(p << 64 | o, (0, 0, -1))[2]
-            if sq < 0 or not moves >> sq & 1:
-                break
-            line.append(sq)
-            f = FLIPS[sq](p, o)
-            p, o = o ^ f, p | f | (1 << sq)
+        line, p, o = table_line(self.bounds, p, o, LINE_LENGTH)
         best: list[int] = []
-        for helper in self.helpers:
+        for helper in self.helpers if len(line) < LINE_LENGTH else ():
             self.loop.run_until_complete(self._idle(helper))
             helper.send(f"L {p} {o}")
             reply = helper.read_line().split()
@@ -370,7 +356,9 @@ class _Job:
 
 
 def _ordered(p: int, o: int, moves: int, first: int) -> list[int]:
-    """The moves of ``p``: ``first`` (the best known), then fewest replies for ``o`` first."""
+    """The moves of ``p``: ``first`` (the best known), then fewest replies for ``o`` first. Not
+    ``Engine._ordered``, whose square values break ties: measured, the split searched up to 40%
+    more nodes on the slowest 16-empty positions with it."""
     from bots.othello_search import FLIPS, legal_bits
 
     keyed = []

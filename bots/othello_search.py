@@ -625,23 +625,7 @@ class Engine:
 
     def line_from(self, p: int, o: int, length: int = 6) -> list[int]:
         """Up to ``length`` moves from ``(p, o)`` by the bounds table's best moves (passes included)."""
-        line: list[int] = []
-        while len(line) < length:
-            moves = legal_bits(p, o)
-            if not moves:
-                if not legal_bits(o, p):
-                    break
-                line.append(PASS)
-                p, o = o, p
-                continue
-            entry = self.etable.get(p << 64 | o)
-            if entry is None or entry[2] < 0 or not moves >> entry[2] & 1:
-                break
-            sq = entry[2]
-            line.append(sq)
-            f = FLIPS[sq](p, o)
-            p, o = o ^ f, p | f | (1 << sq)
-        return line
+        return table_line(self.etable, p, o, length)[0]
 
     def _solve(self, p: int, o: int, alpha: int, beta: int, empties: int, passed: bool, moves: int = -1) -> int:
         """Negamax of the final disc difference (mover minus opponent), fail-soft.
@@ -768,6 +752,28 @@ class Engine:
             lo = hi = best
         self.etable[key] = (lo, hi, best_move)
         return best
+
+
+def table_line(table: dict[int, tuple[int, int, int]], p: int, o: int, length: int) -> tuple[list[int], int, int]:
+    """Up to ``length`` moves from ``(p, o)`` following a bounds table's best moves (entries
+    ``(lower, upper, move)``; passes included), and the position where the line stops."""
+    line: list[int] = []
+    while len(line) < length:
+        moves = legal_bits(p, o)
+        if not moves:
+            if not legal_bits(o, p):
+                break
+            line.append(PASS)
+            p, o = o, p
+            continue
+        entry = table.get(p << 64 | o)
+        if entry is None or entry[2] < 0 or not moves >> entry[2] & 1:
+            break
+        sq = entry[2]
+        line.append(sq)
+        f = FLIPS[sq](p, o)
+        p, o = o ^ f, p | f | (1 << sq)
+    return line, p, o
 
 
 def _shallow_entry(p: int, o: int, alpha: int, beta: int, passed: bool) -> int:

@@ -77,7 +77,9 @@ def line_is_legal(p: int, o: int, line: list[int]) -> bool:
 def test_two_cores_find_the_same_value_and_a_move_that_reaches_it(fresh_pool):
     for p, o in positions(12, 8):
         one = Engine(parallel=False).solve(p, o)
+        jobs = fresh_pool.next_id
         two = Engine().solve(p, o)
+        assert fresh_pool.next_id > jobs  # the helpers searched it
         assert two.score == one.score
         assert two.nodes > 0
         assert value_after(p, o, two.move) == two.score
