@@ -132,31 +132,14 @@ def play_out(
     bot's fault (``bots.external.Forfeit``: an error, too slow, an invalid move, its process gone)
     forfeits with the course's wording, e.g. "Michigan strategy took >100ms to return a move".
     """
-    outcome = _play_out(game, bots, chance_rng, bot_rngs, time_limit, state)
-    for bot in bots:
-        try:
-            bot.game_over(outcome.state, outcome.result)
-        except Exception:  # telling a program the end failed: the game's result stands
-            pass
-    return outcome
-
-
-def _play_out(
-    game: Game,
-    bots: tuple[Bot, Bot],
-    chance_rng: random.Random,
-    bot_rngs: tuple[random.Random, random.Random],
-    time_limit: float | None = None,
-    state: State | None = None,
-) -> Outcome:
-    """``play_out``'s game, before the bots are told the end."""
     from bots.external import Forfeit
 
     state = state or game.initial_state()
     slowest = [0.0, 0.0]
     for _ in range(MAX_PLIES):
         if state.result is not None:
-            return Outcome(state, state.result, None, (slowest[0], slowest[1]))
+            outcome = Outcome(state, state.result, None, (slowest[0], slowest[1]))
+            break
         if state.to_move == CHANCE:
             state = game.play(state, game.sample_chance(state, chance_rng))
             continue
@@ -167,16 +150,26 @@ def _play_out(
         try:
             move = bots[side].choose(state, ctx)
         except Forfeit as exc:
-            return _forfeit(game, state, side, f"{name} {exc}", slowest)
+            outcome = _forfeit(game, state, side, f"{name} {exc}", slowest)
+            break
         except Exception as exc:  # a bot's bug forfeits its game, it does not stop the match
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            return _forfeit(game, state, side, f"{name} strategy produced an error ({detail})", slowest)
+            outcome = _forfeit(game, state, side, f"{name} strategy produced an error ({detail})", slowest)
+            break
         slowest[side] = max(slowest[side], time.perf_counter() - start)
         try:
             state = game.play(state, move)
         except (GameError, TypeError, ValueError) as exc:
-            return _forfeit(game, state, side, f"{name} strategy returned an invalid move: {exc}", slowest)
-    return Outcome(state, Result(None, f"no result after {MAX_PLIES} plies"), None, (slowest[0], slowest[1]))
+            outcome = _forfeit(game, state, side, f"{name} strategy returned an invalid move: {exc}", slowest)
+            break
+    else:
+        outcome = Outcome(state, Result(None, f"no result after {MAX_PLIES} plies"), None, (slowest[0], slowest[1]))
+    for bot in bots:
+        try:
+            bot.game_over(outcome.state, outcome.result)
+        except Exception:  # telling a program the end failed: the game's result stands
+            pass
+    return outcome
 
 
 def _forfeit(game: Game, state: State, side: int, reason: str, slowest: list[float]) -> Outcome:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from bots.base import Bot, Context
+from games.base import Result
 from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
 
 OUR_NAME = "arcade"
@@ -113,7 +114,7 @@ class ExternalProgramBot(Bot):
             self.finish(after)
         return move
 
-    def game_over(self, state: OthelloState, result) -> None:
+    def game_over(self, state: OthelloState, result: Result) -> None:
         """The game ended without the program's move ending it: tell the program."""
         if not self.started or self.told:
             return

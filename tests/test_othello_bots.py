@@ -24,6 +24,15 @@ def random_position(seed: int, plies: int):
     return game, state
 
 
+def unfinished_positions(seeds, plies: int):
+    """``(p, o)``, the mover's view, after ``plies`` random moves from each seed, when the game
+    is not over by then."""
+    for seed in seeds:
+        _, state = random_position(seed, plies)
+        if not state.over:
+            yield state.mover_bits()
+
+
 def brute_force(p: int, o: int, passed: bool = False) -> int:
     """Final disc difference with perfect play, by plain minimax (no pruning)."""
     moves = legal_bits(p, o)
@@ -88,11 +97,7 @@ def test_evaluation_is_symmetric_in_colour():
 
 def test_endgame_solver_matches_brute_force():
     checked = 0
-    for seed in range(30):
-        _, state = random_position(seed, 53)
-        if state.over:
-            continue
-        p, o = state.mover_bits()
+    for p, o in unfinished_positions(range(30), 53):
         if not legal_bits(p, o):
             continue
         info = Engine().solve(p, o)
@@ -156,12 +161,8 @@ def test_solve_of_a_position_without_moves_passes_or_counts():
     """``solve`` on a mover without moves: a pass and the opponent's value negated, or, with
     nobody to move, the final count."""
     checked = 0
-    for seed in range(400):
-        _, state = random_position(seed, 50)
-        if state.over:
-            continue
-        p, o = state.mover_bits()
-        if legal_bits(p, o) or not legal_bits(o, p):
+    for p, o in unfinished_positions(range(400), 50):
+        if legal_bits(p, o):
             continue
         info = Engine().solve(p, o)
         assert info.move == PASS and info.line[0] == PASS
@@ -255,11 +256,7 @@ def test_win_loss_draw_solve_agrees_with_brute_force():
     """``solve`` with the window -1..1 finds the sign of the exact result and, unless lost, a move
     that keeps it."""
     checked = 0
-    for seed in range(40):
-        _, state = random_position(100 + seed, 52)
-        if state.over:
-            continue
-        p, o = state.mover_bits()
+    for p, o in unfinished_positions(range(100, 140), 52):
         if not legal_bits(p, o):
             continue
         exact = brute_force(p, o)

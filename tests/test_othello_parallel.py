@@ -3,6 +3,7 @@ cancelling, a helper that dies, and helpers that end with their program."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -13,27 +14,19 @@ import pytest
 
 from bots import othello_parallel
 from bots.othello_search import Engine, Timeout, to_score
-from games.othello import PASS, Othello, flip_bits, legal_bits
-from tests.test_othello_bots import random_position
+from games.othello import PASS, flip_bits, legal_bits
+from tests.test_othello_bots import unfinished_positions
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def positions(empties: int, count: int, first_seed: int = 0) -> list[tuple[int, int]]:
     """Positions with ``empties`` empty squares and at least two moves, from seeded random play."""
-    game = Othello()
-    out = []
-    seed = first_seed
-    while len(out) < count:
-        seed += 1
-        _, state = random_position(seed, 60 - empties)
-        if state.over or 64 - (state.blue | state.orange).bit_count() != empties:
-            continue
-        p, o = state.mover_bits()
-        if legal_bits(p, o).bit_count() >= 2:
-            out.append((p, o))
-    assert game  # the positions come from legal play
-    return out
+    found = (
+        (p, o) for p, o in unfinished_positions(itertools.count(first_seed + 1), 60 - empties)
+        if 64 - (p | o).bit_count() == empties and legal_bits(p, o).bit_count() >= 2
+    )
+    return list(itertools.islice(found, count))
 
 
 @pytest.fixture

@@ -146,6 +146,15 @@ def test_cli_table_and_errors():
         assert len(lines) == 1 and words in lines[0]
 
 
+async def run_and_wait(pilot, screen) -> None:
+    """Start the tournament (Ctrl+S) and wait for it to finish (30 s at most)."""
+    await pilot.press("ctrl+s")
+    for _ in range(600):
+        await pilot.pause(0.05)
+        if not screen.running:
+            break
+
+
 async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
     from textual.widgets import DataTable, Input, SelectionList, Static
 
@@ -169,11 +178,7 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         screen.query_one("#t-files", Input).value = f"{lucky} {RAISES}"
         screen.query_one("#t-games", Input).value = "6"
         screen.query_one("#t-seed", Input).value = "4"
-        await pilot.press("ctrl+s")
-        for _ in range(600):
-            await pilot.pause(0.05)
-            if not screen.running:
-                break
+        await run_and_wait(pilot, screen)
         await pilot.pause()
         status = str(screen.query_one("#t-status", Static).render())
         assert status.startswith("done: 36 games; perfect first"), status
@@ -209,11 +214,7 @@ def test_the_tournament_screen_at_80_by_24_after_a_groups_tournament(snap_compar
         # a path relative to the checkout, so that the picture is the same on any machine
         screen.query_one("#t-files", Input).value = "tests/fault_bots/toothpicks_faults.py:raises"
         screen.query_one("#t-seed", Input).value = "3"
-        await pilot.press("ctrl+s")
-        for _ in range(600):
-            await pilot.pause(0.05)
-            if not screen.running:
-                break
+        await run_and_wait(pilot, screen)
         screen.query_one("#t-bots", SelectionList).focus()
         await pilot.pause()
 

@@ -8,7 +8,8 @@ undo, ``a`` analysis, ``p`` pause, ``s`` step, ``?`` help, ``q``/Escape back). A
   human is to move, so the board shows valid-move highlights and its cursor. The last-move
   marker, ghosts, flipped discs, cut counters come from ``state.event`` alone;
 - turns keys and clicks into a move: it posts ``Board.MovePicked(move)`` and the screen plays it
-  (the screen checks legality again: a board never changes the state);
+  (the screen checks legality again: a board never changes the state); a board drawn in a
+  ``Drawing`` child gets that child's clicks in ``click_at(x, y)``;
 - shows its analysis when ``analysis`` is true (the screen toggles it with ``a``), e.g. the turn
   tree, or the bot's win probability; ``analysis_lines(state)`` adds lines to the side panel,
   ``panel_changed()`` asks for them to be drawn again, ``comment(text)`` adds a commentary line.
@@ -25,9 +26,11 @@ dim), never colour alone.
 
 from __future__ import annotations
 
+from textual import events
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 from games.base import Game, Move, State
 
@@ -96,9 +99,22 @@ class Board(Widget, can_focus=True):
         """Ask the screen to redraw the side panel (and so ``analysis_lines``)."""
         self.post_message(self.PanelChanged())
 
+    def click_at(self, x: int, y: int) -> None:
+        """A click at ``(x, y)`` in the board's ``Drawing`` (nothing by default)."""
+
     def analysis_lines(self, state: State) -> list[str]:
         """Extra lines for the side panel while the analysis is on (Rich markup allowed)."""
         return []
 
     def watch_analysis(self, value: bool) -> None:
         self.refresh(layout=True)
+
+
+class Drawing(Static):
+    """A board's drawn part: a click on it goes to the board's ``click_at(x, y)`` (coordinates in
+    the drawing)."""
+
+    def on_click(self, event: events.Click) -> None:
+        board = self.parent
+        if isinstance(board, Board):
+            board.click_at(event.x, event.y)

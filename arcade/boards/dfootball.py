@@ -22,24 +22,17 @@ import time
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.binding import Binding
-from textual.widgets import Static
 
-from arcade.boards.base import SIDE_STYLES, Board
+from arcade.boards.base import SIDE_STYLES, Board, Drawing
 from games.dfootball import DFootball, FootballEvent, FootballState
 
 LEFT = 1  # columns before square 1
 DIGIT_SECONDS = 1.0  # how long a first digit waits for a second one
 
 
-class Field(Static):
+class Field(Drawing):
     """The drawn board; clicks go to the board."""
-
-    def on_click(self, event: events.Click) -> None:
-        board = self.parent
-        if isinstance(board, FootballBoard):
-            board.click_at(event.x, event.y)
 
 
 class FootballBoard(Board):

@@ -10,25 +10,19 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from arcade.boards.base import SIDE_STYLES, Board
+from arcade.boards.base import SIDE_STYLES, Board, Drawing
 from games.toothpicks import TakeState, Toothpicks, is_winning, position_tree, winning_take
 
 STICK_WIDTH = 3  # columns per stick: the stick and two spaces
 
 
-class Sticks(Static):
+class Sticks(Drawing):
     """The sticks themselves; a click takes from the clicked stick to the end."""
-
-    def on_click(self, event: events.Click) -> None:
-        board = self.parent
-        if isinstance(board, ToothpickBoard):
-            board.click_at(event.x, event.y)
 
 
 class ToothpickBoard(Board):
