@@ -153,12 +153,11 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[in
     if 2 in cores:
         wall = time.perf_counter()
         helpers = othello_parallel.pool()
-        if helpers is not None:
-            helpers.ping()
         if helpers is None:
             print("two cores: no helper processes here (one core?); skipped")
             cores = [c for c in cores if c != 2]
         else:
+            helpers.ping()
             print(f"two cores: helper processes answer after {time.perf_counter() - wall:.2f} s "
                   f"(once per program); solves from {othello_parallel.PARALLEL_EMPTIES} empties use them")
     for empties in empties_list:

@@ -569,27 +569,30 @@ class Engine:
         def stop() -> bool:
             return self.clock() > deadline or cancelled()
 
+        def after(move: int) -> tuple[int, int]:
+            f = FLIPS[move](p, o)
+            return o ^ f, p | f | (1 << move)
+
+        solved = None  # (value, move, the line after the move)
         helpers = None
         if self.parallel and empties >= othello_parallel.PARALLEL_EMPTIES and len(order) > 1:
             helpers = othello_parallel.pool()
         if helpers is not None and helpers.lock.acquire(blocking=False):
             try:
                 helpers.begin()
-                lo, best_move = self._mtdf(
+                value, move = self._mtdf(
                     lo, hi, g, order, lambda b: helpers.root_window(p, o, order, b - 1, b, empties, stop))
                 self.nodes += helpers.nodes
-                f = FLIPS[best_move](p, o)
-                line = [best_move] + helpers.line(o ^ f, p | f | (1 << best_move))
-                return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
-                                  self.clock() - start, exact=True)
+                solved = value, move, helpers.line(*after(move))
             except othello_parallel.HelperError:
                 othello_parallel.discard()  # one core from here on, from the start
             finally:
                 helpers.lock.release()
-        lo, best_move = self._mtdf(lo, hi, g, order, lambda b: self._solve_root(p, o, order, b - 1, b, empties))
-        f = FLIPS[best_move](p, o)
-        line = [best_move] + self.line_from(o ^ f, p | f | (1 << best_move))
-        return SearchInfo(empties, to_score(lo), best_move, line, self.nodes,
+        if solved is None:
+            value, move = self._mtdf(lo, hi, g, order, lambda b: self._solve_root(p, o, order, b - 1, b, empties))
+            solved = value, move, self.line_from(*after(move))
+        value, move, rest = solved
+        return SearchInfo(empties, to_score(value), move, [move] + rest, self.nodes,
                           self.clock() - start, exact=True)
 
     @staticmethod

@@ -138,7 +138,6 @@ class GameScreen(Screen):
             self.chance_rng = random.Random(base + ":chance")
             self.bot_rngs = (random.Random(base + ":0"), random.Random(base + ":1"))
         self.bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
-        self.bots_told = False
         self.history = [self.game.initial_state()]
         self.forfeit = None
         self.paused = False
