@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from bots.base import BotEntry, Context
+from bots.othello_external import write_whole
 from games.othello import (
     BLUE,
     COLUMNS,
@@ -138,9 +139,11 @@ def run_player(
         try:
             if end.stat().st_mtime < started - 0.05:
                 return None  # left over from an earlier game
-            return end.read_text()
+            text = end.read_text()
         except FileNotFoundError:
             return None
+        # empty: created, not yet written (the writer's open comes before its write)
+        return text if text.strip() else None
 
     while True:
         # wait for our turn (or the end), using no CPU but a short sleep between looks
@@ -256,7 +259,7 @@ def run_referee(
                 message = end_message("VALID", winner, orange if winner == blue else blue)
         else:
             message = end_message(reason, winner, orange if winner == blue else blue)
-        write_at_once(folder / END_FILE, message)
+        write_whole(folder / END_FILE, message)
         for name in players:
             (folder / f"{name}.go").touch()
         out(f"Game Over: {message}")

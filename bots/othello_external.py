@@ -27,6 +27,14 @@ from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, mov
 OUR_NAME = "arcade"
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees no file or the whole text, never an empty
+    one just created (a program polling for ``end_game`` may read it at any moment)."""
+    part = path.with_name(f".{path.name}.part")
+    part.write_text(text)
+    os.replace(part, path)
+
+
 class ExternalProgramError(Exception):
     """The program broke the protocol (the message says how); it forfeits the game. ``reason`` is
     the course referee's end condition: ``INVALID``, ``OOO`` (out of order) or ``TIME_OUT``."""
@@ -157,6 +165,6 @@ class ExternalProgramBot(Bot):
 
     def tell(self, text: str) -> None:
         """Write ``text`` to ``end_game`` and create the program's ``.go`` so it reads it."""
-        (self.folder / "end_game").write_text(text)
+        write_whole(self.folder / "end_game", text)
         self.go.touch()
         self.told = True

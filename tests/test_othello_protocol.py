@@ -237,6 +237,36 @@ def test_external_program_side_plays_a_program_through_the_files(tmp_path):
         silent.choose(Othello().initial_state(), Context(time_limit=0.1))
 
 
+def test_player_waits_for_end_game_to_be_written_not_just_created(tmp_path):
+    """A referee's ``end_game`` exists for a moment before its text is in it: the player takes
+    the end from the text, not from an empty file."""
+    (tmp_path / "move_file").write_text("")
+    (tmp_path / "me.go").touch()
+    lines: list[str] = []
+
+    def finish_slowly():
+        while not (tmp_path / "move_file").read_text():
+            time.sleep(0.005)
+        with open(tmp_path / "end_game", "w") as handle:
+            handle.flush()
+            time.sleep(0.2)  # created, still empty
+            handle.write("opp WINS! me LOSES! Time out!")
+
+    helper = threading.Thread(target=finish_slowly)
+    helper.start()
+    code = run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append)
+    helper.join()
+    assert code == 0 and "opp WINS! me LOSES! Time out!" in lines and "" not in lines
+
+
+def test_end_game_is_written_whole(tmp_path):
+    from bots.othello_external import write_whole
+
+    write_whole(tmp_path / "end_game", "Match TIED!")
+    assert (tmp_path / "end_game").read_text() == "Match TIED!"
+    assert [f.name for f in tmp_path.iterdir()] == ["end_game"]  # no part file left behind
+
+
 def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
     """A game played against a program through the files ends with ``end_game`` and the program
     stops, whichever side's move ended it: a whole match game with a real player process."""
