@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 from bots.base import BotEntry, Context
-from bots.othello_external import write_whole
+from bots.othello.external import write_whole
 from games.othello import (
     BLUE,
     COLUMNS,

@@ -10,7 +10,7 @@ With no section named, runs them all (about 15-25 minutes with the defaults; mat
 - depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
   midgame positions (ply 20 of seeded random openings); median and range.
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
-  play), wall clock and CPU time, on one core and on two (``bots.othello_parallel``'s helper
+  play), wall clock and CPU time, on one core and on two (``bots.othello.parallel``'s helper
   processes, from its PARALLEL_EMPTIES); with --wld also the win/loss/draw solve (window -1..1).
 - match: alphabeta at --match-limit seconds a move against greedy and random, each opening
   (--openings seeded random 4-ply openings) played with both colours.
@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
-from bots import othello_parallel  # noqa: E402
-from bots.othello_search import Engine  # noqa: E402
+from bots.othello import parallel as othello_parallel  # noqa: E402
+from bots.othello.search import Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
 
 KNOWN_PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}

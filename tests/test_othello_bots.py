@@ -7,8 +7,8 @@ import random
 from arcade.match import run_match
 from bots.base import Context
 from bots.othello import BOTS, AlphaBetaBot, greedy, safety_margin
-from bots.othello_eval import HEURISTIC_MAX, HandEvaluator, utility
-from bots.othello_search import Engine, Timeout, to_score
+from bots.othello.eval import HEURISTIC_MAX, HandEvaluator, utility
+from bots.othello.search import Engine, Timeout, to_score
 from bots.registry import bots_for
 from games.othello import PASS, Othello, bits_to_squares, flip_bits, legal_bits
 
@@ -194,7 +194,7 @@ def test_alphabeta_beats_random_and_greedy_in_seeded_matches():
 
 def test_stable_discs_never_flip():
     """The discs ``stable_discs`` names keep their colour in every random continuation."""
-    from bots.othello_search import stable_discs
+    from bots.othello.search import stable_discs
 
     game = Othello()
     rng = random.Random(11)

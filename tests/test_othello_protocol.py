@@ -202,7 +202,7 @@ def test_cli_rejects_bad_arguments(capsys, tmp_path):
 
 def test_external_program_side_plays_a_program_through_the_files(tmp_path):
     from bots.base import Context
-    from bots.othello_external import ExternalProgramBot, ExternalProgramError
+    from bots.othello.external import ExternalProgramBot, ExternalProgramError
 
     player = start_player("student", tmp_path, "greedy")
     try:
@@ -260,7 +260,7 @@ def test_player_waits_for_end_game_to_be_written_not_just_created(tmp_path):
 
 
 def test_end_game_is_written_whole(tmp_path):
-    from bots.othello_external import write_whole
+    from bots.othello.external import write_whole
 
     write_whole(tmp_path / "end_game", "Match TIED!")
     assert (tmp_path / "end_game").read_text() == "Match TIED!"
@@ -273,7 +273,7 @@ def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
     from arcade.match import play_out
     from bots.base import FunctionBot
     from bots.othello import greedy
-    from bots.othello_external import ExternalProgramBot
+    from bots.othello.external import ExternalProgramBot
 
     enders = set()  # whose move ended each game: 0 is the arcade's side (told by ``game_over``)
     for seed in range(8):
@@ -307,7 +307,7 @@ def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
 
 def test_external_program_is_told_it_lost_by_an_invalid_move(tmp_path):
     from bots.base import Context
-    from bots.othello_external import ExternalProgramBot, ExternalProgramError
+    from bots.othello.external import ExternalProgramBot, ExternalProgramError
 
     bot = ExternalProgramBot(Othello(), name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
 

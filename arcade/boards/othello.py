@@ -194,8 +194,8 @@ class OthelloBoard(Board):
 
     # -- analysis ---------------------------------------------------------------------------------
     def analysis_lines(self, state: OthelloState) -> list[str]:
-        from bots.othello_eval import HandEvaluator
-        from bots.othello_search import score_text
+        from bots.othello.eval import HandEvaluator
+        from bots.othello.search import score_text
 
         blue_moves = legal_bits(state.blue, state.orange).bit_count()
         orange_moves = legal_bits(state.orange, state.blue).bit_count()

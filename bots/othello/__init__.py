@@ -2,12 +2,12 @@
 
 ``alphabeta`` searches with iterative deepening until its time limit (``ctx.time_limit``, or the
 game's ``time_limit`` option, 10 s by default as in the seed) less a safety margin, then solves
-the endgame exactly once few squares are empty (see ``bots.othello_search``); a few empties
+the endgame exactly once few squares are empty (see ``bots.othello.search``); a few empties
 earlier it first tries a win/loss/draw solve and plays a proven win or draw at once. The ``alphabeta
 1s``/``5s`` entries are the same engine with a shorter limit. While thinking it reports the
 depth reached, the score and the best line through ``ctx.report``. It never ponders: no work
 happens on the opponent's turn. From 14 empties the exact solve also uses the second core
-(``bots.othello_parallel``'s two helper processes, which sleep between solves).
+(``bots.othello.parallel``'s two helper processes, which sleep between solves).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import gc
 import time
 
 from bots.base import Bot, BotEntry, Context, random_move
-from bots.othello_eval import WIN, HandEvaluator
-from bots.othello_search import Engine, SearchInfo, Timeout, line_text, score_text
+from bots.othello.eval import WIN, HandEvaluator
+from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
 from games.othello import PASS, Othello, OthelloState, flip_bits
 
 
@@ -61,7 +61,7 @@ def wld_empties(budget: float) -> int:
 
 
 class AlphaBetaBot(Bot):
-    """Iterative-deepening alpha-beta with an exact endgame solver; see ``bots.othello_search``."""
+    """Iterative-deepening alpha-beta with an exact endgame solver; see ``bots.othello.search``."""
 
     def __init__(self, game: Othello, time_limit: float | None = None, evaluator=None) -> None:
         super().__init__(game)
@@ -145,7 +145,7 @@ class AlphaBetaBot(Bot):
 
 
 def _external(game: Othello) -> Bot:
-    from bots.othello_external import ExternalProgramBot
+    from bots.othello.external import ExternalProgramBot
 
     return ExternalProgramBot(game)
 

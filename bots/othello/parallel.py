@@ -58,10 +58,10 @@ class HelperError(Exception):
 class _Helper:
     """One helper process and its line-buffered pipes."""
 
-    COMMAND = ["-m", "bots.othello_parallel"]  # after the interpreter; tests swap in a faulty helper
+    COMMAND = ["-m", "bots.othello.parallel"]  # after the interpreter; tests swap in a faulty helper
 
     def __init__(self, index: int) -> None:
-        root = str(Path(__file__).resolve().parents[1])
+        root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
         self.index = index
@@ -156,7 +156,7 @@ class Pool:
         """One window ``(alpha, beta)`` over the root moves ``order`` (best first), as
         ``Engine._solve_root``: (fail-soft value, the move that reached it). ``stop()`` true
         aborts the helpers' jobs and raises ``Timeout``."""
-        from bots.othello_search import Timeout
+        from bots.othello.search import Timeout
 
         async def main() -> tuple[int, int]:
             task = asyncio.ensure_future(self._node(p, o, alpha, beta, empties, 0, order))
@@ -178,7 +178,7 @@ class Pool:
     def line(self, p: int, o: int) -> list[int]:
         """A best line from ``(p, o)`` (after the root's best move): the moves the coordinator
         recorded, then the longest continuation the helpers' tables hold."""
-        from bots.othello_search import table_line
+        from bots.othello.search import table_line
 
         line, p, o = table_line(self.bounds, p, o, LINE_LENGTH)
         best: list[int] = []
@@ -212,7 +212,7 @@ class Pool:
         """Fail-soft value of ``(p, o)`` in ``(alpha, beta)`` and its best move (-1 if unknown):
         one helper job, or, for the root and for positions whose last job was long, young
         brothers wait over its moves (the best known first, then the rest in parallel)."""
-        from bots.othello_search import FLIPS, legal_bits
+        from bots.othello.search import FLIPS, legal_bits
 
         key = p << 64 | o
         lo, hi, known_move = self.bounds.get(key, (-64, 64, -1))
@@ -359,7 +359,7 @@ def _ordered(p: int, o: int, moves: int, first: int) -> list[int]:
     """The moves of ``p``: ``first`` (the best known), then fewest replies for ``o`` first. Not
     ``Engine._ordered``, whose square values break ties: measured, the split searched up to 40%
     more nodes on the slowest 16-empty positions with it."""
-    from bots.othello_search import FLIPS, legal_bits
+    from bots.othello.search import FLIPS, legal_bits
 
     keyed = []
     m = moves
@@ -426,7 +426,7 @@ def discard() -> None:
 
 # -- the helper process ------------------------------------------------------------------------
 def _helper_main() -> None:
-    from bots.othello_search import Engine, Timeout
+    from bots.othello.search import Engine, Timeout
 
     fd = sys.stdin.fileno()
     out = sys.stdout.fileno()

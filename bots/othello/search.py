@@ -7,7 +7,7 @@ variation search (negamax alpha-beta with null windows) whose move ordering is, 
 the transposition-table move (the previous iteration's best), the two killer moves of that ply,
 then the rest by "fastest first" (fewest replies for the opponent) at nodes far from the leaves
 and by history scores plus a square-value prior near them. Leaves use the swappable evaluator
-(``bots.othello_eval``), which equals the utility on finished boards.
+(``bots.othello.eval``), which equals the utility on finished boards.
 
 Endgame (``Engine.solve``): once the remaining empties are few, an exact search of the final
 disc difference finds the perfect move: MTD(f) null windows over a bounds table, the table's move
@@ -16,8 +16,8 @@ transposition cutoff (a child already known to refute the window), a stability c
 opponent's stable discs cap the margin: ``stable_discs``), and the last five empties by
 module-level functions with quadrant parity and no move generation, the last two written out
 (flips by per-square generated functions, ``FLIPS``). ``solve(..., alpha=-1, beta=1)`` is the win/loss/draw
-solve (one or two null windows). From ``othello_parallel.PARALLEL_EMPTIES`` empties on, a machine
-with two cores solves with two helper processes (``bots.othello_parallel``); ``Engine(parallel=False)``
+solve (one or two null windows). From ``parallel.PARALLEL_EMPTIES`` empties on, a machine
+with two cores solves with two helper processes (``bots.othello.parallel``); ``Engine(parallel=False)``
 keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from bots import othello_parallel
-from bots.othello_eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
+from bots.othello import parallel as othello_parallel
+from bots.othello.eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
 from games.othello import FULL, PASS, RAYS_DOWN, RAYS_UP, legal_bits, square_name
 
 INF = 1 << 30
@@ -281,7 +281,7 @@ class Engine:
     clock: Callable[[], float] = time.perf_counter
     """The clock of deadlines: wall time; ``bench/othello.py --cpu`` passes ``time.process_time``."""
     parallel: bool = True
-    """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello_parallel``)."""
+    """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello.parallel``)."""
 
     def __post_init__(self) -> None:
         self.evaluate = self.evaluator.evaluate
