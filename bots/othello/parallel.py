@@ -23,8 +23,9 @@ report, so a job already decided for the window needs no round trip.
 Protocol, one line each way per job (numbers in decimal):
 ``J id p o alpha beta empties`` → ``id value nodes best``; ``A id`` aborts job ``id`` (its answer is
 then ``id x nodes -1``); ``L p o`` → ``L sq sq …``, the line of best moves the helper's table holds;
-``R`` clears the table. The helpers run in their own session (the terminal's Ctrl+C does not reach
-them) and end at the end of their input, so a helper never outlives the program that started it.
+``R`` clears the table. The helpers (``python -m bots.othello.helper``, the engine's side of the
+protocol) run in their own session (the terminal's Ctrl+C does not reach them) and end at the end
+of their input, so a helper never outlives the program that started it.
 A helper that dies or breaks the protocol raises ``HelperError``; ``Engine.solve`` then solves on
 one core, and the helpers are not used again in this process.
 """
@@ -34,12 +35,14 @@ from __future__ import annotations
 import asyncio
 import atexit
 import os
-import select
 import subprocess
 import sys
 import threading
 from pathlib import Path
 from typing import Callable
+
+from bots.othello.core import FLIPS, Timeout, table_line
+from games.othello import legal_bits
 
 PARALLEL_EMPTIES = 14  # below this a solve takes a fraction of a second: one core is enough
 POLL = 0.05  # seconds between deadline checks while waiting for helpers
@@ -58,7 +61,7 @@ class HelperError(Exception):
 class _Helper:
     """One helper process and its line-buffered pipes."""
 
-    COMMAND = ["-m", "bots.othello.parallel"]  # after the interpreter; tests swap in a faulty helper
+    COMMAND = ["-m", "bots.othello.helper"]  # after the interpreter; tests swap in a faulty helper
 
     def __init__(self, index: int) -> None:
         root = str(Path(__file__).resolve().parents[2])
@@ -156,8 +159,6 @@ class Pool:
         """One window ``(alpha, beta)`` over the root moves ``order`` (best first), as
         ``Engine._solve_root``: (fail-soft value, the move that reached it). ``stop()`` true
         aborts the helpers' jobs and raises ``Timeout``."""
-        from bots.othello.search import Timeout
-
         async def main() -> tuple[int, int]:
             task = asyncio.ensure_future(self._node(p, o, alpha, beta, empties, 0, order))
             while not task.done():
@@ -178,8 +179,6 @@ class Pool:
     def line(self, p: int, o: int) -> list[int]:
         """A best line from ``(p, o)`` (after the root's best move): the moves the coordinator
         recorded, then the longest continuation the helpers' tables hold."""
-        from bots.othello.search import table_line
-
         line, p, o = table_line(self.bounds, p, o, LINE_LENGTH)
         best: list[int] = []
         for helper in self.helpers if len(line) < LINE_LENGTH else ():
@@ -212,8 +211,6 @@ class Pool:
         """Fail-soft value of ``(p, o)`` in ``(alpha, beta)`` and its best move (-1 if unknown):
         one helper job, or, for the root and for positions whose last job was long, young
         brothers wait over its moves (the best known first, then the rest in parallel)."""
-        from bots.othello.search import FLIPS, legal_bits
-
         key = p << 64 | o
         lo, hi, known_move = self.bounds.get(key, (-64, 64, -1))
         if lo >= beta:
@@ -359,8 +356,6 @@ def _ordered(p: int, o: int, moves: int, first: int) -> list[int]:
     """The moves of ``p``: ``first`` (the best known), then fewest replies for ``o`` first. Not
     ``Engine._ordered``, whose square values break ties: measured, the split searched up to 40%
     more nodes on the slowest 16-empty positions with it."""
-    from bots.othello.search import FLIPS, legal_bits
-
     keyed = []
     m = moves
     while m:
@@ -422,72 +417,3 @@ def discard() -> None:
         except Exception:  # the helpers may be half gone: closing is best effort
             pass
         _pool = None
-
-
-# -- the helper process ------------------------------------------------------------------------
-def _helper_main() -> None:
-    from bots.othello.search import Engine, Timeout
-
-    fd = sys.stdin.fileno()
-    out = sys.stdout.fileno()
-    buffer = b""
-    queue: list[str] = []
-    engine = Engine(parallel=False)
-    engine.etable = {}
-    current = [-1]
-
-    def fill(block: bool) -> None:
-        nonlocal buffer
-        if not block and not select.select([fd], [], [], 0)[0]:
-            return
-        data = os.read(fd, 65536)
-        if not data:
-            os._exit(0)  # the coordinator is gone
-        buffer += data
-        *lines, buffer = buffer.split(b"\n")
-        queue.extend(line.decode() for line in lines)
-
-    def cancelled() -> bool:
-        fill(False)
-        for line in queue:
-            if line == f"A {current[0]}":
-                queue.remove(line)
-                return True
-        return False
-
-    engine.cancelled = cancelled
-    while True:
-        while not queue:
-            fill(True)
-        parts = queue.pop(0).split()
-        if not parts:
-            continue
-        if parts[0] == "R":
-            engine.etable = {}
-        elif parts[0] == "A":
-            continue  # an abort that came after its job ended
-        elif parts[0] == "L":
-            p, o = int(parts[1]), int(parts[2])
-            line = engine.line_from(p, o)
-            os.write(out, ("L " + " ".join(map(str, line)) + "\n").encode())
-        elif parts[0] == "J":
-            job_id, p, o, alpha, beta, empties = (int(x) for x in parts[1:])
-            current[0] = job_id
-            engine.nodes = 0
-            engine._check_at = 256
-            engine.deadline = float("inf")
-            try:
-                value = engine._solve(p, o, alpha, beta, empties, False)
-                entry = engine.etable.get(p << 64 | o)
-                reply = f"{job_id} {value} {engine.nodes} {entry[2] if entry else -1}"
-            except Timeout:
-                reply = f"{job_id} x {engine.nodes} -1"
-            current[0] = -1
-            os.write(out, (reply + "\n").encode())
-
-
-if __name__ == "__main__":
-    try:
-        _helper_main()
-    except KeyboardInterrupt:
-        pass

@@ -15,10 +15,10 @@ first and then fastest first (fewest replies, then fewest empties next to the mo
 transposition cutoff (a child already known to refute the window), a stability cutoff (the
 opponent's stable discs cap the margin: ``stable_discs``), and the last five empties by
 module-level functions with quadrant parity and no move generation, the last two written out
-(flips by per-square generated functions, ``FLIPS``). ``solve(..., alpha=-1, beta=1)`` is the win/loss/draw
-solve (one or two null windows). From ``parallel.PARALLEL_EMPTIES`` empties on, a machine
-with two cores solves with two helper processes (``bots.othello.parallel``); ``Engine(parallel=False)``
-keeps to one.
+(flips by per-square generated functions, ``FLIPS`` in ``bots.othello.core``).
+``solve(..., alpha=-1, beta=1)`` is the win/loss/draw solve (one or two null windows). From
+``parallel.PARALLEL_EMPTIES`` empties on, a machine with two cores solves with two helper
+processes (``bots.othello.parallel``); ``Engine(parallel=False)`` keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
@@ -31,8 +31,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from bots.othello import parallel as othello_parallel
+from bots.othello.core import FLIPS, Timeout, flips, table_line
 from bots.othello.eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
-from games.othello import FULL, PASS, RAYS_DOWN, RAYS_UP, legal_bits, square_name
+from games.othello import FULL, PASS, legal_bits, square_name
 
 INF = 1 << 30
 EVAL_CACHE_LIMIT = 300_000  # leaf values kept (transpositions reach the same leaves)
@@ -175,72 +176,6 @@ def stable_discs(p: int, o: int) -> int:
     return st
 
 
-class Timeout(Exception):
-    """The deadline passed or the search was cancelled."""
-
-
-def _with_first(rays: tuple[int, ...], up: bool) -> tuple[tuple[int, int], ...]:
-    """Each ray with its first square (the neighbour of the square the ray starts from)."""
-    return tuple((ray, ray & -ray if up else 1 << (ray.bit_length() - 1)) for ray in rays)
-
-
-_RAYS_UP_FIRST = tuple(_with_first(rays, True) for rays in RAYS_UP)
-_RAYS_DOWN_FIRST = tuple(_with_first(rays, False) for rays in RAYS_DOWN)
-
-
-def flips(p: int, o: int, square: int) -> int:
-    """The discs of ``o`` flipped by ``p`` playing ``square`` (a local copy for speed: a ray is
-    only walked when its first square holds an opponent disc)."""
-    f = 0
-    notp = ~o
-    for ray, first in _RAYS_UP_FIRST[square]:
-        if first & o:
-            b = ray & notp
-            if b:
-                low = b & -b
-                if low & p:
-                    f |= ray & (low - 1)
-    for ray, first in _RAYS_DOWN_FIRST[square]:
-        if first & o:
-            b = ray & notp
-            if b:
-                high = 1 << (b.bit_length() - 1)
-                if high & p:
-                    f |= ray & ~((high << 1) - 1)
-    return f
-
-
-def _flip_functions() -> tuple:
-    """``FLIPS[square](p, o)``: ``flips`` written out for each square (no loop, no tuple unpacking,
-    the rays as constants), for the endgame's inner loops."""
-    funcs = []
-    for sq in range(64):
-        lines = [f"def _flips_{sq}(p, o):", "    f = 0"]
-        for ray, first in _RAYS_UP_FIRST[sq]:
-            if ray == first:
-                continue  # a one-square ray flips nothing
-            lines += [f"    if o & {first}:",
-                      f"        b = {ray} & ~o",
-                      "        low = b & -b",
-                      "        if low & p:",
-                      f"            f |= {ray} & (low - 1)"]
-        for ray, first in _RAYS_DOWN_FIRST[sq]:
-            if ray == first:
-                continue
-            lines += [f"    if o & {first}:",
-                      f"        b = {ray} & ~o",
-                      "        if b:",
-                      "            high = 1 << (b.bit_length() - 1)",
-                      "            if high & p:",
-                      f"                f |= {ray} & ~((high << 1) - 1)"]
-        lines.append("    return f")
-        namespace: dict = {}
-        exec("\n".join(lines), namespace)
-        funcs.append(namespace[f"_flips_{sq}"])
-    return tuple(funcs)
-
-
-FLIPS = _flip_functions()
 # the squares around each square: a move needs an opponent disc among them
 NEIGHBOURS = tuple(sum(1 << (r2 * 8 + c2) for r2 in range(max(0, s // 8 - 1), min(8, s // 8 + 2))
                        for c2 in range(max(0, s % 8 - 1), min(8, s % 8 + 2)) if r2 * 8 + c2 != s)
@@ -755,28 +690,6 @@ class Engine:
             lo = hi = best
         self.etable[key] = (lo, hi, best_move)
         return best
-
-
-def table_line(table: dict[int, tuple[int, int, int]], p: int, o: int, length: int) -> tuple[list[int], int, int]:
-    """Up to ``length`` moves from ``(p, o)`` following a bounds table's best moves (entries
-    ``(lower, upper, move)``; passes included), and the position where the line stops."""
-    line: list[int] = []
-    while len(line) < length:
-        moves = legal_bits(p, o)
-        if not moves:
-            if not legal_bits(o, p):
-                break
-            line.append(PASS)
-            p, o = o, p
-            continue
-        entry = table.get(p << 64 | o)
-        if entry is None or entry[2] < 0 or not moves >> entry[2] & 1:
-            break
-        sq = entry[2]
-        line.append(sq)
-        f = FLIPS[sq](p, o)
-        p, o = o ^ f, p | f | (1 << sq)
-    return line, p, o
 
 
 def _shallow_entry(p: int, o: int, alpha: int, beta: int, passed: bool) -> int:
