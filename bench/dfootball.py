@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bots.dfootball as dfb  # noqa: E402
 from bots.dfootball import BOOK, decide, perfect, prefer_jumps, random_move  # noqa: E402
-from bots.dfootball_solver import Solver, child, from_board, moves, start_position  # noqa: E402
+from bots.dfootball.solver import Solver, child, from_board, moves, start_position  # noqa: E402
 from games.dfootball import play_game, play_repeatedly  # noqa: E402
 
 

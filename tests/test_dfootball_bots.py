@@ -21,8 +21,8 @@ from bots.dfootball import (
     random_move,
     rule_move,
 )
-from bots.dfootball_book import build
-from bots.dfootball_solver import Solver, child, flip, from_board, moves, race_value, start_position, to_board
+from bots.dfootball.book import build
+from bots.dfootball.solver import Solver, child, flip, from_board, moves, race_value, start_position, to_board
 from bots.registry import bots_for
 from games.dfootball import DFootball, apply_move, board_moves, new_game, play_game, play_repeatedly, valid_moves
 
@@ -230,7 +230,7 @@ def test_the_shipped_book_matches_its_generator_for_small_n():
         assert stats["first_team_wins"] == FIRST_TEAM_WINS[n]
         size = 2 * n + 1
         shipped = {k: s for k, s in zip(BOOK.keys.get(size, []), BOOK.squares.get(size, b""))}
-        assert shipped == book, f"n={n}: rebuild the book (python -m bots.dfootball_book)"
+        assert shipped == book, f"n={n}: rebuild the book (python -m bots.dfootball.book)"
 
 
 def test_book_entries_for_large_boards_are_winning_moves():

@@ -104,7 +104,7 @@ async def test_a_whole_game_from_the_menu_won_by_keys_against_perfect():
     from arcade.screens.menu import MenuScreen
     from arcade.screens.setup import SetupScreen
     from bots.dfootball import decide
-    from bots.dfootball_solver import from_board
+    from bots.dfootball.solver import from_board
 
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:

@@ -310,7 +310,7 @@ class FootballBoard(Board):
         key = (state.board, state.to_move)
         if key not in self._verdicts:
             from bots.dfootball import BOOK, shared_table
-            from bots.dfootball_solver import Budget, Solver, from_board
+            from bots.dfootball.solver import Budget, Solver, from_board
 
             from bots.dfootball import first_team_wins
 

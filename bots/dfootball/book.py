@@ -1,6 +1,6 @@
-"""Build ``bots/dfootball_book.bin``, the book of the ``perfect`` D-Football bot.
+"""Build ``bots/dfootball/book.bin``, the book of the ``perfect`` D-Football bot.
 
-Run ``python -m bots.dfootball_book`` (``--help`` for the options). It rewrites the book and
+Run ``python -m bots.dfootball.book`` (``--help`` for the options). It rewrites the book and
 prints what it found (who wins each n, how many entries, how long it took).
 
 What the book holds, and why it is enough
@@ -43,7 +43,9 @@ import sys
 import time
 from pathlib import Path
 
-from bots.dfootball_solver import Budget, Solver, child, moves, square_of, start_position
+import bots.dfootball as bot
+from bots.dfootball import BOOK_PATH, Book
+from bots.dfootball.solver import Budget, Solver, child, moves, square_of, start_position
 
 __all__ = ["build", "main", "first_winning_square"]
 
@@ -57,8 +59,6 @@ def build(n: int, sides: tuple[int, ...] = (0, 1), win_budget: int | None = None
           loss_budget: int | None = None, progress=None) -> tuple[dict[int, int], dict]:
     """The book entries ``{m << 32 | o: square}`` for board ``n`` and the bot playing ``sides``
     (0 Michigan, 1 Ohio), with statistics. Budgets default to the bot's own."""
-    import bots.dfootball as bot
-
     win_budget = bot.WIN_BUDGET if win_budget is None else win_budget
     loss_budget = bot.LOSS_BUDGET if loss_budget is None else loss_budget
     size = 2 * n + 1
@@ -144,8 +144,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: the bot's book)")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(20_000)
-    from bots.dfootball import BOOK_PATH, Book
-
     out = args.out or BOOK_PATH
     entries: dict[int, dict[int, int]] = {}
     if not args.fresh:

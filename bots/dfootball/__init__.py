@@ -11,12 +11,12 @@ to move returning a square, so it can be passed straight to ``games.dfootball.pl
 
 How ``perfect`` decides (all within the contest's 100 ms, the first move included)
 --------------------------------------------------------------------------------------
-1. The *book* (``bots/dfootball_book.bin``, built by ``python -m bots.dfootball_book``): for
+1. The *book* (``bots/dfootball/book.bin``, built by ``python -m bots.dfootball.book``): for
    each n from 1 to 11 and either side it holds the winning move of every position that the bot
    can meet, against any opponent, while following this very procedure, and that its search
    could not settle within its node budget: 111,203 positions, 1 MB (the generator's docstring
    says how it is built).
-2. Otherwise an exact win/loss search (``bots.dfootball_solver``) with a shared transposition
+2. Otherwise an exact win/loss search (``bots.dfootball.solver``) with a shared transposition
    table and a budget of ``WIN_BUDGET`` nodes: if the position is won it plays the first
    winning move in the search's order. Once a position is proven won, the proof stays in the
    table, so every later move of that game is answered from it at once.
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bots.base import Bot, BotEntry, Context
-from bots.dfootball_solver import Budget, Solver, child, from_board, moves, square_of, start_position
+from bots.dfootball.solver import Budget, Solver, child, from_board, moves, square_of, start_position
 from games.dfootball import DFootball, FootballState, valid_moves
 
 __all__ = [
@@ -77,7 +77,7 @@ FIRST_TEAM_WINS: dict[int, bool] = {
 """Whether Michigan (the first team) wins with perfect play, for n = 1..11 (solved exactly;
 ``tests/test_dfootball_bots.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
 
-BOOK_PATH = Path(__file__).with_name("dfootball_book.bin")
+BOOK_PATH = Path(__file__).with_name("book.bin")
 FULL_BOOK_MAX_N = 11
 """The book covers both sides for n up to this."""
 
