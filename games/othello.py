@@ -56,6 +56,8 @@ BLUE, ORANGE = 0, 1
 PASS = 64
 FULL = (1 << 64) - 1
 COLUMNS = "ABCDEFGH"
+TIME_LIMIT = 10.0
+"""The ``time_limit`` option's default: seconds a move, the seed's (``Othello.time_limit``)."""
 
 _NOT_A = 0xFEFEFEFEFEFEFEFE  # every square but column A
 _NOT_H = 0x7F7F7F7F7F7F7F7F  # every square but column H
@@ -360,7 +362,7 @@ class Othello(Game):
         Option(
             "time_limit",
             "Time limit",
-            10.0,
+            TIME_LIMIT,
             kind="float",
             minimum=0.1,
             maximum=600.0,

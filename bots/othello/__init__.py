@@ -18,7 +18,7 @@ import time
 from bots.base import Bot, BotEntry, Context, random_move
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
-from games.othello import PASS, Othello, OthelloState, flip_bits
+from games.othello import PASS, TIME_LIMIT, Othello, OthelloState, flip_bits
 
 
 def greedy(game: Othello, state: OthelloState, ctx: Context) -> int:
@@ -73,7 +73,7 @@ class AlphaBetaBot(Bot):
     def limit(self, ctx: Context) -> float:
         """This move's time limit: the bot's own level (or the game's ``time_limit`` option),
         never more than the caller's hard limit ``ctx.time_limit``."""
-        own = self.time_limit if self.time_limit is not None else float(self.game.settings.get("time_limit", 10.0))
+        own = self.time_limit if self.time_limit is not None else self.game.time_limit
         if ctx.time_limit is not None:
             return min(own, ctx.time_limit)
         return own
@@ -157,7 +157,8 @@ def _alphabeta(limit: float | None):
 BOTS: dict[str, BotEntry] = {
     entry.name: entry
     for entry in (
-        BotEntry("alphabeta", "alpha-beta search to the time limit (default 10 s), exact endgame", _alphabeta(None)),
+        BotEntry("alphabeta", f"alpha-beta search to the time limit (default {TIME_LIMIT:g} s), exact endgame",
+                 _alphabeta(None)),
         BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0)),
         BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0)),
         BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),

@@ -86,7 +86,7 @@ class ExternalProgramBot(Bot):
             line = f"{OUR_NAME} {text[0]} {text[1]}"
         with open(moves_file, "w") as handle:
             handle.write(line)
-        limit = ctx.time_limit if ctx.time_limit is not None else float(self.game.settings.get("time_limit", 10.0))
+        limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
         mtime = moves_file.stat().st_mtime_ns
         ctx.report(f"waiting for {self.name} ({self.folder.resolve()}/{self.name}.go)")
         self.go.touch()
