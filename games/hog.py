@@ -13,6 +13,9 @@ Two players take turns; on a turn the mover chooses to roll 0 to 10 six-sided di
   higher than the opponent's highest digit (plain decimal digits: 7 has the single digit 7).
 - The game ends as soon as the mover's score reaches the goal (default 100); the mover wins.
 
+The scoring rules are plain functions in ``games.hog_rules`` (``turn_points``, and the course
+API's ``piggy_points`` and ``more_boar`` below call them); the solver uses them from there too.
+
 The protocol
 ============
 ``Hog(goal=100)``: a state holds both scores and whose turn it is. The mover's move is the
@@ -51,19 +54,12 @@ from typing import Any, Iterator, Sequence
 
 from games import hog_solver
 from games.base import CHANCE, Commentator, Event, Game, IllegalMove, Option, Result, Side, State
-from games.hog_solver import more_boar as _more_boar_rule
-from games.hog_solver import piggy_points as _piggy_rule
+from games.hog_rules import MAX_DICE, SIDES, turn_points
+from games.hog_rules import more_boar as _more_boar_rule
+from games.hog_rules import piggy_points as _piggy_rule
 
 GOAL_SCORE = 100
-MAX_DICE = hog_solver.MAX_DICE
-FACES = 6
-
-
-def turn_points(faces: Sequence[int], opponent_score: int) -> int:
-    """Points of a turn: Piggy Points for no dice, 1 if any face is a 1 (Sow Sad), else the sum."""
-    if not faces:
-        return _piggy_rule(opponent_score)
-    return 1 if 1 in faces else sum(faces)
+FACES = SIDES
 
 
 # ---------------------------------------------------------------------------------------------

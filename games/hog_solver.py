@@ -16,8 +16,10 @@ against a perfect opponent::
                 = 1 - W(o, t)  otherwise              (the opponent moves)
 
 with ``P_0`` the certain Piggy Points of ``o`` and ``P_n`` (n >= 1) the distribution of a roll of
-n six-sided dice under Sow Sad. This module imports nothing from ``bots`` or ``arcade``: both
-the course facade's ``final_strategy`` and the ``optimal`` bot read the same table.
+n six-sided dice under Sow Sad. The rules (``piggy_points``, ``more_boar``) come from
+``games.hog_rules``; this module imports nothing else of ours (not ``games.hog``, which uses it),
+nothing from ``bots`` or ``arcade``: both the course facade's ``final_strategy`` and the
+``optimal`` bot read the same table.
 """
 
 from __future__ import annotations
@@ -28,31 +30,13 @@ from fractions import Fraction
 from operator import mul
 from typing import Callable, Sequence
 
-MAX_DICE = 10
-SIDES = 6
+from games.hog_rules import MAX_DICE, SIDES, digits, more_boar, piggy_points  # noqa: F401 (digits: re-exported)
 
 Strategy = Callable[[int, int], int]
 """A course-style strategy: ``strategy(score, opponent_score) -> number of dice``."""
 
 TIE = 1e-12
 """Numbers of dice whose win probabilities differ by less than this are tied; the fewest wins."""
-
-
-def digits(score: int) -> list[int]:
-    """The plain decimal digits of a score (no zero padding): ``digits(7) == [7]``."""
-    return [int(c) for c in str(score)]
-
-
-def piggy_points(score: int) -> int:
-    """Points for rolling zero dice against an opponent with ``score``: 4 + |tens - ones|."""
-    tens, ones = (score // 10) % 10, score % 10
-    return 4 + abs(tens - ones)
-
-
-def more_boar(player_score: int, opponent_score: int) -> bool:
-    """Whether the player, after scoring, takes an extra turn (min digit lower, max digit higher)."""
-    mine, theirs = digits(player_score), digits(opponent_score)
-    return min(mine) < min(theirs) and max(mine) > max(theirs)
 
 
 @functools.lru_cache(maxsize=None)
