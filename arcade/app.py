@@ -24,6 +24,6 @@ class ArcadeApp(App[None]):
         self.push_screen(MenuScreen())
         if self.start_game is not None:
             from arcade.screens.setup import SetupScreen
-            from games import CATALOG
+            from arcade.catalog import CATALOG
 
             self.push_screen(SetupScreen(CATALOG[self.start_game]))

@@ -9,15 +9,12 @@ seed gives the same result whatever else runs.
 from __future__ import annotations
 
 import random
-import time
-import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from bots.base import Bot, BotEntry, Context
-from games.base import CHANCE, Game, GameError, Result, State
-
-MAX_PLIES = 100_000
+from arcade.session import MAX_PLIES, Session, match_rngs
+from bots.base import Bot, BotEntry
+from games.base import Game, Result, State, Termination
 
 
 @dataclass
@@ -30,6 +27,7 @@ class GameRecord:
     reason: str
     plies: int
     forfeit: int | None = None  # the player who forfeited, if any
+    termination: Termination = Termination.NORMAL  # how the game ended (a forfeit: why)
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
     moved_first: int | None = None  # the player who moved first, when that is not side 0's
 
@@ -109,12 +107,15 @@ def _moved_first(record: GameRecord) -> int:
 
 @dataclass
 class Outcome:
-    """How ``play_out`` ended: the final state, or the side that forfeited and why."""
+    """How ``play_out`` ended: the final state and result (``result.forfeited``: who forfeited)."""
 
     state: State
     result: Result
-    forfeit: int | None
     move_seconds: tuple[float, float]
+
+    @property
+    def forfeit(self) -> int | None:
+        return self.result.forfeited
 
 
 def play_out(
@@ -125,60 +126,15 @@ def play_out(
     time_limit: float | None = None,
     state: State | None = None,
 ) -> Outcome:
-    """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end, then tell both bots how
-    it ended (``Bot.game_over``).
+    """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end in a ``Session``, which
+    tells both bots how it ended (``Bot.game_over``).
 
-    A bot that raises, or returns a move that is not legal, forfeits: the other side wins. A file
-    bot's fault (``bots.external.Forfeit``: an error, too slow, an invalid move, its process gone)
-    forfeits with the course's wording, e.g. "Michigan strategy took >100ms to return a move".
+    A bot that raises, or returns a move that is not legal, forfeits: the other side wins, in the
+    courses' words (``arcade.session``), e.g. "Michigan strategy took >100ms to return a move".
     """
-    from bots.external import Forfeit
-
-    state = state or game.initial_state()
-    slowest = [0.0, 0.0]
-    for _ in range(MAX_PLIES):
-        if state.result is not None:
-            outcome = Outcome(state, state.result, None, (slowest[0], slowest[1]))
-            break
-        if state.to_move == CHANCE:
-            state = game.play(state, game.sample_chance(state, chance_rng))
-            continue
-        side = state.to_move
-        name = game.sides[side].name
-        ctx = Context(rng=bot_rngs[side], time_limit=time_limit)
-        start = time.perf_counter()
-        try:
-            move = bots[side].choose(state, ctx)
-        except Forfeit as exc:
-            outcome = _forfeit(game, state, side, f"{name} {exc}", slowest)
-            break
-        except Exception as exc:  # a bot's bug forfeits its game, it does not stop the match
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            outcome = _forfeit(game, state, side, f"{name} strategy produced an error ({detail})", slowest)
-            break
-        slowest[side] = max(slowest[side], time.perf_counter() - start)
-        try:
-            state = game.play(state, move)
-        except (GameError, TypeError, ValueError) as exc:
-            outcome = _forfeit(game, state, side, f"{name} strategy returned an invalid move: {exc}", slowest)
-            break
-    else:
-        outcome = Outcome(state, Result(None, f"no result after {MAX_PLIES} plies"), None, (slowest[0], slowest[1]))
-    for bot in bots:
-        try:
-            bot.game_over(outcome.state, outcome.result)
-        except Exception:  # telling a program the end failed: the game's result stands
-            pass
-    return outcome
-
-
-def _forfeit(game: Game, state: State, side: int, reason: str, slowest: list[float]) -> Outcome:
-    return Outcome(state, Result(1 - side, reason), side, (slowest[0], slowest[1]))
-
-
-def game_rngs(seed: int, number: int) -> tuple[random.Random, random.Random, random.Random]:
-    """The chance generator and the two bots' generators of game ``number`` of a match."""
-    return tuple(random.Random(f"{seed}:{number}:{role}") for role in ("chance", "a", "b"))  # type: ignore[return-value]
+    session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, time_limit, state)
+    result = session.play_to_end(MAX_PLIES)
+    return Outcome(session.state, result, (session.slowest[0], session.slowest[1]))
 
 
 def run_match(
@@ -198,10 +154,8 @@ def run_match(
     try:
         return _run_match(game, entries, games, seed, time_limit, on_game, first_game)
     finally:
-        from bots.external import close_entry
-
         for entry in entries:
-            close_entry(entry)
+            entry.close()
 
 
 def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> MatchSummary:
@@ -211,7 +165,7 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
         # A game whose first mover is an option (Robot Ludo's ``starting``) gives each game its
         # variant, so that colour and first move alternate independently.
         this_game = game.match_variant(number)
-        chance_rng, rng_a, rng_b = game_rngs(seed, number)
+        chance_rng, rng_a, rng_b = match_rngs(seed, number)
         # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
         # did): seed it per game too, so that a game does not depend on the games played before
         # it in this process (a tournament's chunks run in any order over its workers).
@@ -231,6 +185,7 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
             reason=outcome.result.reason,
             plies=outcome.state.ply,
             forfeit=player_of(outcome.forfeit),
+            termination=outcome.result.termination,
             max_move_seconds=(seconds[0], seconds[1]),
             moved_first=player_of(this_game.first_side),
         )

@@ -31,8 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from bots.base import BotEntry, Context
+from arcade.session import Session
+from bots.base import Bot, BotEntry, Context, Forfeit
 from bots.othello.external import write_whole
+from games.base import Termination
 from games.othello import (
     BLUE,
     COLUMNS,
@@ -217,6 +219,61 @@ def _catch_up(state: OthelloState, moves: Path, written: str | None, name: str) 
 
 # -- the referee -----------------------------------------------------------------------------------
 
+class ProgramFault(Forfeit):
+    """A refereed program's fault; ``course`` is the referee's end condition for ``end_message``
+    (``TIME_OUT``, ``INVALID``, or ``OOO``: the *other* program wrote a move on this one's turn,
+    and it is the other that loses)."""
+
+    def __init__(self, course: str, detail: str) -> None:
+        kind = Termination.TIME if course == "TIME_OUT" else Termination.INVALID
+        super().__init__(REFEREE_WORDS[course], detail, kind)
+        self.course = course
+
+
+REFEREE_WORDS = {"TIME_OUT": "did not move in time", "OOO": "moved out of order", "INVALID": "made an invalid move"}
+
+
+class RefereedProgram(Bot):
+    """One program as the course referee sees it: its ``.go`` file is created (the other's
+    removed), ``move_file`` is polled every ``poll`` seconds for up to the time limit, and the
+    line read ``read_delay`` after it changed is checked in the referee's order."""
+
+    def __init__(self, game: Othello, name: str, opponent: str, folder: Path, out: Callable[[str], None],
+                 poll: float, read_delay: float) -> None:
+        super().__init__(game)
+        self.name, self.opponent, self.folder = name, opponent, folder
+        self.out, self.poll, self.read_delay = out, poll, read_delay
+
+    def choose(self, state: OthelloState, ctx: Context) -> int:
+        moves = self.folder / MOVE_FILE
+        try:
+            (self.folder / f"{self.opponent}.go").unlink()
+        except FileNotFoundError:
+            pass
+        mtime = moves.stat().st_mtime_ns
+        (self.folder / f"{self.name}.go").touch()
+        limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
+        for _ in range(max(1, round(limit / self.poll))):
+            time.sleep(self.poll)
+            if moves.stat().st_mtime_ns > mtime:
+                break
+        else:
+            raise ProgramFault("TIME_OUT", f"no move within {limit:g} s")
+        time.sleep(self.read_delay)
+        line = last_line(moves.read_text())
+        tokens = line.split()
+        if tokens and tokens[0] == self.opponent:
+            raise ProgramFault("OOO", f"move_file holds {line.strip()!r}")
+        self.out(f"Move: {line.rstrip()}")
+        if len(tokens) < 3:
+            raise ProgramFault("INVALID", f"{line.strip()!r} is not '<name> <column> <row>'")
+        checked = check_move(state, tokens[0], tokens[1], tokens[2])
+        # the course referee takes only an upper-case column letter (and 'P')
+        if checked.move is None or tokens[1] not in tuple(COLUMNS) + ("P",):
+            raise ProgramFault("INVALID", checked.problem or f"column {tokens[1]!r}")
+        return checked.move
+
+
 def run_referee(
     name1: str,
     name2: str,
@@ -227,7 +284,10 @@ def run_referee(
     poll: float = 0.05,
     read_delay: float = 0.1,
 ) -> str:
-    """Referee one game between programs ``name1`` and ``name2``; return the ``end_game`` text."""
+    """Referee one game between programs ``name1`` and ``name2``; return the ``end_game`` text.
+
+    The game is a ``Session`` whose two bots are the refereed programs: a program's fault is the
+    session's forfeit, named in ``end_game`` with the referee's words."""
     if name1 == name2:
         raise ProtocolError("the two programs need different names")
     for name in (name1, name2):
@@ -237,64 +297,43 @@ def run_referee(
     rng = rng or random.Random()
     blue, orange = (name2, name1) if rng.choice([True, False]) else (name1, name2)
     players = (blue, orange)
-    moves = folder / MOVE_FILE
     for stale in (MOVE_FILE, END_FILE, f"{name1}.go", f"{name2}.go"):
         try:
             (folder / stale).unlink()
         except FileNotFoundError:
             pass
     game = Othello(time_limit=time_limit)
-    state = game.initial_state()
-    out(f"Initial Board:\n{referee_board_text(state.blue, state.orange)}\n")
-    moves.write_text("")
-    polls = max(1, round(time_limit / poll))
+    programs = {side: RefereedProgram(game, players[side], players[1 - side], folder, out, poll, read_delay)
+                for side in (BLUE, ORANGE)}
+    session = Session(game, programs, time_limit=time_limit)
+    out(f"Initial Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
+    (folder / MOVE_FILE).write_text("")
 
-    def finish(reason: str, winner: str | None = None) -> str:
-        if reason == "VALID":
-            nb, no = state.counts()
-            if nb == no:
-                message = end_message("TIE")
-            else:
-                winner = blue if nb > no else orange
-                message = end_message("VALID", winner, orange if winner == blue else blue)
+    course = "INVALID"  # a fault that is no ProgramFault (the referee's files failed) ends as invalid
+    while not session.over:
+        answer = session.ask()
+        if isinstance(answer.forfeit, ProgramFault) and answer.forfeit.course == "OOO":
+            session.forfeit_by(1 - answer.side, answer.forfeit)  # the other program wrote out of turn
         else:
-            message = end_message(reason, winner, orange if winner == blue else blue)
-        write_whole(folder / END_FILE, message)
-        for name in players:
-            (folder / f"{name}.go").touch()
-        out(f"Game Over: {message}")
-        out(f"Final Board:\n{referee_board_text(state.blue, state.orange)}")
-        return message
-
-    while not state.over:
-        side = state.to_move
-        player, opponent = players[side], players[1 - side]
-        try:
-            (folder / f"{opponent}.go").unlink()
-        except FileNotFoundError:
-            pass
-        mtime = moves.stat().st_mtime_ns
-        (folder / f"{player}.go").touch()
-        modified = False
-        for _ in range(polls):
-            time.sleep(poll)
-            if moves.stat().st_mtime_ns > mtime:
-                modified = True
-                break
-        if not modified:
-            return finish("TIME_OUT", opponent)
-        time.sleep(read_delay)
-        line = last_line(moves.read_text())
-        tokens = line.split()
-        if tokens and tokens[0] == opponent:
-            return finish("OOO", player)
-        out(f"Move: {line.rstrip()}")
-        if len(tokens) < 3:
-            return finish("INVALID", opponent)
-        checked = check_move(state, tokens[0], tokens[1], tokens[2])
-        # the course referee takes only an upper-case column letter (and 'P')
-        if checked.move is None or tokens[1] not in tuple(COLUMNS) + ("P",):
-            return finish("INVALID", opponent)
-        state = game.play(state, checked.move)
-        out(f"Board:\n{referee_board_text(state.blue, state.orange)}\n")
-    return finish("VALID")
+            session.apply(answer)
+        if answer.forfeit is None:
+            out(f"Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
+        elif isinstance(answer.forfeit, ProgramFault):
+            course = answer.forfeit.course
+    state = session.state
+    if session.forfeit is not None:
+        winner = players[session.forfeit.winner]
+        message = end_message(course, winner, orange if winner == blue else blue)
+    else:
+        nb, no = state.counts()
+        if nb == no:
+            message = end_message("TIE")
+        else:
+            winner = blue if nb > no else orange
+            message = end_message("VALID", winner, orange if winner == blue else blue)
+    write_whole(folder / END_FILE, message)
+    for name in players:
+        (folder / f"{name}.go").touch()
+    out(f"Game Over: {message}")
+    out(f"Final Board:\n{referee_board_text(state.blue, state.orange)}")
+    return message

@@ -15,7 +15,7 @@ A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fe
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
 
 Determinism: every game has its own generators derived from the tournament seed, the pair and
-the game's number (``arcade.match.game_rngs``; the global ``random`` too), and a pair's games are
+the game's number (``arcade.session.match_rngs``; the global ``random`` too), and a pair's games are
 cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever the number of jobs,
 each chunk with fresh processes for file bots (whose global ``random`` is seeded per game). The same seed therefore gives the same standings with any
 ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
@@ -212,17 +212,17 @@ def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
 
 
 def make_entry(game_id: str, name: str, memory: int | None):
-    from bots.external import DEFAULT_MEMORY, file_entry, is_file_spec
-    from bots.registry import get_bot
+    """Bot ``name``'s entry through the one resolver; ``memory``: bytes, ``0`` no cap, ``None``
+    the default cap."""
+    from bots.external import DEFAULT_MEMORY
+    from bots.registry import resolve
 
-    if is_file_spec(name):
-        return file_entry(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None))
-    return get_bot(game_id, name)
+    return resolve(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None))
 
 
 def run_task(setup: Setup, task: Task) -> list[GameRecord]:
     """Play one chunk of games (in whatever process runs it)."""
-    from games import load
+    from arcade.catalog import load
 
     game = load(setup.game_id)(**setup.settings)
     files = dict(setup.files)
@@ -394,7 +394,7 @@ def run_tournament(
     cancelled: Callable[[], bool] = lambda: False,
 ) -> TournamentResult:
     """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap)."""
-    from games import load
+    from arcade.catalog import load
 
     games = check(game_id, bots, fmt, games)
     settings = dict(load(game_id)(**(settings or {})).settings)
@@ -514,126 +514,3 @@ def run_groups(result: TournamentResult, runner: Runner) -> None:
         total.rank, total.stage = rank, row.stage
         standings.append(total)
     result.standings = standings
-
-
-# -- for the command line ---------------------------------------------------------------------
-
-def csv_rows(result: TournamentResult) -> list[list]:
-    rows = [["rank", "bot", "wins", "draws", "losses", "games", "forfeits", "points", "stage"]]
-    for s in result.standings:
-        rows.append([s.rank, s.bot, s.wins, s.draws, s.losses, s.games, s.forfeits, s.points, s.stage])
-    return rows
-
-
-def register(subparsers) -> None:
-    """``arcade tournament GAME BOT... [--games N] [--seed S] [--jobs J] [--format F] [--json] [--csv FILE]``."""
-    from arcade.cli import add_memory_option
-
-    parser = subparsers.add_parser("tournament", help="a tournament between bots (round robin or groups)")
-    parser.add_argument("game", help="game id")
-    parser.add_argument("bots", nargs="+", metavar="BOT", help="built-in bot names or path/to/bot.py:function")
-    parser.add_argument("--games", type=int, default=None,
-                        help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: the CPU count)")
-    parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
-                        help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option (repeatable)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                        help="per-move time for bots (file bots forfeit past it)")
-    add_memory_option(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
-    parser.add_argument("--csv", metavar="FILE", help="also write the standings to FILE as CSV")
-    parser.set_defaults(run=cmd_tournament)
-
-
-def cmd_tournament(args) -> int:
-    import csv
-    import json
-
-    from rich.console import Console
-    from rich.table import Table
-
-    from arcade.cli import UsageError, bot_logs, make_game, parse_options, progress_bar, resolve_bots
-    from bots.external import close_entry, short_name
-
-    game = make_game(args.game, parse_options(args.option))
-    try:
-        check(args.game, args.bots, args.fmt, args.games)
-    except TournamentError as exc:
-        raise UsageError(str(exc)) from None
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be a positive number of seconds")
-    entries = resolve_bots(game, args.bots, args.memory)  # checks every name, loads every file bot
-    for entry in entries:
-        close_entry(entry)
-    with progress_bar(f"{game.title} tournament · {len(args.bots)} bots", quiet=args.json) as bar:
-        n = len(args.bots)
-        pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
-        task = bar.add_task("games", total=pairs * check(args.game, args.bots, args.fmt, args.games))
-
-        def progress(done: int, total: int, _pairs) -> None:
-            bar.update(task, completed=done, total=total)
-
-        from concurrent.futures.process import BrokenProcessPool
-
-        try:
-            result = run_tournament(
-                args.game,
-                args.bots,
-                settings=dict(game.settings),
-                games=args.games,
-                seed=args.seed,
-                jobs=args.jobs or default_jobs(),
-                fmt=args.fmt,
-                time_limit=args.time_limit,
-                memory=args.memory << 20,
-                progress=progress,
-            )
-        except BrokenProcessPool as exc:
-            raise UsageError(f"the tournament stopped: a worker process died ({exc})") from None
-    if args.csv:
-        try:
-            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
-                csv.writer(handle).writerows(csv_rows(result))
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
-    if args.json:
-        print(json.dumps(result.as_json()))
-        return 0
-    console = Console()
-    how = "round robin" if args.fmt == "round-robin" else "groups"
-    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · seed {result.seed}")
-    if args.fmt == "groups":
-        columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
-    else:
-        columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
-    width = min(24, max(len(short_name(bot)) for bot in args.bots))
-    for column in columns:
-        if column == "bot":
-            table.add_column(column, min_width=width, overflow="fold")
-        else:
-            table.add_column(column, justify="left" if column == "reached" else "right", no_wrap=True)
-    for s in result.standings:
-        values = {"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
-                  "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
-        table.add_row(*(str(values[c]) for c in columns))
-    console.print(table)
-    reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
-                      if r.forfeit is not None})
-    for reason in reasons[:10]:
-        console.print(f"forfeit: {reason}", soft_wrap=True)
-    if len(reasons) > 10:
-        console.print(f"… and {len(reasons) - 10} other forfeit reasons")
-    for log in bot_logs(entries):
-        console.print(f"file bot output: {log}", soft_wrap=True)
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - python -m arcade.tournament is arcade tournament
-    from arcade.cli import main
-
-    sys.exit(main(["tournament", *sys.argv[1:]]))

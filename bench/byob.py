@@ -22,10 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from arcade.match import play_out, game_rngs  # noqa: E402
+from arcade.match import play_out  # noqa: E402
+from arcade.session import match_rngs  # noqa: E402
 from bots.base import BotEntry, Context, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
-from games import load  # noqa: E402
+from arcade.catalog import load  # noqa: E402
 
 FAULTS = ROOT / "tests" / "fault_bots"
 
@@ -54,7 +55,7 @@ def per_game(game_id: str, games: int) -> None:
         assert entry.probe(game) is None
         starts.append(time.perf_counter() - started)
         timed = Timed(entry.make(game))
-        chance, a, b = game_rngs(0, number)
+        chance, a, b = match_rngs(0, number)
         outcome = play_out(game, (timed, rival.make(game)), chance, (a, b), time_limit=5.0)
         assert outcome.forfeit is None, outcome.result.reason
         moves += timed.seconds[1:]  # the first move also seeds the bot's random

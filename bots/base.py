@@ -6,7 +6,15 @@ what it is thinking, a way to learn that its answer is no longer wanted), and re
 ``game.legal_moves(state)``. It never touches the UI and never changes the state.
 
 A bot object lives for one game: the runner calls ``bot_entry.make(game)`` at the start of each
-game, so a bot may keep memory of the game so far (a transposition table, say).
+game, so a bot may keep memory of the game so far (a transposition table, say). The session
+(``arcade.session``) tells it when the game goes back (``restart_at``: an undo) and when it ends
+(``game_over``). A bot that cannot follow a rewind (a program with a board of its own) says so
+with ``rewindable = False``, and the session refuses the undo with a message instead.
+
+A bot's fault loses it the game: any exception from ``choose`` does, and a bot that wants the
+course's words for it raises ``Forfeit`` (a file bot's process: an error, too slow, an invalid
+move, a crash, over its memory cap). The session turns either into a ``Result`` whose
+``termination`` says which.
 
 Each game's bots live in ``bots/<game id>.py`` as a dict ``BOTS`` of ``BotEntry`` objects, in
 the order the setup screen lists them; ``bots.registry`` finds them by game id.
@@ -19,7 +27,38 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from games.base import Game, Move, Result, State
+from games.base import Game, Move, Result, State, Termination
+
+
+class Forfeit(Exception):
+    """A bot's fault that loses it the game. ``str`` is the course's wording (without the side's
+    name), e.g. ``strategy took >100ms to return a move``; ``detail`` says more; ``kind`` is the
+    ``Termination`` it ends the game with."""
+
+    def __init__(self, wording: str, detail: str = "", kind: Termination = Termination.ERROR) -> None:
+        self.wording = wording
+        self.detail = detail
+        self.kind = kind
+        super().__init__(f"{wording} ({detail})" if detail else wording)
+
+
+ERROR = "strategy produced an error"
+INVALID = "strategy returned an invalid move"
+MEMORY = "strategy exceeded the memory cap"
+"""The course's words for a forfeit (D-Football's ``play_game``: ``<team> strategy …``)."""
+
+
+def took_too_long(limit: float) -> str:
+    """``strategy took >100ms to return a move``: the course's words, the limit as used."""
+    return f"strategy took >{limit_text(limit)} to return a move"
+
+
+def limit_text(seconds: float) -> str:
+    """``100ms``, ``1s``, ``2.5s``: the limit as the forfeit message writes it."""
+    if seconds < 1:
+        ms = seconds * 1000
+        return f"{ms:.0f}ms" if abs(ms - round(ms)) < 1e-6 else f"{ms:.1f}ms"
+    return f"{seconds:g}s"
 
 
 @dataclass
@@ -51,6 +90,14 @@ class Bot:
 
     def choose(self, state: State, ctx: Context) -> Move:
         raise NotImplementedError
+
+    rewindable: bool = True
+    """Whether the bot can follow an undo (``restart_at``). A program that keeps its own board
+    and cannot be told a position (Othello's ``external``) cannot: the session refuses undo."""
+
+    def restart_at(self, state: State) -> None:
+        """The game went back to ``state`` (an undo): forget what came after it. Nothing by
+        default (a bot that keeps no memory of the game, or only memory that stays true)."""
 
     def game_over(self, state: State, result: Result) -> None:
         """Called once when a game this bot plays has ended, however it ended (the last state and
@@ -84,6 +131,14 @@ class BotEntry:
 
     def make(self, game: Game) -> Bot:
         return self.factory(game)
+
+    def probe(self, game: Game) -> str | None:
+        """Check that the bot can play ``game``: ``None``, or what is wrong (a file bot loads its
+        file in its process here). A built-in bot always can."""
+        return None
+
+    def close(self) -> None:
+        """Release what the bot holds between games (a file bot's process). Nothing by default."""
 
     @classmethod
     def function(cls, name: str, description: str, fn: Callable[[Game, State, Context], Move]) -> "BotEntry":

@@ -70,7 +70,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bots.base import Bot, BotEntry, Context
+from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
+from games.base import Termination
+
+__all__ = ["ERROR", "INVALID", "MEMORY", "BadSpec", "Forfeit", "limit_text", "took_too_long"]
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_MEMORY = 1 << 30
@@ -84,35 +87,8 @@ LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
 
 
-class Forfeit(Exception):
-    """A file bot's fault that loses it the game. ``str`` is the course's wording (without the
-    team's name), e.g. ``strategy took >100ms to return a move``; ``detail`` says more."""
-
-    def __init__(self, wording: str, detail: str = "") -> None:
-        self.wording = wording
-        self.detail = detail
-        super().__init__(f"{wording} ({detail})" if detail else wording)
-
-
 class BadSpec(ValueError):
     """A file bot spec that names no loadable function; the message says why."""
-
-
-ERROR = "strategy produced an error"
-INVALID = "strategy returned an invalid move"
-MEMORY = "strategy exceeded the memory cap"
-
-
-def took_too_long(limit: float) -> str:
-    return f"strategy took >{limit_text(limit)} to return a move"
-
-
-def limit_text(seconds: float) -> str:
-    """``100ms``, ``1s``, ``2.5s``: the limit as the forfeit message writes it."""
-    if seconds < 1:
-        ms = seconds * 1000
-        return f"{ms:.0f}ms" if abs(ms - round(ms)) < 1e-6 else f"{ms:.1f}ms"
-    return f"{seconds:g}s"
 
 
 def memory_text(limit: int) -> str:
@@ -241,7 +217,7 @@ class Host:
         if not reply.get("ok"):
             self.kill()
             if reply.get("kind") == "memory":
-                raise Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, while loading {self.path.name}")
+                raise Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, while loading {self.path.name}", Termination.MEMORY)
             raise Forfeit(ERROR, f"could not load {self.path.name}: {reply.get('detail', '')}")
 
     def kill(self) -> None:
@@ -415,7 +391,7 @@ class FileBotSource:
                 return None
             if reply is None:
                 self.discard()
-                raise Forfeit(took_too_long(limit), f"no answer after {limit + grace(limit):g}s; stopped")
+                raise Forfeit(took_too_long(limit), f"no answer after {limit + grace(limit):g}s; stopped", Termination.TIME)
             if reply == "eof":
                 return self._lost(host)
             if not reply.get("ok"):
@@ -423,29 +399,29 @@ class FileBotSource:
                 detail = reply.get("detail", "")
                 if kind == "memory":
                     self.discard()
-                    raise Forfeit(MEMORY, memory_text(self.memory or 0))
+                    raise Forfeit(MEMORY, memory_text(self.memory or 0), Termination.MEMORY)
                 if kind == "invalid" and reply.get("seconds", 0.0) <= limit:
-                    raise Forfeit(INVALID, detail)
+                    raise Forfeit(INVALID, detail, Termination.INVALID)
                 if kind in ("error", "exit"):
                     if kind == "exit":
                         self.discard()
                     raise Forfeit(ERROR, detail)
             seconds = float(reply.get("seconds", 0.0))
             if seconds > limit:
-                raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms")
+                raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms", Termination.TIME)
         if not reply.get("ok"):
-            raise Forfeit(INVALID, reply.get("detail", ""))
+            raise Forfeit(INVALID, reply.get("detail", ""), Termination.INVALID)
         from bots.adapters import WrongAnswer
 
         try:
             return self.adapter.to_move(game, state, reply["move"])
         except WrongAnswer as exc:
-            raise Forfeit(INVALID, str(exc)) from None
+            raise Forfeit(INVALID, str(exc), Termination.INVALID) from None
 
     def _lost(self, host: Host) -> None:
         text = host.exit_text()
         self.discard()
-        raise Forfeit(ERROR, text)
+        raise Forfeit(ERROR, text, Termination.CRASH)  # the process died: a signal or a hard exit
 
 
 class ExternalBot(Bot):
@@ -494,10 +470,8 @@ def file_entry(game_id: str, spec: str, time_limit: float | None = None,
 
 
 def close_entry(entry: BotEntry) -> None:
-    """Kill a file bot's process (nothing for a built-in bot)."""
-    close = getattr(entry, "close", None)
-    if close is not None:
-        close()
+    """Kill a file bot's process (nothing for a built-in bot): ``entry.close()``."""
+    entry.close()
 
 
 # -- the bot's process, inside ---------------------------------------------------------------------

@@ -1,43 +1,55 @@
-"""Find a game's bots by game id, importing ``bots/<game id>.py`` only when asked."""
+"""The one bot resolver: a game's bots by name, and students' file bots by path.
+
+Every caller that turns a name into a bot comes here: ``arcade match``, ``arcade tournament``
+(and its worker processes), the setup screen, the tournament screen, the game screen and the
+Othello player. A name is a built-in bot of the game (``bots/<game id>``'s ``BOTS``, imported only
+when asked) or a file bot, ``path/to/file.py:function`` in the course's signature, run in a
+process of its own (``bots.external``). Every entry answers ``probe(game)`` (load it now: ``None``
+or what is wrong) and ``close()`` (release its process), built-in bots with nothing to do.
+"""
 
 from __future__ import annotations
 
 import importlib
 
 from bots.base import BotEntry
+from bots.external import DEFAULT_MEMORY, BadSpec, file_entry, is_file_spec
+
+SANDBOXES = ("none",)
+"""How a file bot is contained: ``none`` is a process of its own with the limits of
+``bots.external`` (its memory cap, its own session, killed with its process group)."""
 
 
 class UnknownBot(KeyError):
-    """A bot name the game does not have; the message lists the valid names."""
+    """A bot name the game does not have, or a file bot that names no loadable function; the
+    message says why and lists the valid names."""
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
 def bots_for(game_id: str) -> dict[str, BotEntry]:
-    """The game's bots by name, in the order the setup screen lists them."""
+    """The game's built-in bots by name, in the order the setup screen lists them."""
     module = importlib.import_module(f"bots.{game_id}")
     return dict(module.BOTS)
 
 
-def get_bot(game_id: str, name: str) -> BotEntry:
-    """The bot called ``name``; ``UnknownBot`` naming the valid bots otherwise.
-
-    ``name`` may also be a file bot, ``path/to/file.py:function`` in the course's signature
-    (``bots.external``): its entry runs it in a process of its own. ``UnknownBot`` says why if the
-    file is missing or the name is not a function name.
-    """
-    from bots.external import BadSpec, file_entry, is_file_spec
-
-    if is_file_spec(name):
+def resolve(game_id: str, spec: str, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,
+            sandbox: str = "none") -> BotEntry:
+    """The entry of bot ``spec`` for ``game_id``: a built-in name, or a file bot
+    ``path/to/file.py[:function]`` with its ``time_limit`` (seconds a move, ``None``: the game's),
+    ``memory`` cap (bytes, ``None``: no cap) and ``sandbox``. ``UnknownBot`` says why not."""
+    if sandbox not in SANDBOXES:
+        raise ValueError(f"unknown sandbox {sandbox!r}; sandboxes: {', '.join(SANDBOXES)}")
+    if is_file_spec(spec):
         try:
-            return file_entry(game_id, name)
+            return file_entry(game_id, spec, time_limit=time_limit, memory=memory)
         except BadSpec as exc:
             raise UnknownBot(str(exc)) from None
     bots = bots_for(game_id)
     try:
-        return bots[name]
+        return bots[spec]
     except KeyError:
         raise UnknownBot(
-            f"unknown bot {name!r} for {game_id}; valid bots: {', '.join(bots)}, or a file path/to/bot.py:function"
+            f"unknown bot {spec!r} for {game_id}; valid bots: {', '.join(bots)}, or a file path/to/bot.py:function"
         ) from None

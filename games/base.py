@@ -56,7 +56,10 @@ Chance steps
     commentary is a function of the stream of events (see ``Commentator``).
 
 ``Result``
-    ``winner`` (``0``, ``1`` or ``None`` for a draw) and a ``reason`` sentence.
+    ``winner`` (``0``, ``1`` or ``None`` for a draw), a ``reason`` sentence, and how the game
+    ended, a ``Termination`` (like python-chess's ``Outcome``): by the rules, by a forfeit of the
+    loser (an error, the time, an invalid move, a crash, the memory cap), or drawn by a rule of
+    play (a move cap).
 
 The contract, checked for every game by the property tests
 ----------------------------------------------------------
@@ -73,6 +76,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
@@ -185,12 +189,49 @@ class Option:
             raise OptionError(problem)
 
 
+class Termination(str, Enum):
+    """How a game ended. Games end ``NORMAL``ly; the others come from whoever runs the game (the
+    session: a bot's fault, a move cap). A forfeit's loser is the side that did not win."""
+
+    NORMAL = "normal"
+    """By the rules of the game."""
+    ERROR = "error"
+    """Forfeit: the strategy raised an error (or called ``exit``, or could not be loaded)."""
+    TIME = "time"
+    """Forfeit: the strategy took longer than the time limit."""
+    INVALID = "invalid"
+    """Forfeit: the strategy returned a move that is not legal (or not of the move's type)."""
+    CRASH = "crash"
+    """Forfeit: the strategy's process died (a signal, a hard exit)."""
+    MEMORY = "memory"
+    """Forfeit: the strategy went over its memory cap."""
+    DRAW_BY_RULE = "draw by rule"
+    """A draw declared by a rule of play, not of the game (no result after the move cap)."""
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self in FORFEITS
+
+
+FORFEITS = frozenset({Termination.ERROR, Termination.TIME, Termination.INVALID, Termination.CRASH,
+                      Termination.MEMORY})
+
+
 @dataclass(frozen=True)
 class Result:
-    """How a game ended: ``winner`` is 0 or 1, or ``None`` for a draw."""
+    """How a game ended: ``winner`` is 0 or 1, or ``None`` for a draw; ``reason`` says it in a
+    sentence; ``termination`` says how (``NORMAL`` unless a forfeit or a rule of play ended it)."""
 
     winner: int | None
     reason: str
+    termination: Termination = Termination.NORMAL
+
+    @property
+    def forfeited(self) -> int | None:
+        """The side that forfeited the game, or ``None``."""
+        if self.termination.is_forfeit and self.winner is not None:
+            return 1 - self.winner
+        return None
 
 
 @dataclass(frozen=True)

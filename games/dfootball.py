@@ -156,7 +156,7 @@ class DFootball(Game):
 
     id = "dfootball"
     title = "D-Football"
-    blurb = "One-dimensional football: step or jump your players past the other team (STATS 306)."
+    blurb = "One-dimensional football: step or jump past the other team (STATS 306)."
     sides = (Side("Michigan", "M", "#4c9be8"), Side("Ohio", "O", "#f28e2b"))
     options = (
         Option("n", "Players a side", 11, minimum=1, maximum=15,

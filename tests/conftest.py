@@ -6,7 +6,7 @@ import pytest
 
 from arcade.app import ArcadeApp
 from arcade.screens.game import GameScreen
-from games import CATALOG
+from arcade.catalog import CATALOG
 
 THEME = "textual-dark"
 

@@ -17,8 +17,8 @@ from arcade.match import run_match
 from bots.adapters import ADAPTERS
 from bots.base import BotEntry, Context, random_move
 from bots.external import ExternalBot, Forfeit, file_entry, is_file_spec, limit_text, parse_spec
-from bots.registry import UnknownBot, get_bot
-from games import load
+from bots.registry import UnknownBot, resolve
+from arcade.catalog import load
 
 FAULTS = Path(__file__).parent / "fault_bots"
 GAMES = ["toothpicks", "hog", "dfootball", "ludo", "othello"]
@@ -183,12 +183,12 @@ def test_printing_at_import_is_not_a_fault():
 def test_specs_and_the_registry():
     assert is_file_spec("bots/mine.py:strategy") and is_file_spec("mine.py") and not is_file_spec("perfect")
     assert parse_spec(str(FAULTS / "ludo_faults.py"), "ludo")[1] == "engine"
-    entry = get_bot("toothpicks", f"{FAULTS / 'toothpicks_faults.py'}:good")
+    entry = resolve("toothpicks", f"{FAULTS / 'toothpicks_faults.py'}:good")
     assert entry.name.endswith("toothpicks_faults.py:good") and "strategy(toothpicks_left)" in entry.description
     with pytest.raises(UnknownBot, match="no such file"):
-        get_bot("toothpicks", "no/such/bot.py:strategy")
+        resolve("toothpicks", "no/such/bot.py:strategy")
     with pytest.raises(UnknownBot, match="is not a function name"):
-        get_bot("toothpicks", f"{FAULTS / 'chatty.py'}:not-a-name")
+        resolve("toothpicks", f"{FAULTS / 'chatty.py'}:not-a-name")
     assert [limit_text(s) for s in (0.1, 0.25, 1.0, 10.0, 2.5)] == ["100ms", "250ms", "1s", "10s", "2.5s"]
 
 
@@ -267,7 +267,7 @@ async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
 
     from arcade.screens.game import GameScreen
     from arcade.screens.setup import FILE, SetupScreen
-    from games import CATALOG
+    from arcade.catalog import CATALOG
     from tests.conftest import make_app, settle
 
     app = make_app()
@@ -314,7 +314,7 @@ def test_a_bots_process_stops_when_the_arcade_is_killed(tmp_path):
         f"sys.path.insert(0, {str(Path(__file__).parent.parent)!r})\n"
         "from bots.base import Context\n"
         "from bots.external import file_entry\n"
-        "from games import load\n"
+        "from arcade.catalog import load\n"
         "game = load('toothpicks')()\n"
         f"entry = file_entry('toothpicks', {spec('toothpicks', 'hangs')!r})\n"
         "bot = entry.make(game)\n"

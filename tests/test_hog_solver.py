@@ -14,7 +14,7 @@ import pytest
 
 from bots.base import Context
 from bots.hog import BOTS, optimal, counter_always_roll_6
-from bots.registry import get_bot
+from bots.registry import resolve
 from arcade.match import run_match
 from games import hog_solver
 from games.hog import (
@@ -169,7 +169,7 @@ def test_exact_evaluation_agrees_with_seeded_simulation():
     """always_roll(6) against itself: exact first-player chance vs 3000 seeded games (3 sigma)."""
     exact = hog_solver.evaluate(always_roll(6), always_roll(6))
     game = Hog()
-    entry = get_bot("hog", "always_roll_6")
+    entry = resolve("hog", "always_roll_6")
     summary = run_match(game, (entry, entry), games=3000, seed=11)
     first_wins = sum(r.winner == r.first for r in summary.records) / summary.games
     assert abs(first_wins - exact) < 3 * (0.25 / 3000) ** 0.5

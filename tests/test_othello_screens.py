@@ -154,19 +154,21 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
         assert "passes" in screen.state.event.text
 
 
-async def test_engine_reports_depth_score_and_line_while_thinking():
+async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch):
+    from arcade.screens.game import GameScreen
+
+    seen: list[str] = []
+    original = GameScreen.BotThought.__init__
+
+    def spy(message, generation, text):  # every thought the worker posts
+        seen.append(text)
+        original(message, generation, text)
+
+    monkeypatch.setattr(GameScreen.BotThought, "__init__", spy)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = await open_game(pilot, "othello", ("human", "alphabeta-0.1s"))
-        seen: list[str] = []
-        original = screen.show_thought
-
-        def spy(generation, text):
-            seen.append(text)
-            original(generation, text)
-
-        screen.show_thought = spy
         await pilot.press("e", "3")
         await settle(pilot)
         assert screen.state.ply == 2

@@ -11,7 +11,7 @@ import pytest
 from arcade.cli import main
 from arcade.match import run_match
 from bots.base import Context
-from bots.registry import bots_for, get_bot
+from bots.registry import bots_for, resolve
 from games.toothpicks import Toothpicks, is_winning
 
 
@@ -22,7 +22,7 @@ def solved_win(left: int, max_take: int) -> bool:
 
 
 def choose(name: str, game: Toothpicks, state) -> int:
-    return get_bot("toothpicks", name).make(game).choose(state, Context(rng=random.Random(0)))
+    return resolve("toothpicks", name).make(game).choose(state, Context(rng=random.Random(0)))
 
 
 def state_with(game: Toothpicks, left: int):
@@ -67,7 +67,7 @@ def test_simple_bots_do_what_they_say():
 
 
 def choose_random(game, state, seed):
-    return get_bot("toothpicks", "random").make(game).choose(state, Context(rng=random.Random(seed)))
+    return resolve("toothpicks", "random").make(game).choose(state, Context(rng=random.Random(seed)))
 
 
 def test_the_bots_are_listed_in_order():
@@ -85,7 +85,7 @@ def test_perfect_beats_random_in_a_200_game_match(capsys):
 
 def test_perfect_against_itself_the_first_mover_always_wins_from_ten():
     game = Toothpicks()
-    perfect = get_bot("toothpicks", "perfect")
+    perfect = resolve("toothpicks", "perfect")
     summary = run_match(game, (perfect, perfect), games=20, seed=3)
     assert all(record.winner == record.first for record in summary.records)
     assert summary.first_player_wins == [10, 10]
@@ -93,7 +93,7 @@ def test_perfect_against_itself_the_first_mover_always_wins_from_ten():
 
 def test_mirror_as_second_player_loses_to_perfect_and_always_1_loses_from_a_multiple_of_three():
     game = Toothpicks(count=9)
-    summary = run_match(game, (get_bot("toothpicks", "always_1"), get_bot("toothpicks", "perfect")), games=2)
+    summary = run_match(game, (resolve("toothpicks", "always_1"), resolve("toothpicks", "perfect")), games=2)
     assert summary.wins == [0, 2]
-    summary = run_match(Toothpicks(), (get_bot("toothpicks", "perfect"), get_bot("toothpicks", "mirror")), games=2)
+    summary = run_match(Toothpicks(), (resolve("toothpicks", "perfect"), resolve("toothpicks", "mirror")), games=2)
     assert summary.wins == [2, 0]

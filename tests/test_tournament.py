@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arcade.tournament import TournamentError, planned_pairs, run_tournament
-from games import CATALOG
+from arcade.catalog import CATALOG
 
 FAULTS = Path(__file__).parent / "fault_bots"
 RAISES = f"{FAULTS / 'toothpicks_faults.py'}:raises"

@@ -1,53 +1,51 @@
-"""The one game screen used by all five games.
+"""The one game screen used by all five games: a view over an ``arcade.session.Session``.
 
-It owns the game's history of states, the two players (humans or bots), the bots' thread
-workers, and the panes around the game's board widget: a side panel (players, whose turn,
-status, "thinking…", the analysis), the commentary (the game's ``Commentator``), the move list,
-and the Footer. Boards only draw states and propose moves (``arcade/boards/base.py``).
-
-Bots think in a thread worker; each answer carries the ``generation`` it was asked in, and an
-answer for a position that is no longer current (after undo, new game, leaving) is dropped.
-Chance steps (dice) are rolled here with the screen's seeded generator.
+The session owns the game: its history, the bots, the dice, undo, forfeits, telling the bots the
+end. This screen draws it (the game's board widget, a side panel with the players, whose turn,
+"thinking…" and the analysis, the commentary from the game's ``Commentator``, the move list, the
+Footer) and paces it: a human's move comes from the board (``Board.MovePicked``), the dice are
+rolled after a short pause, and a bot thinks in a thread worker that posts ``BotThought`` lines
+and its ``BotMoved`` answer back as messages. Every request carries the ``generation`` it was
+made in; an answer for a position that is no longer current (after undo, new game, leaving) is
+dropped. Boards only draw states and propose moves (``arcade/boards/base.py``).
 """
 
 from __future__ import annotations
 
-import random
-import traceback
-
 from rich.text import Text
-from textual import work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.content import Content
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 from textual.worker import get_current_worker
 
-from arcade.boards import board_class
 from arcade.boards.base import Board
-from bots.base import Bot, Context
-from bots.external import Forfeit
-from bots.registry import get_bot
-from games import GameEntry
+from arcade.catalog import GameEntry
+from arcade.screens.help import HelpScreen
+from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
+from bots.base import BotEntry
+from bots.registry import resolve
 from games.base import CHANCE, GameError, Result, State
-
-HUMAN = "human"
 
 
 class GameScreen(Screen):
     """A game in progress: board, side panel, commentary, move list."""
 
     BINDINGS = [
-        Binding("n", "new_game", "New"),
-        Binding("u", "undo", "Undo"),
-        Binding("a", "analysis", "Analysis"),
-        Binding("A", "analysis('shift')", "Analysis", key_display="A"),  # when the board types letters
-        Binding("p", "pause", "Pause"),
-        Binding("s", "step", "Step"),
-        Binding("question_mark", "help", "Rules"),
-        Binding("q", "back", "Menu"),
+        Binding("n", "new_game", "New", id="new-game", tooltip="Start a new game with the same players"),
+        Binding("u", "undo", "Undo", id="undo", tooltip="Take back your last move (a step when bots play)"),
+        Binding("a", "analysis", "Analysis", id="analysis", tooltip="Show or hide the analysis"),
+        # shown instead of ``a`` while the board types letters (a human to move in Othello)
+        Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
+                tooltip="Show or hide the analysis"),
+        Binding("p", "pause", "Pause", id="pause", tooltip="Pause or resume the bots"),
+        Binding("s", "step", "Step", id="step", tooltip="Pause, and play one move"),
+        Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
+        Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
         Binding("escape", "back", "Menu", show=False),
     ]
 
@@ -58,15 +56,40 @@ class GameScreen(Screen):
     CHANCE_DELAY = 0.25
     """Seconds before the dice are rolled."""
 
-    def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict) -> None:
+    class BotThought(Message):
+        """A line of a bot's thinking (depth, best line), from its worker; a newer one replaces
+        an older one still in the queue."""
+
+        def __init__(self, generation: int, text: str) -> None:
+            super().__init__()
+            self.generation = generation
+            self.text = text
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, GameScreen.BotThought)
+
+    class BotMoved(Message):
+        """A bot's answer (a move or a fault), from its worker."""
+
+        def __init__(self, generation: int, answer: Answer) -> None:
+            super().__init__()
+            self.generation = generation
+            self.answer = answer
+
+    def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict,
+                 entries: dict[int, BotEntry] | None = None) -> None:
+        """``players``: ``"human"`` or a bot's name for each side; ``entries``: the bots' entries
+        when the caller resolved them already (the setup screen, for file bots)."""
         super().__init__()
         self.entry = entry
         self.game = entry.load()(**settings)
         self.players = players
-        self.bot_entries = {side: get_bot(entry.id, name) for side, name in enumerate(players) if name != HUMAN}
+        self.bot_entries: dict[int, BotEntry] = dict(entries or {})
+        for side, name in enumerate(players):
+            if name != HUMAN and side not in self.bot_entries:
+                self.bot_entries[side] = resolve(entry.id, name)
         self.humans = {side for side, name in enumerate(players) if name == HUMAN}
-        self.history: list[State] = [self.game.initial_state()]
-        self.forfeit: Result | None = None
+        self.session = Session(self.game, {})
         self.generation = 0
         self.games_started = 0
         self.paused = False
@@ -74,12 +97,8 @@ class GameScreen(Screen):
         self.thinking: int | None = None
         self.thought = ""
         self.analysis = False
-        self.bots: dict[int, Bot] = {}
-        self.bots_told = False  # ``Bot.game_over`` called for the game's end
-        self.chance_rng = random.Random()
-        self.bot_rngs = (random.Random(), random.Random())
         self.commentator = self.game.commentator()
-        self.board: Board = board_class(entry.id)(self.game, id="board")
+        self.board: Board = entry.board_class()(self.game, id="board")
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,26 +139,28 @@ class GameScreen(Screen):
     # -- the game's flow -----------------------------------------------------------------------
     @property
     def state(self) -> State:
-        return self.history[-1]
+        return self.session.state
+
+    @property
+    def history(self) -> list[State]:
+        return self.session.history
+
+    @history.setter
+    def history(self, states: list[State]) -> None:
+        self.session.history = list(states)
 
     @property
     def result(self) -> Result | None:
-        return self.forfeit or self.state.result
+        return self.session.result
 
     def new_game(self) -> None:
         self.cancel_bot()
+        for entry in self.bot_entries.values():
+            entry.close()  # a file bot's process of the last game: a fresh one for this game
         self.games_started += 1
-        seed = getattr(self.app, "seed", None)
-        if seed is None:
-            self.chance_rng = random.Random()
-            self.bot_rngs = (random.Random(), random.Random())
-        else:
-            base = f"{seed}:{self.entry.id}:{self.games_started}"
-            self.chance_rng = random.Random(base + ":chance")
-            self.bot_rngs = (random.Random(base + ":0"), random.Random(base + ":1"))
-        self.bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
-        self.history = [self.game.initial_state()]
-        self.forfeit = None
+        chance_rng, rng0, rng1 = screen_rngs(getattr(self.app, "seed", None), self.entry.id, self.games_started)
+        bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
+        self.session = Session(self.game, bots, chance_rng, (rng0, rng1))
         self.paused = False
         self.step_once = False
         self.rebuild_logs()
@@ -148,45 +169,39 @@ class GameScreen(Screen):
     def push(self, state: State) -> None:
         """Make ``state`` current: log it, comment on it, and let the next player move."""
         previous = self.state
-        self.history.append(state)
+        self.session.push(state)
+        self.pushed(previous)
+
+    def pushed(self, previous: State) -> None:
+        """The session moved on from ``previous``: log the move, comment, and go on."""
         self.generation += 1
-        self.add_move_row(previous, state)
-        self.comment(state)
+        self.add_move_row(previous, self.state)
+        self.comment(self.state)
         self.advance()
 
     def advance(self) -> None:
         """Redraw, then start whatever comes next: the dice, a bot, or wait for a human."""
         self.thinking = None
         self.refresh_views()
-        if self.result is not None:
-            self.tell_bots_the_end()
+        self.refresh_bindings()
+        step = self.session.next_step()
+        if step is None:
+            for problem in self.session.tell_the_end():
+                self.write_commentary(problem)
             return
-        self.bots_told = False  # an undo after the end reopens the game
-        state = self.state
         generation = self.generation
-        if state.to_move == CHANCE:
+        if step == "chance":
             if self.paused and not self.humans and not self.step_once:
                 return
             self.later(0 if self.step_once else self.CHANCE_DELAY, lambda: self.roll(generation))
             return
-        if state.to_move in self.humans:
+        if step == "human":
             self.board.focus()
             return
         if self.paused and not self.step_once:
             return
         delay = 0 if self.step_once else self.WATCH_DELAY if not self.humans else self.BOT_DELAY
         self.later(delay, lambda: self.start_bot(generation))
-
-    def tell_bots_the_end(self) -> None:
-        """``Bot.game_over`` for each bot, once per ending (an external program is told here)."""
-        if self.bots_told:
-            return
-        self.bots_told = True
-        for bot in self.bots.values():
-            try:
-                bot.game_over(self.state, self.result)
-            except Exception as exc:  # telling a program failed: the game is over all the same
-                self.write_commentary(f"({type(exc).__name__} while ending the game for a bot: {exc})")
 
     def later(self, delay: float, callback) -> None:
         if delay <= 0:
@@ -195,27 +210,25 @@ class GameScreen(Screen):
             self.set_timer(delay, callback)
 
     def roll(self, generation: int) -> None:
-        if generation != self.generation or self.result is not None or self.state.to_move != CHANCE:
+        if generation != self.generation or self.session.next_step() != "chance":
             return
         self.step_once = False
-        outcome = self.game.sample_chance(self.state, self.chance_rng)
-        self.push(self.game.play(self.state, outcome))
+        previous = self.state
+        self.session.roll()
+        self.pushed(previous)
 
     def start_bot(self, generation: int) -> None:
-        if generation != self.generation or self.result is not None:
-            return
-        side = self.state.to_move
-        if side not in self.bots:
+        if generation != self.generation or self.session.next_step() != "bot":
             return
         self.step_once = False
-        self.thinking = side
+        self.thinking = self.state.to_move
         self.thought = ""
         self.refresh_panel()
-        self.think(generation, self.state, self.bots[side], self.bot_rngs[side])
+        self.think(self.session, generation)
 
     @work(thread=True, exclusive=True, group="bot")
-    def think(self, generation: int, state: State, bot: Bot, rng: random.Random) -> None:
-        """Ask ``bot`` for a move in a thread; the answer comes back through ``bot_answered``."""
+    def think(self, session: Session, generation: int) -> None:
+        """Ask the side to move's bot in a thread; its thoughts and answer come back as messages."""
         worker = get_current_worker()
 
         def stale() -> bool:
@@ -223,52 +236,30 @@ class GameScreen(Screen):
 
         def report(text: str) -> None:
             if not stale():
-                self.send(self.show_thought, generation, text)
+                self.post_message(self.BotThought(generation, text))
 
-        ctx = Context(rng=rng, report=report, cancelled=stale)
-        try:
-            move, error = bot.choose(state, ctx), None
-        except Forfeit as exc:  # a file bot's fault, in the course's wording
-            move, error = None, exc
-        except Exception as exc:  # a bot's bug forfeits the game; the app keeps running
-            move, error = None, "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        answer = session.ask(session.context(session.state.to_move, report, stale))
         if not stale():
-            self.send(self.bot_answered, generation, move, error)
+            self.post_message(self.BotMoved(generation, answer))
 
-    def send(self, callback, *args) -> None:
-        try:
-            self.app.call_from_thread(callback, *args)
-        except RuntimeError:  # the app is closing
-            pass
-
-    def show_thought(self, generation: int, text: str) -> None:
-        if generation == self.generation:
-            self.thought = text
+    @on(BotThought)
+    def show_thought(self, message: BotThought) -> None:
+        if message.generation == self.generation:
+            self.thought = message.text
             self.refresh_panel()
 
-    def bot_answered(self, generation: int, move, error: str | Forfeit | None) -> None:
-        if generation != self.generation or self.result is not None:
+    @on(BotMoved)
+    def bot_moved(self, message: BotMoved) -> None:
+        if message.generation != self.generation or self.session.next_step() != "bot":
             return
-        side = self.state.to_move
-        name = self.game.sides[side].name
-        if isinstance(error, Forfeit):
-            self.end_by_forfeit(side, f"{name} ({self.players[side]}) {error}")
-            return
-        if error is not None:
-            self.end_by_forfeit(side, f"{name} ({self.players[side]}) strategy produced an error: {error}")
-            return
-        try:
-            state = self.game.play(self.state, move)
-        except (GameError, TypeError, ValueError) as exc:
-            self.end_by_forfeit(side, f"{name} ({self.players[side]}) strategy returned an invalid move: {exc}")
-            return
-        self.push(state)
-
-    def end_by_forfeit(self, side: int, reason: str) -> None:
-        self.forfeit = Result(1 - side, f"{reason}; {self.game.sides[1 - side].name} wins by forfeit")
-        self.generation += 1
-        self.write_commentary(self.forfeit.reason)
-        self.advance()
+        previous = self.state
+        outcome = self.session.apply(message.answer)
+        if isinstance(outcome, Result):  # a forfeit
+            self.generation += 1
+            self.write_commentary(outcome.reason)
+            self.advance()
+        else:
+            self.pushed(previous)
 
     def cancel_bot(self) -> None:
         self.generation += 1
@@ -278,16 +269,16 @@ class GameScreen(Screen):
     # -- human moves -----------------------------------------------------------------------------
     def on_board_move_picked(self, message: Board.MovePicked) -> None:
         message.stop()
-        state = self.state
-        if self.result is not None or state.to_move not in self.humans:
+        if self.session.next_step() != "human":
             self.app.bell()
             return
+        previous = self.state
         try:
-            new_state = self.game.play(state, message.move)
+            self.session.play(message.move)
         except GameError as exc:
             self.notify(str(exc), title="Not a legal move", severity="warning")
             return
-        self.push(new_state)
+        self.pushed(previous)
 
     def on_board_comment(self, message: Board.Comment) -> None:
         message.stop()
@@ -362,8 +353,8 @@ class GameScreen(Screen):
         for previous, state in zip(self.history, self.history[1:]):
             self.add_move_row(previous, state)
             self.comment(state)
-        if self.forfeit is not None:
-            self.write_commentary(self.forfeit.reason)
+        if self.session.forfeit is not None:
+            self.write_commentary(self.session.forfeit.reason)
 
     def comment(self, state: State) -> None:
         for line in self.commentator.see(state):
@@ -397,20 +388,16 @@ class GameScreen(Screen):
         self.new_game()
 
     def action_undo(self) -> None:
-        if len(self.history) == 1:
+        try:
+            self.session.undo()
+        except CannotUndo as exc:
             self.app.bell()
+            if len(self.history) > 1:
+                self.notify(str(exc), title="Cannot undo", severity="warning")
             return
         self.cancel_bot()
-        self.forfeit = None
         if not self.humans:
-            self.history.pop()
             self.paused = True
-        else:
-            while len(self.history) > 1:
-                popped = self.history.pop()
-                side = popped.event.side if popped.event is not None else None
-                if side in self.humans and self.state.to_move == side:
-                    break
         self.rebuild_logs()
         self.write_commentary("[i]↶ undone[/i]")
         self.advance()
@@ -434,14 +421,12 @@ class GameScreen(Screen):
         self.advance()
 
     def action_help(self) -> None:
-        from arcade.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen(self.entry.id))
 
     def action_back(self) -> None:
         self.cancel_bot()
-        self.app.pop_screen()
-        from arcade.screens.setup import SetupScreen
+        self.dismiss()
 
-        if isinstance(self.app.screen, SetupScreen):
-            self.app.pop_screen()
+    def on_unmount(self) -> None:
+        for entry in self.bot_entries.values():
+            entry.close()

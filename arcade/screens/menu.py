@@ -10,16 +10,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from games import CATALOG, GameEntry
+from arcade.catalog import CATALOG, GameEntry
 
 
 def menu_prompt(entry: GameEntry) -> Text:
     text = Text()
     text.append(entry.title, style="bold")
-    if entry.available:
-        text.append("\n" + entry.blurb)
-    else:
-        text.append(" · not playable yet: coming with its own issue", style="italic")
+    text.append("\n" + entry.blurb)
     return text
 
 
@@ -27,9 +24,9 @@ class MenuScreen(Screen):
     """Pick a game: Enter or a click opens its setup screen."""
 
     BINDINGS = [
-        Binding("q", "app.quit", "Quit"),
-        Binding("question_mark", "help", "Help"),
-        Binding("t", "tournament", "Tournament"),
+        Binding("q", "app.quit", "Quit", id="quit", tooltip="Leave the arcade"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="The rules of the highlighted game"),
+        Binding("t", "tournament", "Tournament", id="tournament", tooltip="A tournament between bots"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -37,19 +34,16 @@ class MenuScreen(Screen):
         with Vertical(id="menu"):
             yield Static("Choose a game", id="menu-title")
             yield OptionList(
-                *(Option(menu_prompt(e), id=e.id, disabled=not e.available) for e in CATALOG.values()),
+                *(Option(menu_prompt(e), id=e.id) for e in CATALOG.values()),
                 id="games",
             )
-            yield Static("↑↓ choose · Enter set up a game · ? rules · t tournament · q quit", id="menu-hint")
+            yield Static("↑↓ choose · Enter set up a game", id="menu-hint")
         yield Footer()
 
     def on_mount(self) -> None:
         games = self.query_one("#games", OptionList)
         games.focus()
-        for index, entry in enumerate(CATALOG.values()):
-            if entry.available:
-                games.highlighted = index
-                break
+        games.highlighted = 0
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         from arcade.screens.setup import SetupScreen

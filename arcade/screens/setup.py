@@ -7,15 +7,18 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
 
+from arcade.catalog import GameEntry
+from arcade.screens.game import GameScreen
+from arcade.screens.help import HelpScreen
+from arcade.session import HUMAN
 from bots.base import BotEntry
-from bots.registry import bots_for
-from games import GameEntry
+from bots.registry import UnknownBot, bots_for, resolve
 from games.base import Game, OptionError
 
-HUMAN = "human"
 FILE = "file"
 """The choice of a bot from a file (``path/to/bot.py:function``, run in its own process)."""
 
@@ -24,9 +27,9 @@ class SetupScreen(Screen):
     """Choose Human or a bot for each side, set the options, press Start."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("ctrl+s", "start", "Start"),
-        Binding("question_mark", "help", "Rules"),
+        Binding("escape", "back", "Back", id="back", tooltip="Back to the menu"),
+        Binding("ctrl+s", "start", "Start", id="start", tooltip="Start the game with these players and options"),
+        Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
     ]
 
     def __init__(self, entry: GameEntry, choices: tuple[str, str] | None = None, settings: dict | None = None) -> None:
@@ -91,7 +94,7 @@ class SetupScreen(Screen):
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
-            yield Static("Tab next field · Enter open a choice · Ctrl+S or Start to play", id="setup-hint")
+            yield Static("Tab next field · Enter open a choice", id="setup-hint")
         yield Footer()
 
     def describe(self, choice: str) -> str:
@@ -133,8 +136,6 @@ class SetupScreen(Screen):
         error.set_class(bool(text), "shown")
 
     def action_start(self) -> None:
-        from arcade.screens.game import GameScreen
-
         settings = self.read_settings()
         if settings is None:
             return
@@ -143,10 +144,8 @@ class SetupScreen(Screen):
         )
         files = {i: self.query_one(f"#file-{i}", Input).value.strip() for i in range(2) if players[i] == FILE}
         if not files:
-            self.app.push_screen(GameScreen(self.entry, players, settings))
+            self.open_game(players, settings, {})
             return
-        from bots.external import BadSpec, file_entry
-
         entries = {}
         for i, spec in files.items():
             side = self.game_cls.sides[i].name
@@ -154,8 +153,8 @@ class SetupScreen(Screen):
                 self.show_error(f"{side}: type the bot's file as path/to/bot.py:function")
                 return
             try:
-                entries[i] = file_entry(self.entry.id, spec)
-            except BadSpec as exc:
+                entries[i] = resolve(self.entry.id, spec)
+            except UnknownBot as exc:
                 self.show_error(f"{side}: {exc}")
                 return
         players = tuple(files.get(i, players[i]) for i in range(2))
@@ -169,30 +168,41 @@ class SetupScreen(Screen):
         game = self.game_cls(**settings)
         problems = []
         for i, entry in entries.items():
-            try:
-                problem = entry.probe(game)
-            finally:
-                entry.close()
+            problem = entry.probe(game)
             if problem:
                 problems.append(f"{self.game_cls.sides[i].name}: {problem} (details in {entry.source.log_path})")
-        self.app.call_from_thread(self.files_loaded, problems, players, settings)
+        self.post_message(self.FilesLoaded(problems, players, settings, entries))
 
-    def files_loaded(self, problems: list[str], players: tuple[str, str], settings: dict) -> None:
-        from arcade.screens.game import GameScreen
+    class FilesLoaded(Message):
+        """The file bots were loaded (each in its own process): the problems found, if any."""
 
-        if problems:
-            self.show_error("\n".join(problems))
+        def __init__(self, problems: list[str], players: tuple[str, str], settings: dict,
+                     entries: dict[int, BotEntry]) -> None:
+            super().__init__()
+            self.problems = problems
+            self.players = players
+            self.settings = settings
+            self.entries = entries
+
+    def on_setup_screen_files_loaded(self, message: FilesLoaded) -> None:
+        if message.problems or self.app.screen is not self:
+            for entry in message.entries.values():
+                entry.close()
+            if message.problems:
+                self.show_error("\n".join(message.problems))
             return
         self.show_error("")
-        if self.app.screen is self:
-            self.app.push_screen(GameScreen(self.entry, players, settings))
+        self.open_game(message.players, message.settings, message.entries)
+
+    def open_game(self, players: tuple[str, str], settings: dict, entries: dict[int, BotEntry]) -> None:
+        """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
+        self.app.push_screen(GameScreen(self.entry, players, settings, entries),
+                             callback=lambda _result: self.dismiss())
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
     def action_help(self) -> None:
-        from arcade.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen(self.entry.id))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ProgressBar, Select, SelectionList, Static
 from textual.worker import get_current_worker
 
-from games import CATALOG
+from arcade.catalog import CATALOG
 
 COLUMNS = {  # fixed widths: the table does not shift while the standings fill in
     "round-robin": (("#", 2), ("bot", 14), ("wins", 4), ("draws", 5), ("forfeits", 8)),
@@ -27,8 +27,8 @@ class TournamentScreen(Screen):
     """Choose a game, bots and format; Start runs the tournament and fills in the standings."""
 
     BINDINGS = [
-        Binding("escape", "back", "Back"),
-        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "back", "Back", id="back", tooltip="Stop the tournament and go back to the menu"),
+        Binding("ctrl+s", "start", "Start", id="start", tooltip="Start the tournament"),
     ]
 
     DEFAULT_CSS = """
@@ -52,9 +52,7 @@ class TournamentScreen(Screen):
 
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
-        playable = [gid for gid, entry in CATALOG.items() if entry.available]
-        self.game_id = game_id if game_id in playable else playable[0]
-        self.playable = playable
+        self.game_id = game_id if game_id in CATALOG else next(iter(CATALOG))
         self.running = False
 
     def compose(self) -> ComposeResult:
@@ -63,7 +61,7 @@ class TournamentScreen(Screen):
             with Vertical(id="t-form"):
                 with Horizontal(classes="t-row"):
                     yield Label("Game", classes="t-label")
-                    yield Select([(CATALOG[g].title, g) for g in self.playable], value=self.game_id,
+                    yield Select([(CATALOG[g].title, g) for g in CATALOG], value=self.game_id,
                                  allow_blank=False, compact=True, id="t-game", classes="t-field")
                 with Horizontal(classes="t-row"):
                     yield Label("Format", classes="t-label")
@@ -79,7 +77,7 @@ class TournamentScreen(Screen):
                 yield Label("Bot files (space between):", id="t-files-label")
                 yield Input(placeholder="path/to/bot.py:function …", compact=True, id="t-files")
                 yield Button("Start", id="t-start", variant="primary", compact=True)
-                yield Static("Space ticks a bot · Games: a pair's games · Ctrl+S starts", id="t-status")
+                yield Static("Space ticks a bot · Games: a pair's games", id="t-status")
             with Vertical(id="t-results"):
                 yield ProgressBar(id="t-progress", show_eta=False)
                 yield DataTable(id="t-standings", cursor_type="none", zebra_stripes=True, show_cursor=False)
@@ -131,7 +129,8 @@ class TournamentScreen(Screen):
 
     def action_start(self) -> None:
         from arcade.tournament import TournamentError, check
-        from bots.external import BadSpec, is_file_spec, parse_spec
+        from bots.external import is_file_spec
+        from bots.registry import UnknownBot, resolve
 
         if self.running:
             return
@@ -146,13 +145,8 @@ class TournamentScreen(Screen):
         try:
             check(self.game_id, bots, fmt, games)
             for bot in bots:
-                if is_file_spec(bot):
-                    parse_spec(bot, self.game_id)
-                else:
-                    from bots.registry import get_bot
-
-                    get_bot(self.game_id, bot)
-        except (TournamentError, BadSpec, KeyError) as exc:
+                resolve(self.game_id, bot)
+        except (TournamentError, UnknownBot) as exc:
             self.status(str(exc).strip("'\""), error=True)
             return
         self.running = True
@@ -165,14 +159,15 @@ class TournamentScreen(Screen):
     @work(thread=True, exclusive=True, group="tournament")
     def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
         from arcade.tournament import default_jobs, make_entry, run_tournament
-        from games import load
+        from arcade.catalog import load
 
         worker = get_current_worker()
         game = load(self.game_id)()
         for bot in bots:  # load every file bot (in its own process) before any game
             entry = make_entry(self.game_id, bot, None)
-            problem = entry.probe(game) if hasattr(entry, "probe") else None
-            if hasattr(entry, "close"):
+            try:
+                problem = entry.probe(game)
+            finally:
                 entry.close()
             if problem:
                 self.send(self.finished, None, problem)

@@ -13,6 +13,8 @@ import argparse
 import random
 from pathlib import Path
 
+from arcade.commands.common import UsageError
+
 
 def register(subparsers) -> None:
     player = subparsers.add_parser(
@@ -44,8 +46,6 @@ def register(subparsers) -> None:
 
 
 def _check_common(args) -> None:
-    from arcade.cli import UsageError
-
     if not 0 < args.time_limit <= 3600:
         raise UsageError("--time-limit must be a number of seconds between 0 and 3600")
     if not Path(args.dir).is_dir():
@@ -53,21 +53,18 @@ def _check_common(args) -> None:
 
 
 def _check_name(name: str) -> None:
-    from arcade.cli import UsageError
-
     if not name or any(ch.isspace() for ch in name) or "/" in name or name in ("move_file", "end_game"):
         raise UsageError(f"a program name is one word without '/', not {name!r}")
 
 
 def run_player(args) -> int:
-    from arcade.cli import UsageError
     from arcade.othello_protocol import run_player as play
-    from bots.registry import UnknownBot, get_bot
+    from bots.registry import UnknownBot, resolve
 
     _check_common(args)
     _check_name(args.name)
     try:
-        bot = get_bot("othello", args.bot)
+        bot = resolve("othello", args.bot)
     except UnknownBot as exc:
         raise UsageError(str(exc)) from None
     print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
@@ -76,7 +73,6 @@ def run_player(args) -> int:
 
 
 def run_referee(args) -> int:
-    from arcade.cli import UsageError
     from arcade.othello_protocol import run_referee as referee
 
     _check_common(args)

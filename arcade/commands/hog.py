@@ -14,6 +14,8 @@ import argparse
 import json
 import time
 
+from arcade.commands.common import UsageError
+
 
 def register(subparsers) -> None:
     hog = subparsers.add_parser("hog", help="Hog's own commands (analyze)")
@@ -26,8 +28,6 @@ def register(subparsers) -> None:
 
 
 def _missing_command(parser: argparse.ArgumentParser) -> int:
-    from arcade.cli import UsageError
-
     raise UsageError("hog needs a command; valid commands: analyze")
 
 
@@ -74,7 +74,6 @@ def analysis(goal: int) -> dict:
 
 
 def run_analyze(args: argparse.Namespace) -> int:
-    from arcade.cli import UsageError
     from games.base import OptionError
     from games.hog import Hog
 

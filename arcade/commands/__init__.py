@@ -1,0 +1,1 @@
+"""The ``arcade`` command's subcommands, one module each (``arcade.cli`` puts them together)."""

@@ -1,0 +1,91 @@
+"""``arcade match GAME A B``: play N games between two bots and print the tally."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from arcade.commands.common import (
+    UsageError,
+    add_game_argument,
+    add_memory_option,
+    bot_logs,
+    make_game,
+    parse_options,
+    progress_bar,
+    resolve_bots,
+)
+
+
+def register(subparsers) -> None:
+    match = subparsers.add_parser("match", help="play N games between two bots")
+    add_game_argument(match)
+    match.add_argument("bot_a", metavar="BOT_A")
+    match.add_argument("bot_b", metavar="BOT_B")
+    match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    match.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    match.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
+    )
+    match.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per-move time for bots")
+    add_memory_option(match)
+    match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    match.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from arcade.match import run_match
+    from bots.external import short_name
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
+    game = make_game(args.game, parse_options(args.option))
+    entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory))  # run_match closes them
+    with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
+        task = progress.add_task("games", total=args.games)
+        summary = run_match(
+            game,
+            entries,
+            games=args.games,
+            seed=args.seed,
+            time_limit=args.time_limit,
+            on_game=lambda record: progress.advance(task),
+        )
+    if args.json:
+        print(json.dumps(summary.as_json()))
+        return 0
+    table = Table(title=f"{game.title} · {summary.games} games · seed {summary.seed}")
+    names = [short_name(player) for player in summary.players]
+    for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
+        if column == "bot":
+            table.add_column(column, min_width=min(24, max(map(len, names))), overflow="fold")
+        else:
+            table.add_column(column, justify="right")
+
+    for p in (0, 1):
+        table.add_row(
+            short_name(summary.players[p]),
+            str(summary.wins[p]),
+            str(summary.first_player_wins[p]),
+            str(summary.forfeits[p]),
+            f"{summary.max_move_seconds[p] * 1000:.1f} ms",
+        )
+    console = Console()
+    console.print(table)
+    console.print(f"draws: {summary.draws}")
+    if any(r.moved_first != r.first for r in summary.records):  # colour and first move vary apart (Ludo)
+        side0 = game.sides[0].name
+        console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))
+    for p in (0, 1):
+        for reason, count in sorted(summary.forfeit_reasons[p].items()):
+            console.print(f"{short_name(summary.players[p])} forfeited {count}×: {reason}", soft_wrap=True)
+    for log in bot_logs(entries):
+        console.print(f"file bot output: {log}", soft_wrap=True)
+    return 0
+
+

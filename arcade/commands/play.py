@@ -1,0 +1,37 @@
+"""``arcade`` (the menu), ``arcade play GAME`` (its setup screen) and ``arcade bots GAME``."""
+
+from __future__ import annotations
+
+import argparse
+
+from arcade.commands.common import add_game_argument, game_entry
+
+
+def register(subparsers) -> None:
+    play = subparsers.add_parser("play", help="open a game's setup screen directly")
+    add_game_argument(play)
+    play.set_defaults(run=lambda args: run_app(args.game))
+
+    bots = subparsers.add_parser("bots", help="list a game's bots")
+    add_game_argument(bots)
+    bots.set_defaults(run=run_bots)
+
+
+def run_app(game_id: str | None = None) -> int:
+    from arcade.app import ArcadeApp
+
+    if game_id is not None:
+        game_entry(game_id)
+    ArcadeApp(start_game=game_id).run()
+    return 0
+
+
+def run_bots(args: argparse.Namespace) -> int:
+    from bots.registry import bots_for
+
+    game_entry(args.game)
+    entries = bots_for(args.game)
+    width = max(len(name) for name in entries)
+    for name, entry in entries.items():
+        print(f"{name:<{width}}  {entry.description}")
+    return 0

@@ -1,0 +1,136 @@
+"""``arcade tournament GAME BOT...``: a round robin or groups tournament (``arcade.tournament``
+runs it), printed as a table, with ``--json`` and ``--csv`` for the course's records."""
+
+from __future__ import annotations
+
+from arcade.commands.common import (
+    UsageError,
+    add_game_argument,
+    add_memory_option,
+    bot_logs,
+    make_game,
+    parse_options,
+    progress_bar,
+    resolve_bots,
+)
+from arcade.tournament import (
+    FORMATS,
+    TournamentError,
+    TournamentResult,
+    check,
+    default_jobs,
+    planned_pairs,
+    run_tournament,
+)
+
+
+def csv_rows(result: TournamentResult) -> list[list]:
+    rows = [["rank", "bot", "wins", "draws", "losses", "games", "forfeits", "points", "stage"]]
+    for s in result.standings:
+        rows.append([s.rank, s.bot, s.wins, s.draws, s.losses, s.games, s.forfeits, s.points, s.stage])
+    return rows
+
+
+def register(subparsers) -> None:
+    """``arcade tournament GAME BOT... [--games N] [--seed S] [--jobs J] [--format F] [--json] [--csv FILE]``."""
+    parser = subparsers.add_parser("tournament", help="a tournament between bots (round robin or groups)")
+    add_game_argument(parser)
+    parser.add_argument("bots", nargs="+", metavar="BOT", help="built-in bot names or path/to/bot.py:function")
+    parser.add_argument("--games", type=int, default=None,
+                        help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: the CPU count)")
+    parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
+                        help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="per-move time for bots (file bots forfeit past it)")
+    add_memory_option(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument("--csv", metavar="FILE", help="also write the standings to FILE as CSV")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    import csv
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from bots.external import short_name
+
+    game = make_game(args.game, parse_options(args.option))
+    try:
+        check(args.game, args.bots, args.fmt, args.games)
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise UsageError("--time-limit must be a positive number of seconds")
+    entries = resolve_bots(game, args.bots, args.memory)  # checks every name, loads every file bot
+    for entry in entries:
+        entry.close()
+    with progress_bar(f"{game.title} tournament · {len(args.bots)} bots", quiet=args.json) as bar:
+        n = len(args.bots)
+        pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
+        task = bar.add_task("games", total=pairs * check(args.game, args.bots, args.fmt, args.games))
+
+        def progress(done: int, total: int, _pairs) -> None:
+            bar.update(task, completed=done, total=total)
+
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            result = run_tournament(
+                args.game,
+                args.bots,
+                settings=dict(game.settings),
+                games=args.games,
+                seed=args.seed,
+                jobs=args.jobs or default_jobs(),
+                fmt=args.fmt,
+                time_limit=args.time_limit,
+                memory=args.memory << 20,
+                progress=progress,
+            )
+        except BrokenProcessPool as exc:
+            raise UsageError(f"the tournament stopped: a worker process died ({exc})") from None
+    if args.csv:
+        try:
+            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
+                csv.writer(handle).writerows(csv_rows(result))
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    console = Console()
+    how = "round robin" if args.fmt == "round-robin" else "groups"
+    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · seed {result.seed}")
+    if args.fmt == "groups":
+        columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
+    else:
+        columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
+    width = min(24, max(len(short_name(bot)) for bot in args.bots))
+    for column in columns:
+        if column == "bot":
+            table.add_column(column, min_width=width, overflow="fold")
+        else:
+            table.add_column(column, justify="left" if column == "reached" else "right", no_wrap=True)
+    for s in result.standings:
+        values = {"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
+                  "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
+        table.add_row(*(str(values[c]) for c in columns))
+    console.print(table)
+    reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
+                      if r.forfeit is not None})
+    for reason in reasons[:10]:
+        console.print(f"forfeit: {reason}", soft_wrap=True)
+    if len(reasons) > 10:
+        console.print(f"… and {len(reasons) - 10} other forfeit reasons")
+    for log in bot_logs(entries):
+        console.print(f"file bot output: {log}", soft_wrap=True)
+    return 0
