@@ -124,9 +124,16 @@ class ListeningBot(Bot):
         ListeningBot.endings.append((state, result))
 
 
+class StubbornBot(ListeningBot):
+    """Takes one, and cannot follow an undo (like a program with a board of its own)."""
+
+    rewindable = False
+
+
 @pytest.fixture
 def fault_bots(monkeypatch):
     extra = {
+        "stubborn": BotEntry("stubborn", "takes one, cannot rewind", StubbornBot),
         "slow": BotEntry.function("slow", "thinks for ten seconds", slow_bot),
         "crash": BotEntry.function("crash", "raises", crashing_bot),
         "cheat": BotEntry.function("cheat", "takes seven", cheating_bot),
@@ -195,6 +202,23 @@ async def test_bots_hear_the_end_of_the_game_once_however_it_ends(fault_bots, mo
                        random.Random(0), (random.Random(1), random.Random(2)))
     assert outcome.forfeit == 0 and len(ListeningBot.endings) == 3
     assert ListeningBot.endings[-1][1] == outcome.result and outcome.result.winner == 1
+
+
+async def test_undo_against_a_bot_that_cannot_rewind_is_refused_with_a_message(fault_bots):
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "stubborn"))
+        await pilot.press("1")
+        await settle(pilot)
+        assert [s.left for s in screen.history] == [10, 9, 8]
+        await pilot.press("u")
+        await settle(pilot)
+        assert [s.left for s in screen.history] == [10, 9, 8]  # nothing changed
+        notes = [n.message for n in app._notifications]
+        assert any("cannot take moves back" in note for note in notes)
+        await pilot.press("1")  # the game goes on
+        await settle(pilot)
+        assert screen.state.left == 6
 
 
 async def test_bots_play_each_other_with_pause_and_step(monkeypatch):

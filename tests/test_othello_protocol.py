@@ -322,3 +322,23 @@ def test_external_program_is_told_it_lost_by_an_invalid_move(tmp_path):
     thread.join()
     assert (tmp_path / "end_game").read_text() == "arcade WINS! student LOSES! Invalid move!"
     assert (tmp_path / "student.go").exists()  # so that the program reads end_game
+
+
+def test_a_game_with_a_program_refuses_undo_and_its_faults_say_their_kind(tmp_path):
+    """The program keeps its own board: an undo would leave it out of step, so the session refuses
+    it and nothing changes; a silent program forfeits on time, in the referee's words."""
+    from arcade.session import CannotUndo, Session
+    from bots.othello.external import ExternalProgramBot
+    from games.base import Termination
+
+    game = Othello(time_limit=0.1)
+    program = ExternalProgramBot(game, name="silent", directory=tmp_path, poll=0.005, read_delay=0.01)
+    session = Session(game, {1: program})
+    session.play(game.parse_move(session.state, "E3"))
+    with pytest.raises(CannotUndo, match="Orange's bot cannot take moves back"):
+        session.undo()
+    assert len(session.history) == 2
+    result = session.apply(session.ask())
+    assert result.termination is Termination.TIME and result.winner == 0
+    assert result.reason.startswith("Orange silent did not move within 0.1 s (Time out!)")
+    assert (tmp_path / "end_game").read_text() == "arcade WINS! silent LOSES! Time out!"

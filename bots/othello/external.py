@@ -20,8 +20,8 @@ import os
 import time
 from pathlib import Path
 
-from bots.base import Bot, Context
-from games.base import Result
+from bots.base import Bot, Context, Forfeit
+from games.base import Result, Termination
 from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
 
 OUR_NAME = "arcade"
@@ -35,17 +35,21 @@ def write_whole(path: Path, text: str) -> None:
     os.replace(part, path)
 
 
-class ExternalProgramError(Exception):
+class ExternalProgramError(Forfeit):
     """The program broke the protocol (the message says how); it forfeits the game. ``reason`` is
     the course referee's end condition: ``INVALID``, ``OOO`` (out of order) or ``TIME_OUT``."""
 
     def __init__(self, message: str, reason: str = "INVALID") -> None:
-        super().__init__(message)
+        super().__init__(message, "", Termination.TIME if reason == "TIME_OUT" else Termination.INVALID)
         self.reason = reason
 
 
 class ExternalProgramBot(Bot):
     """Plays the moves a program writes into ``move_file``."""
+
+    rewindable = False
+    """A course program keeps its own board and the protocol cannot tell it a position: an undo
+    would leave it out of step, so the session refuses undo in a game with a program."""
 
     def __init__(self, game: Othello, name: str | None = None, directory: str | None = None,
                  poll: float = 0.05, read_delay: float = 0.1) -> None:
