@@ -26,6 +26,7 @@ dim), never colour alone.
 
 from __future__ import annotations
 
+from rich.style import Style
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
@@ -43,6 +44,8 @@ class Board(Widget, can_focus=True):
 
     MIN_WIDTH = 80
     MIN_HEIGHT = 24
+    COMPONENT_PREFIX = "board"
+    """The prefix of the board's component classes: ``style("die")`` is ``<prefix>--die``."""
     TYPES_LETTERS = False
     """True if the board takes letter keys (``a``…) while a human moves: the game screen then
     offers its analysis on ``A`` (shift+a) too."""
@@ -90,6 +93,10 @@ class Board(Widget, can_focus=True):
     def side_style(self, side: int) -> str:
         """The Rich style the side panel gives ``side`` (Robot Ludo draws Red in the orange)."""
         return SIDE_STYLES[side]
+
+    def style(self, name: str) -> Style:
+        """The Rich style of the component class ``<COMPONENT_PREFIX>--<name>``."""
+        return self.get_component_rich_style(f"{self.COMPONENT_PREFIX}--{name}")
 
     def comment(self, text: str) -> None:
         """Add ``text`` (Rich markup allowed) to the commentary pane."""

@@ -80,6 +80,7 @@ class FootballBoard(Board):
     }
     """
 
+    COMPONENT_PREFIX = "dfootball"
     COMPONENT_CLASSES = {
         "dfootball--empty",
         "dfootball--number",
@@ -157,9 +158,6 @@ class FootballBoard(Board):
         if not self.is_mounted:
             return
         self.query_one("#field", Field).update(self.render_field())
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"dfootball--{name}")
 
     def cell_width(self) -> int:
         squares = self.game.squares

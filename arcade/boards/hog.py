@@ -113,6 +113,7 @@ class HogBoard(Board):
     }
     """
 
+    COMPONENT_PREFIX = "hog"
     COMPONENT_CLASSES = {"hog--empty", "hog--label", "hog--die", "hog--rolling", "hog--sad", "hog--extra", "hog--key", "hog--good"}
 
     BINDINGS = [
@@ -187,9 +188,6 @@ class HogBoard(Board):
 
     def watch_coach(self, value: bool) -> None:
         self.refresh(layout=True)
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"hog--{name}")
 
     # -- drawing ----------------------------------------------------------------------------------
     def render(self) -> Text:

@@ -123,6 +123,7 @@ class LudoBoard(Board):
     }
     """
 
+    COMPONENT_PREFIX = "ludo"
     COMPONENT_CLASSES = {"ludo--track", "ludo--tile", "ludo--safe-tile", "ludo--label", "ludo--chosen", "ludo--movable", "ludo--last",
                          "ludo--ghost", "ludo--die"}
 
@@ -189,9 +190,6 @@ class LudoBoard(Board):
         return None
 
     # -- drawing --------------------------------------------------------------------------------
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"ludo--{name}")
-
     def mark(self, name: str) -> Style:
         """A component style without its text colour, so that the counters keep their colours."""
         style = self.style(name)

@@ -62,6 +62,7 @@ class OthelloBoard(Board):
     }
     """
 
+    COMPONENT_PREFIX = "othello"
     COMPONENT_CLASSES = {
         "othello--square",
         "othello--label",
@@ -102,9 +103,6 @@ class OthelloBoard(Board):
             if moves and self.cursor not in moves:
                 self.cursor = min(moves, key=lambda m: abs((m >> 3) - (self.cursor >> 3)) + abs((m & 7) - (self.cursor & 7)))
         self.refresh_bindings()
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"othello--{name}")
 
     def render(self) -> Text:
         state = self.state

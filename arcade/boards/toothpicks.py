@@ -69,6 +69,7 @@ class ToothpickBoard(Board):
     }
     """
 
+    COMPONENT_PREFIX = "toothpicks"
     COMPONENT_CLASSES = {
         "toothpicks--stick",
         "toothpicks--chosen",
@@ -126,9 +127,6 @@ class ToothpickBoard(Board):
         self.query_one("#sticks", Sticks).update(self.render_sticks())
         if self.analysis:
             self.query_one("#tree-text", Static).update(self.render_tree())
-
-    def style(self, name: str) -> Style:
-        return self.get_component_rich_style(f"toothpicks--{name}")
 
     def render_sticks(self) -> Text:
         state = self.state
