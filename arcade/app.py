@@ -12,7 +12,7 @@ class ArcadeApp(App[None]):
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
-    CSS_PATH = "arcade.tcss"
+    CSS_PATH = ["arcade.tcss", "boards/toothpicks.tcss", "boards/hog.tcss", "boards/othello.tcss", "boards/ludo.tcss", "boards/dfootball.tcss"]
 
     def __init__(self, start_game: str | None = None, seed: int | None = None) -> None:
         super().__init__()

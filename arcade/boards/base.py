@@ -18,10 +18,10 @@ A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game 
 this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
 terminal" notice instead of a garbled board. Design for 80×24.
 
-Colours: use theme variables in ``DEFAULT_CSS`` (``$primary``, ``$accent``, ``$success``,
-``$warning``, ``$error``, ``$text-muted``, ``$foreground``) and for sides the colour-blind-safe
-blue/orange pair below; every highlight also has a marker character or style (bold, reverse,
-dim), never colour alone.
+Colours: use theme variables in the board's ``arcade/boards/<game>.tcss`` (loaded by the app's
+``CSS_PATH``; ``$primary``, ``$accent``, ``$success``, ``$warning``, ``$error``, ``$text-muted``,
+``$foreground``) and for sides the colour-blind-safe blue/orange pair below; every highlight also
+has a marker character or style (bold, reverse, dim), never colour alone.
 """
 
 from __future__ import annotations

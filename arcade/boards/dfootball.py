@@ -41,45 +41,6 @@ class FootballBoard(Board):
     MIN_WIDTH = 80
     MIN_HEIGHT = 24
 
-    DEFAULT_CSS = """
-    FootballBoard {
-        height: 1fr;
-        padding: 0 0;
-    }
-    FootballBoard > Field {
-        height: auto;
-    }
-    FootballBoard .dfootball--empty {
-        color: $text-muted;
-    }
-    FootballBoard .dfootball--number {
-        color: $text-muted;
-    }
-    FootballBoard .dfootball--valid {
-        color: $success;
-        text-style: bold reverse;
-    }
-    FootballBoard .dfootball--last {
-        color: $accent;
-        text-style: bold;
-    }
-    FootballBoard .dfootball--cursor {
-        color: $warning;
-        text-style: bold;
-    }
-    FootballBoard .dfootball--label {
-        color: $text-muted;
-    }
-    FootballBoard .dfootball--good {
-        color: $success;
-        text-style: bold;
-    }
-    FootballBoard .dfootball--bad {
-        color: $error;
-        text-style: bold;
-    }
-    """
-
     COMPONENT_PREFIX = "dfootball"
     COMPONENT_CLASSES = {
         "dfootball--empty",

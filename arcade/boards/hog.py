@@ -73,46 +73,6 @@ class HogBoard(Board):
     MIN_WIDTH = 80
     MIN_HEIGHT = 24
 
-    DEFAULT_CSS = """
-    HogBoard {
-        height: 1fr;
-        padding: 0 1;
-    }
-    HogBoard .hog--empty {
-        color: $text-muted;
-    }
-    HogBoard .hog--label {
-        color: $text-muted;
-    }
-    HogBoard .hog--die {
-        background: $foreground;
-        color: $background;
-        text-style: bold;
-    }
-    HogBoard .hog--rolling {
-        background: $foreground-darken-3;
-        color: $background;
-        text-style: bold;
-    }
-    HogBoard .hog--sad {
-        background: $error;
-        color: $text;
-        text-style: bold;
-    }
-    HogBoard .hog--extra {
-        color: $warning;
-        text-style: bold;
-    }
-    HogBoard .hog--key {
-        color: $accent;
-        text-style: bold reverse;
-    }
-    HogBoard .hog--good {
-        color: $success;
-        text-style: bold;
-    }
-    """
-
     COMPONENT_PREFIX = "hog"
     COMPONENT_CLASSES = {"hog--empty", "hog--label", "hog--die", "hog--rolling", "hog--sad", "hog--extra", "hog--key", "hog--good"}
 

@@ -87,42 +87,6 @@ class LudoBoard(Board):
     # Red is drawn in the orange of the colour-blind-safe pair, Blue in its blue.
     SIDE_COLOURS = (SIDE_STYLES[1], SIDE_STYLES[0])
 
-    DEFAULT_CSS = """
-    LudoBoard {
-        height: 1fr;
-        padding: 0 1;
-    }
-    LudoBoard .ludo--track {
-        color: $text-muted;
-    }
-    LudoBoard .ludo--tile {
-        background: $boost;
-    }
-    LudoBoard .ludo--safe-tile {
-        background: $primary 25%;
-    }
-    LudoBoard .ludo--label {
-        color: $text-muted;
-    }
-    LudoBoard .ludo--chosen {
-        text-style: bold reverse;
-    }
-    LudoBoard .ludo--movable {
-        text-style: bold underline;
-    }
-    LudoBoard .ludo--last {
-        text-style: bold underline;
-        background: $boost;
-    }
-    LudoBoard .ludo--ghost {
-        text-style: dim strike;
-    }
-    LudoBoard .ludo--die {
-        color: $foreground;
-        text-style: bold;
-    }
-    """
-
     COMPONENT_PREFIX = "ludo"
     COMPONENT_CLASSES = {"ludo--track", "ludo--tile", "ludo--safe-tile", "ludo--label", "ludo--chosen", "ludo--movable", "ludo--last",
                          "ludo--ghost", "ludo--die"}

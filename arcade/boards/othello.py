@@ -30,38 +30,6 @@ class OthelloBoard(Board):
     MIN_HEIGHT = 24
     TYPES_LETTERS = True  # columns a-h: the analysis is on A while a human moves
 
-    DEFAULT_CSS = """
-    OthelloBoard {
-        height: 1fr;
-        padding: 0 1;
-        text-wrap: nowrap;
-        text-overflow: clip;
-    }
-    OthelloBoard .othello--square {
-        background: $boost;
-    }
-    OthelloBoard .othello--label {
-        color: $text-muted;
-    }
-    OthelloBoard .othello--empty {
-        color: $text-muted;
-    }
-    OthelloBoard .othello--legal {
-        color: $success;
-        text-style: bold;
-    }
-    OthelloBoard .othello--marker {
-        color: $warning;
-        text-style: bold;
-    }
-    OthelloBoard .othello--cursor {
-        text-style: reverse;
-    }
-    OthelloBoard .othello--hint {
-        color: $text-muted;
-    }
-    """
-
     COMPONENT_PREFIX = "othello"
     COMPONENT_CLASSES = {
         "othello--square",

@@ -31,44 +31,6 @@ class ToothpickBoard(Board):
     MIN_WIDTH = 70
     MIN_HEIGHT = 22
 
-    DEFAULT_CSS = """
-    ToothpickBoard {
-        height: 1fr;
-        padding: 0 1;
-    }
-    ToothpickBoard > Sticks {
-        height: auto;
-    }
-    ToothpickBoard > #tree {
-        display: none;
-        height: 1fr;
-        border-top: dashed $secondary;
-        scrollbar-size-vertical: 1;
-    }
-    ToothpickBoard.analysis > #tree {
-        display: block;
-    }
-    ToothpickBoard .toothpicks--stick {
-        color: $warning;
-        text-style: bold;
-    }
-    ToothpickBoard .toothpicks--chosen {
-        color: $accent;
-        text-style: bold;
-    }
-    ToothpickBoard .toothpicks--taken {
-        color: $text-muted;
-        text-style: dim;
-    }
-    ToothpickBoard .toothpicks--label {
-        color: $text-muted;
-    }
-    ToothpickBoard .toothpicks--key {
-        color: $accent;
-        text-style: bold reverse;
-    }
-    """
-
     COMPONENT_PREFIX = "toothpicks"
     COMPONENT_CLASSES = {
         "toothpicks--stick",

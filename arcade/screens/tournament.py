@@ -31,25 +31,6 @@ class TournamentScreen(Screen):
         Binding("ctrl+s", "start", "Start", id="start", tooltip="Start the tournament"),
     ]
 
-    DEFAULT_CSS = """
-    TournamentScreen #tournament { layout: horizontal; height: 1fr; }
-    TournamentScreen #t-form { width: 32; padding: 0 1; height: 100%; }
-    TournamentScreen #t-results { width: 1fr; padding: 0 1; height: 100%; }
-    TournamentScreen .t-row { height: 1; margin: 0 0 1 0; }
-    TournamentScreen .t-label { width: 8; }
-    TournamentScreen .t-field { width: 1fr; }
-    TournamentScreen #t-games, TournamentScreen #t-seed { width: 7; }
-    TournamentScreen #t-seed-label { width: 7; padding: 0 0 0 2; }
-    TournamentScreen #t-bots { height: 1fr; min-height: 4; max-height: 9; border: round $primary; }
-    TournamentScreen #t-files-label { height: 1; }
-    TournamentScreen #t-files { width: 1fr; margin: 0 0 1 0; }
-    TournamentScreen #t-start { margin: 0 0 0 0; }
-    TournamentScreen #t-status { color: $text-muted; height: auto; max-height: 4; }
-    TournamentScreen #t-status.error { color: $error; }
-    TournamentScreen #t-progress { margin: 0 0 1 0; }
-    TournamentScreen #t-standings { height: 1fr; border: round $secondary; }
-    """
-
     def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id if game_id in CATALOG else next(iter(CATALOG))
