@@ -18,10 +18,20 @@ A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game 
 this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
 terminal" notice instead of a garbled board. Design for 80×24.
 
-Colours: use theme variables in the board's ``arcade/boards/<game>.tcss`` (loaded by the app's
-``CSS_PATH``; ``$primary``, ``$accent``, ``$success``, ``$warning``, ``$error``, ``$text-muted``,
-``$foreground``) and for sides the colour-blind-safe blue/orange pair below; every highlight also
-has a marker character or style (bold, reverse, dim), never colour alone.
+Styles: a board's CSS lives in its own ``arcade/boards/<game>.tcss`` (loaded by the app's
+``CSS_PATH`` in ``arcade/app.py``, with the screens' ``arcade/arcade.tcss``), not in
+``DEFAULT_CSS``: the board's own rules and its component classes, ``<prefix>--<name>``, whose
+prefix is the board's ``COMPONENT_PREFIX``; ``style(name)`` gives the Rich style of one for
+drawing (it is the app's stylesheet that sets them, so a board mounted in another app is drawn
+unstyled).
+
+Colours: in the ``.tcss``, theme variables only (``$primary``, ``$accent``, ``$success``,
+``$warning``, ``$error``, ``$text-muted``, ``$foreground``, ``$boost``…), so a board follows the
+theme. The two exceptions are fixed on purpose and named once in Python: the sides' colours,
+``SIDE_COLOURS`` below (a colour-blind-safe blue and orange, the Othello seed's, the same under
+every theme so a side keeps its colour), and data palettes such as Hog's heat map (``HEAT`` in
+``hog.py``). Every highlight also has a marker character or style (bold, reverse, dim), never
+colour alone.
 """
 
 from __future__ import annotations
@@ -35,8 +45,12 @@ from textual.widgets import Static
 
 from games.base import Game, Move, State
 
-SIDE_STYLES = ("bold #4c9be8", "bold #f28e2b")
-"""Rich styles of side 0 and side 1: a colour-blind-safe blue and orange (the Othello seed's)."""
+SIDE_COLOURS = ("#4c9be8", "#f28e2b")
+"""The colours of side 0 and side 1: a colour-blind-safe blue and orange (the Othello seed's).
+Game colours, not UI colours: fixed, not theme variables, so the sides look the same under every
+theme (and the theme's own colours stay free for highlights)."""
+SIDE_STYLES = tuple(f"bold {colour}" for colour in SIDE_COLOURS)
+"""Rich styles of side 0 and side 1: their colour, bold."""
 
 
 class Board(Widget, can_focus=True):
@@ -46,6 +60,8 @@ class Board(Widget, can_focus=True):
     MIN_HEIGHT = 24
     COMPONENT_PREFIX = "board"
     """The prefix of the board's component classes: ``style("die")`` is ``<prefix>--die``."""
+    SIDE_STYLES = SIDE_STYLES
+    """The Rich styles the side panel gives side 0 and side 1 (Robot Ludo swaps the pair)."""
     TYPES_LETTERS = False
     """True if the board takes letter keys (``a``…) while a human moves: the game screen then
     offers its analysis on ``A`` (shift+a) too."""
@@ -91,8 +107,8 @@ class Board(Widget, can_focus=True):
             self.post_message(self.MovePicked(move))
 
     def side_style(self, side: int) -> str:
-        """The Rich style the side panel gives ``side`` (Robot Ludo draws Red in the orange)."""
-        return SIDE_STYLES[side]
+        """The Rich style the side panel gives ``side``."""
+        return self.SIDE_STYLES[side]
 
     def style(self, name: str) -> Style:
         """The Rich style of the component class ``<COMPONENT_PREFIX>--<name>``."""

@@ -18,7 +18,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import reactive
 
-from arcade.boards.base import SIDE_STYLES, Board
+from arcade.boards.base import SIDE_COLOURS, SIDE_STYLES, Board
 from games import hog_solver
 from games.base import CHANCE
 from games.hog import MAX_DICE, Hog, HogEvent, HogState, more_boar, piggy_points
@@ -36,7 +36,12 @@ HEAT = (
     "#440154", "#482475", "#414487", "#355f8d", "#2a788e", "#21918c",
     "#22a884", "#44bf70", "#7ad151", "#bddf26", "#fde725",
 )
-"""Viridis, a colour-blind-safe sequential scale: 0 dice (dark) to 10 dice (yellow)."""
+"""Viridis, a colour-blind-safe sequential scale: 0 dice (dark) to 10 dice (yellow). A data
+palette, fixed on purpose rather than theme colours: the map reads the same under every theme
+and its steps stay evenly spaced in lightness. ``HEAT_INK`` gives each cell's digit its contrast
+with the cell, not the theme."""
+HEAT_INK = ("#ffffff",) * 6 + ("#000000",) * 5
+"""The digit's colour on each ``HEAT`` cell: white on the dark half, black on the light half."""
 
 
 def dice_digit(n: int) -> str:
@@ -197,7 +202,7 @@ class HogBoard(Board):
         figures = f" {score:>3}/{goal}"
         bar_width = max(4, width - len(line.plain) - len(figures) - len(f" ◀ +{MAX_DICE * 6}"))
         filled = min(bar_width, round(bar_width * score / goal))
-        line.append("█" * filled, style=SIDE_STYLES[side].replace("bold ", ""))
+        line.append("█" * filled, style=SIDE_COLOURS[side])
         line.append("░" * (bar_width - filled), style=self.style("empty"))
         line.append(figures, style="bold")
         line.append(marker, style="bold")
@@ -395,7 +400,7 @@ class HogBoard(Board):
             line.append("▶" if s == cs else " ", style="bold")
             for o in col_span:
                 n = table.policy[s][o]
-                style = Style(bgcolor=HEAT[n], color="#000000" if n >= 6 else "#ffffff")
+                style = Style(bgcolor=HEAT[n], color=HEAT_INK[n])
                 glyph = dice_digit(n)
                 if (s, o) == (cs, co):
                     style += Style(reverse=True, bold=True, underline=True)

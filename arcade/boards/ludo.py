@@ -27,7 +27,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 
-from arcade.boards.base import SIDE_STYLES, Board
+from arcade.boards.base import Board
 from games.base import CHANCE
 from games.ludo import Ludo, LudoEvent, LudoState
 
@@ -85,7 +85,7 @@ class LudoBoard(Board):
     MIN_HEIGHT = 24
 
     # Red is drawn in the orange of the colour-blind-safe pair, Blue in its blue.
-    SIDE_COLOURS = (SIDE_STYLES[1], SIDE_STYLES[0])
+    SIDE_STYLES = Board.SIDE_STYLES[::-1]
 
     COMPONENT_PREFIX = "ludo"
     COMPONENT_CLASSES = {"ludo--track", "ludo--tile", "ludo--safe-tile", "ludo--label", "ludo--chosen", "ludo--movable", "ludo--last",
@@ -110,9 +110,6 @@ class LudoBoard(Board):
         self._tumble = random.Random()
         self._rolled_ply = -1
         self._origin = (0, 0)  # where the ring starts in the widget, for clicks
-
-    def side_style(self, side: int) -> str:
-        return self.SIDE_COLOURS[side]
 
     # -- state ----------------------------------------------------------------------------------
     def show(self, state: LudoState, human: bool) -> None:
@@ -161,7 +158,7 @@ class LudoBoard(Board):
                      underline=style.underline, reverse=style.reverse, strike=style.strike)
 
     def side_rich(self, side: int) -> Style:
-        return Style.parse(self.SIDE_COLOURS[side])
+        return Style.parse(self.SIDE_STYLES[side])
 
     def render(self) -> Text:
         return self.render_board()

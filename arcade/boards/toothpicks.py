@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from arcade.boards.base import SIDE_STYLES, Board, Drawing
+from arcade.boards.base import SIDE_COLOURS, Board, Drawing
 from games.toothpicks import TakeState, Toothpicks, is_winning, position_tree, winning_take
 
 STICK_WIDTH = 3  # columns per stick: the stick and two spaces
@@ -114,7 +114,7 @@ class ToothpickBoard(Board):
             for level in range(self.stick_height):
                 for i in range(first, last):
                     if i >= state.left:
-                        glyph, style = "╎", self.style("taken") + Style(color=SIDE_STYLES[event.side].split()[-1])
+                        glyph, style = "╎", self.style("taken") + Style(color=SIDE_COLOURS[event.side])
                     else:
                         glyph = "┃" if self.stick_height == 1 else ("╻" if level == 0 else "╹" if level == self.stick_height - 1 else "┃")
                         style = self.style("chosen" if i >= chosen_from else "stick")
