@@ -370,11 +370,13 @@ class FileBotSource:
     close = discard
 
     def probe(self, game) -> str | None:
-        """Start the process and load the file: ``None`` if that works, else what went wrong."""
+        """Start the process and load the file: ``None`` if that works, else what went wrong (and
+        where the bot's output went)."""
         try:
             self.ready_host(game)
         except Forfeit as exc:
-            return f"cannot load bot {self.spec!r}: {exc.detail if exc.wording == ERROR and exc.detail else exc}"
+            why = exc.detail if exc.wording == ERROR and exc.detail else exc
+            return f"cannot load bot {self.spec!r}: {why} (details in {self.log_path})"
         return None
 
     def ask(self, game, state, ctx: Context, seed: int | None) -> Any:

@@ -34,6 +34,27 @@ def bots_for(game_id: str) -> dict[str, BotEntry]:
     return dict(module.BOTS)
 
 
+def load_all(game, specs, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,
+             sandbox: str = "none") -> list[BotEntry]:
+    """Every bot of ``specs`` resolved for ``game`` and probed now (a file bot is started and its
+    file loaded), so that a bot that cannot play is one clear message before any game:
+    ``UnknownBot`` saying which and why, with every entry made so far closed. The caller closes
+    the entries it gets."""
+    entries: list[BotEntry] = []
+    try:
+        for spec in specs:
+            entry = resolve(game.id, spec, time_limit=time_limit, memory=memory, sandbox=sandbox)
+            entries.append(entry)
+            problem = entry.probe(game)
+            if problem:
+                raise UnknownBot(problem)
+    except BaseException:
+        for entry in entries:
+            entry.close()
+        raise
+    return entries
+
+
 def resolve(game_id: str, spec: str, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,
             sandbox: str = "none") -> BotEntry:
     """The entry of bot ``spec`` for ``game_id``: a built-in name, or a file bot

@@ -44,26 +44,12 @@ def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024, time_limit:
     """The bots' entries, through the one resolver (``bots.registry.resolve``); every entry is
     probed now (a file bot is started and its file loaded), so that a bot that cannot be loaded is
     a one-line error before any game is played. The caller closes them."""
-    from bots.registry import UnknownBot, resolve
+    from bots.registry import UnknownBot, load_all
 
-    memory = memory_bytes(memory_mib)
-    entries: list[BotEntry] = []
     try:
-        for name in names:
-            try:
-                entry = resolve(game.id, name, time_limit=time_limit, memory=memory)
-            except UnknownBot as exc:
-                raise UsageError(str(exc)) from None
-            entries.append(entry)
-            problem = entry.probe(game)
-            if problem:
-                log = getattr(getattr(entry, "source", None), "log_path", None)
-                raise UsageError(f"{problem} (details in {log})" if log else problem)
-    except BaseException:
-        for entry in entries:
-            entry.close()
-        raise
-    return entries
+        return load_all(game, names, time_limit=time_limit, memory=memory_bytes(memory_mib))
+    except UnknownBot as exc:
+        raise UsageError(str(exc)) from None
 
 
 def bot_logs(entries) -> list[str]:

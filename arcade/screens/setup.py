@@ -170,7 +170,7 @@ class SetupScreen(Screen):
         for i, entry in entries.items():
             problem = entry.probe(game)
             if problem:
-                problems.append(f"{self.game_cls.sides[i].name}: {problem} (details in {entry.source.log_path})")
+                problems.append(f"{self.game_cls.sides[i].name}: {problem}")
         self.post_message(self.FilesLoaded(problems, players, settings, entries))
 
     class FilesLoaded(Message):

@@ -139,20 +139,17 @@ class TournamentScreen(Screen):
 
     @work(thread=True, exclusive=True, group="tournament")
     def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
-        from arcade.tournament import default_jobs, make_entry, run_tournament
         from arcade.catalog import load
+        from arcade.tournament import default_jobs, run_tournament
+        from bots.registry import UnknownBot, load_all
 
         worker = get_current_worker()
-        game = load(self.game_id)()
-        for bot in bots:  # load every file bot (in its own process) before any game
-            entry = make_entry(self.game_id, bot, None)
-            try:
-                problem = entry.probe(game)
-            finally:
+        try:  # load every file bot (in its own process) before any game
+            for entry in load_all(load(self.game_id)(), bots):
                 entry.close()
-            if problem:
-                self.send(self.finished, None, problem)
-                return
+        except UnknownBot as exc:
+            self.send(self.finished, None, str(exc))
+            return
         self.send(self.status, "playing…")
 
         def progress(done: int, total: int, pairs) -> None:
