@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import App
 
+from arcade.catalog import CATALOG
 from arcade.screens.menu import MenuScreen
 
 
@@ -12,7 +13,8 @@ class ArcadeApp(App[None]):
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
-    CSS_PATH = ["arcade.tcss", "boards/toothpicks.tcss", "boards/hog.tcss", "boards/othello.tcss", "boards/ludo.tcss", "boards/dfootball.tcss"]
+    CSS_PATH = ["arcade.tcss", *(entry.board_css for entry in CATALOG.values())]
+    """The app's styles, then each board's (``arcade/boards/<id>.tcss``, named by the catalog)."""
 
     def __init__(self, start_game: str | None = None, seed: int | None = None) -> None:
         super().__init__()
@@ -24,6 +26,5 @@ class ArcadeApp(App[None]):
         self.push_screen(MenuScreen())
         if self.start_game is not None:
             from arcade.screens.setup import SetupScreen
-            from arcade.catalog import CATALOG
 
             self.push_screen(SetupScreen(CATALOG[self.start_game]))

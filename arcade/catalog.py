@@ -35,7 +35,8 @@ def _attribute(path: str):
 class GameEntry:
     """A game: its id, title and blurb (the class's own, checked by a test) and where its parts
     live: ``rules`` and ``board`` are ``module:Class`` paths; the bots are ``bots.<id>``'s
-    ``BOTS``, the help is ``arcade/help/<id>.md``, the course signature ``ADAPTERS[id]``."""
+    ``BOTS``, the board's styles ``arcade/boards/<id>.tcss``, the help ``arcade/help/<id>.md``,
+    the course signature ``ADAPTERS[id]``."""
 
     id: str
     title: str
@@ -47,6 +48,11 @@ class GameEntry:
     def bots(self) -> str:
         """The module whose ``BOTS`` lists the game's bots."""
         return f"bots.{self.id}"
+
+    @property
+    def board_css(self) -> str:
+        """The board's styles, relative to ``arcade/`` (the app loads every board's)."""
+        return f"boards/{self.id}.tcss"
 
     @property
     def help(self) -> str:

@@ -34,6 +34,10 @@ def test_every_part_of_a_game_is_there(game_id):
     game_entry = CATALOG[game_id]
     board = game_entry.board_class()
     assert issubclass(board, Board)
+    assert (ROOT / "arcade" / game_entry.board_css).is_file()
+    from arcade.app import ArcadeApp
+
+    assert game_entry.board_css in ArcadeApp.CSS_PATH
     bots = bots_for(game_id)
     assert bots and all(isinstance(bot, BotEntry) for bot in bots.values())
     assert all(name == bot.name for name, bot in bots.items())
@@ -58,6 +62,7 @@ def test_no_registry_holds_a_game_the_catalog_lacks():
     assert set(ADAPTERS) == ids
     boards = {p.stem for p in (ROOT / "arcade" / "boards").glob("*.py")} - {"__init__", "base"}
     assert boards == {CATALOG[g].board.partition(":")[0].removeprefix("arcade.boards.") for g in ids}
+    assert {p.stem for p in (ROOT / "arcade" / "boards").glob("*.tcss")} == ids
     helps = {p.stem for p in (ROOT / "arcade" / "help").glob("*.md")}
     assert helps == ids
 
