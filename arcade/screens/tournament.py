@@ -9,6 +9,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ProgressBar, Select, SelectionList, Static
 from textual.worker import get_current_worker
@@ -137,6 +138,24 @@ class TournamentScreen(Screen):
         self.status(f"loading {files} file bot{'s' if files > 1 else ''}…" if files else "playing…")
         self.run_tournament(bots, fmt, games, seed)
 
+    class Progress(Message):
+        """Games done of the total, and the pairs so far, from the tournament's worker; a newer
+        one replaces an older one still in the queue."""
+
+        def __init__(self, done: int, total: int, pairs: list, bots: list[str]) -> None:
+            super().__init__()
+            self.done, self.total, self.pairs, self.bots = done, total, pairs, bots
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, TournamentScreen.Progress)
+
+    class Finished(Message):
+        """The tournament's result, or the problem that stopped it."""
+
+        def __init__(self, result=None, problem: str | None = None) -> None:
+            super().__init__()
+            self.result, self.problem = result, problem
+
     @work(thread=True, exclusive=True, group="tournament")
     def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
         from arcade.catalog import load
@@ -148,13 +167,13 @@ class TournamentScreen(Screen):
             for entry in load_all(load(self.game_id)(), bots):
                 entry.close()
         except UnknownBot as exc:
-            self.send(self.finished, None, str(exc))
+            self.post_message(self.Finished(problem=str(exc)))
             return
-        self.send(self.status, "playing…")
+        self.post_message(self.Progress(0, 0, [], bots))
 
         def progress(done: int, total: int, pairs) -> None:
             if not worker.is_cancelled:
-                self.send(self.show_progress, done, total, list(pairs), bots)
+                self.post_message(self.Progress(done, total, list(pairs), bots))
 
         try:
             result = run_tournament(self.game_id, bots, games=games, seed=seed, jobs=default_jobs(), fmt=fmt,
@@ -162,22 +181,19 @@ class TournamentScreen(Screen):
         except KeyboardInterrupt:
             return
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback
-            self.send(self.finished, None, f"the tournament stopped: {exc}")
+            self.post_message(self.Finished(problem=f"the tournament stopped: {exc}"))
             return
-        self.send(self.finished, result, None)
+        self.post_message(self.Finished(result))
 
-    def send(self, callback, *args) -> None:
-        try:
-            self.app.call_from_thread(callback, *args)
-        except RuntimeError:  # the app is closing
-            pass
-
-    def show_progress(self, done: int, total: int, pairs, bots: list[str]) -> None:
+    def on_tournament_screen_progress(self, message: Progress) -> None:
         from arcade.tournament import round_robin_standings
 
-        self.query_one("#t-progress", ProgressBar).update(total=total, progress=done)
-        self.status(f"playing… {done} of {total} games")
-        self.show_standings(round_robin_standings(bots, [p for p in pairs if p.games]))
+        if not message.total:
+            self.status("playing…")
+            return
+        self.query_one("#t-progress", ProgressBar).update(total=message.total, progress=message.done)
+        self.status(f"playing… {message.done} of {message.total} games")
+        self.show_standings(round_robin_standings(message.bots, [p for p in message.pairs if p.games]))
 
     def show_standings(self, standings, groups: bool = False) -> None:
         from bots.external import short_name
@@ -193,7 +209,8 @@ class TournamentScreen(Screen):
             else:
                 table.add_row(str(s.rank), name, str(s.wins), str(s.draws), str(s.forfeits))
 
-    def finished(self, result, problem: str | None) -> None:
+    def on_tournament_screen_finished(self, message: Finished) -> None:
+        result, problem = message.result, message.problem
         self.running = False
         self.query_one("#t-start", Button).disabled = False
         if problem is not None:
