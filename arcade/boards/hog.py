@@ -16,6 +16,7 @@ import time
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 
 from arcade.boards.base import SIDE_COLOURS, SIDE_STYLES, Board
@@ -115,18 +116,22 @@ class HogBoard(Board):
         self.chooser_y: int | None = None
 
     # -- the table, built once in a thread ------------------------------------------------------
+    class TableReady(Message):
+        """The optimal strategy's table, built in the board's worker."""
+
+        def __init__(self, table: hog_solver.OptimalTable) -> None:
+            super().__init__()
+            self.table = table
+
     def on_mount(self) -> None:
         self.run_worker(self._build_table, thread=True, group="hog-table", exit_on_error=False)
 
     def _build_table(self) -> None:
-        table = hog_solver.solve(self.game.goal)
-        try:
-            self.app.call_from_thread(self._table_ready, table)
-        except RuntimeError:  # the app is closing
-            pass
+        self.post_message(self.TableReady(hog_solver.solve(self.game.goal)))
 
-    def _table_ready(self, table: hog_solver.OptimalTable) -> None:
-        self.table = table
+    def on_hog_board_table_ready(self, message: TableReady) -> None:
+        message.stop()
+        self.table = message.table
         self.refresh(layout=True)
         self.panel_changed()
 
