@@ -40,6 +40,7 @@ from games.othello import (
     COLUMNS,
     ORANGE,
     PASS,
+    TIME_LIMIT,
     Othello,
     OthelloState,
     end_message,
@@ -119,7 +120,7 @@ def write_at_once(path: Path, text: str) -> None:
 def run_player(
     name: str,
     bot: BotEntry,
-    time_limit: float = 10.0,
+    time_limit: float = TIME_LIMIT,
     directory: str | os.PathLike = ".",
     poll: float = 0.01,
     out: Callable[[str], None] = print,
@@ -277,7 +278,7 @@ class RefereedProgram(Bot):
 def run_referee(
     name1: str,
     name2: str,
-    time_limit: float = 10.0,
+    time_limit: float = TIME_LIMIT,
     directory: str | os.PathLike = ".",
     rng: random.Random | None = None,
     out: Callable[[str], None] = print,

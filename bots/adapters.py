@@ -199,7 +199,7 @@ class OthelloAdapter(Adapter):
     signature = "strategy(board, player) -> move"
 
     def time_limit(self, game) -> float:
-        return float(game.settings.get("time_limit", 10.0))
+        return float(game.time_limit)
 
     def request(self, game, state) -> list:
         board = []

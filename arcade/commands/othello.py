@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     )
     player.add_argument("name", metavar="NAME", help="the program's one-word name")
     player.add_argument("--bot", default="alphabeta", help="which bot plays (default alphabeta; see 'arcade bots othello')")
-    player.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds a move (default 10)")
+    player.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     player.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     player.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
     player.add_argument("--poll", type=float, default=0.01, help=argparse.SUPPRESS)
@@ -37,7 +37,7 @@ def register(subparsers) -> None:
     )
     referee.add_argument("name1", metavar="NAME1")
     referee.add_argument("name2", metavar="NAME2")
-    referee.add_argument("--time-limit", type=float, default=10.0, metavar="S", help="seconds a move (default 10)")
+    referee.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     referee.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     referee.add_argument("--seed", type=int, default=None, help="seed of the colour draw")
     referee.add_argument("--poll", type=float, default=0.05, help=argparse.SUPPRESS)
@@ -46,6 +46,10 @@ def register(subparsers) -> None:
 
 
 def _check_common(args) -> None:
+    if args.time_limit is None:
+        from games.othello import TIME_LIMIT
+
+        args.time_limit = TIME_LIMIT
     if not 0 < args.time_limit <= 3600:
         raise UsageError("--time-limit must be a number of seconds between 0 and 3600")
     if not Path(args.dir).is_dir():
