@@ -169,6 +169,8 @@ class Option:
                 number = float(value)
             except (TypeError, ValueError):
                 raise OptionError(problem) from None
+            if not -float("inf") < number < float("inf"):  # NaN and infinity are no value for an option
+                raise OptionError(problem)
             self._check_number(number, problem)
             return number
         try:
