@@ -23,6 +23,7 @@ the order the setup screen lists them; ``bots.registry`` finds them by game id.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -30,12 +31,41 @@ from typing import Any, Callable
 from games.base import Game, Move, Result, State, Termination
 
 
+_ESCAPES = re.compile(
+    r"""
+      \x1b\[ [0-?]* [ -/]* [@-~]?                 # CSI: ESC [ parameters, intermediates, final
+    | \x9b [0-?]* [ -/]* [@-~]?                    # the same, introduced by the C1 CSI
+    | (?: \x1b[]PX^_] | [\x90\x98\x9d\x9e\x9f] )    # OSC, DCS, SOS, PM, APC: a string ...
+      .*? (?: \x07 | \x1b\\ | \x9c | \Z )            #   ... up to its terminator (or the end)
+    | \x1b [ -/]* [0-~]?                           # any other escape: ESC, intermediates, final
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
+def printable(text: object, multiline: bool = False) -> str:
+    r"""``text`` (from a program: a bot's error, a protocol line, a name) made safe to print or
+    show: escape sequences (CSI, OSC and other ``ESC`` sequences, their C1 forms) removed, then
+    every other C0 control, DEL and C1 control; a lone surrogate (an undecodable byte) becomes
+    ``\ufffd``. A ``multiline`` text keeps its newlines and tabs (``\r\n`` becomes ``\n``);
+    otherwise they become spaces, so the text stays on one line."""
+    text = text if isinstance(text, str) else str(text)
+    text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    if not multiline:
+        text = text.replace("\n", " ").replace("\t", " ")
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", text))
+
+
 class Forfeit(Exception):
     """A bot's fault that loses it the game. ``str`` is the course's wording (without the side's
     name), e.g. ``strategy took >100ms to return a move``; ``detail`` says more; ``kind`` is the
-    ``Termination`` it ends the game with."""
+    ``Termination`` it ends the game with. Both texts may come from a program (an error's message,
+    a protocol line): they are kept ``printable`` on one line, whoever prints them."""
 
     def __init__(self, wording: str, detail: str = "", kind: Termination = Termination.ERROR) -> None:
+        wording, detail = printable(wording), printable(detail)
         self.wording = wording
         self.detail = detail
         self.kind = kind
