@@ -43,8 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)  # a type that checks more than argparse raises UsageError
         if args.command is None:
             return play.run_app()
         return args.run(args)

@@ -202,6 +202,8 @@ class Setup:
     time_limit: float | None = None
     memory: int | None = None
     files: tuple[tuple[str, str], ...] = ()
+    sandbox: str = "auto"
+    """How file bots are contained (``bots.sandbox``), in every worker."""
     """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
 
 
@@ -211,13 +213,13 @@ def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def make_entry(game_id: str, name: str, memory: int | None):
+def make_entry(game_id: str, name: str, memory: int | None, sandbox: str = "auto"):
     """Bot ``name``'s entry through the one resolver; ``memory``: bytes, ``0`` no cap, ``None``
     the default cap."""
     from bots.external import DEFAULT_MEMORY
     from bots.registry import resolve
 
-    return resolve(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None))
+    return resolve(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None), sandbox=sandbox)
 
 
 def run_task(setup: Setup, task: Task) -> list[GameRecord]:
@@ -226,7 +228,7 @@ def run_task(setup: Setup, task: Task) -> list[GameRecord]:
 
     game = load(setup.game_id)(**setup.settings)
     files = dict(setup.files)
-    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory) for name in (task.a, task.b))
+    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory, setup.sandbox) for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, time_limit=setup.time_limit,
                         first_game=task.first)
     return summary.records
@@ -390,6 +392,7 @@ def run_tournament(
     fmt: str = "round-robin",
     time_limit: float | None = None,
     memory: int | None = None,
+    sandbox: str = "auto",
     progress: Progress | None = None,
     cancelled: Callable[[], bool] = lambda: False,
 ) -> TournamentResult:
@@ -410,7 +413,7 @@ def run_tournament(
             except ValueError as exc:
                 raise TournamentError(str(exc)) from None
             files.append((bot, f"{path}:{function}"))
-    setup = Setup(game_id, settings, time_limit, memory, tuple(files))
+    setup = Setup(game_id, settings, time_limit, memory, tuple(files), sandbox)
     with Runner(setup, games, seed, jobs, progress, cancelled) as runner:
         if fmt == "round-robin":
             pairs = list(combinations(bots, 2))

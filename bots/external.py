@@ -70,7 +70,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from concurrent.futures import ThreadPoolExecutor
+
+from bots import sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
+from bots.sandbox import PidsCgroup
 from games.base import Termination
 
 __all__ = ["ERROR", "INVALID", "MEMORY", "BadSpec", "Forfeit", "limit_text", "took_too_long"]
@@ -82,6 +86,10 @@ DEFAULT_MEMORY = 1 << 30
 LOG_ROLLOVER = 8 << 20
 """A bot's log past this size (bytes) is renamed ``*.log.1`` (replacing the previous one) when
 the next process starts: logs do not grow without bound across matches."""
+
+LOG_HEAD = 64 << 10
+LOG_TAIL = 64 << 10
+"""A bot process's log keeps the first and the last 64 KiB of what it printed."""
 
 LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
@@ -157,15 +165,18 @@ class Host:
     """One bot process: start it, load the file, ask for moves, kill it with its whole group."""
 
     def __init__(self, game_id: str, path: Path, function: str, settings: dict, memory: int | None,
-                 log_path: Path) -> None:
+                 log_path: Path, sandbox: str = "none") -> None:
         self.game_id = game_id
         self.path = path
         self.function = function
         self.settings = settings
         self.memory = memory
         self.log_path = log_path
+        self.sandbox = sandbox
         self.proc: subprocess.Popen | None = None
         self.buffer = b""
+        self.cgroup: PidsCgroup | None = None
+        self.log: LogPump | None = None
         self._finalizer: weakref.finalize | None = None
 
     # -- life --------------------------------------------------------------------------------
@@ -181,33 +192,52 @@ class Host:
                 os.replace(self.log_path, self.log_path.with_name(self.log_path.name + ".1"))
         except OSError:
             pass
-        with open(self.log_path, "ab") as log:
-            stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-            log.write(f"=== {stamp} · {self.path}:{self.function} · {self.game_id} ===\n".encode())
-            log.flush()
-            code = (
-                "import sys; sys.path.insert(0, sys.argv[1]); "
-                "from bots.external import child_main; child_main()"
-            )
-            self.proc = subprocess.Popen(
-                [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                cwd=str(self.path.parent),
-                start_new_session=True,
-                close_fds=True,
-            )
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        contained = "in the bwrap sandbox" if self.sandbox == "bwrap" else "NOT contained (no sandbox)"
+        header = f"=== {stamp} · {self.path}:{self.function} · {self.game_id} · {contained} ===\n"
+        code = (
+            "import sys; sys.path.insert(0, sys.argv[1]); "
+            "from bots.external import child_main; child_main()"
+        )
+        if self.sandbox == "bwrap":
+            root, bot_path = "/arcade", f"/bot/{self.path.name}"
+            argv = sandbox.command([sys.executable, "-u", "-c", code, root, "0"], self.path)
+            cwd = None
+            self.cgroup = sandbox.PidsCgroup()
+        else:
+            root, bot_path = str(ROOT), str(self.path)
+            argv = [sys.executable, "-u", "-c", code, root, str(os.getpid())]
+            cwd = str(self.path.parent)
+        self.log = LogPump(self.log_path, header)
+        cgroup = self.cgroup
+
+        def before_exec() -> None:  # in the bot's process, before it runs anything
+            if cgroup is not None:
+                cgroup.join()
+            sandbox.set_limits()
+
+        self.proc = _spawn(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log.write_end,
+            cwd=cwd,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=before_exec,
+        )
+        self.log.started()
         self.buffer = b""
         _LIVE.add(self)
-        self._finalizer = weakref.finalize(self, _reap, self.proc)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.cgroup)
         reply = self.exchange(
             {
                 "op": "load",
-                "path": str(self.path),
+                "path": bot_path,
                 "function": self.function,
                 "game": self.game_id,
                 "memory": self.memory,
+                "processes": sandbox.PROCESSES if self.sandbox == "bwrap" else None,
             },
             LOAD_TIMEOUT,
         )
@@ -225,10 +255,18 @@ class Host:
         proc = self.proc
         if proc is None:
             return
-        _reap(proc)
+        _reap(proc, self.cgroup)
         if self._finalizer is not None:
             self._finalizer.detach()
         self.proc = None
+        self.cgroup = None
+        if self.log is not None:
+            self.log.close()
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds used so far by the bot's process and everything it started (from
+        ``/proc``, on the arcade's side; 0 where it cannot be read)."""
+        return _tree_cpu(self.proc.pid) if self.proc is not None else 0.0
 
     # -- talking -----------------------------------------------------------------------------
     def send(self, message: dict) -> bool:
@@ -288,7 +326,7 @@ class Host:
         return f"its process exited with status {code}"
 
 
-def _reap(proc: subprocess.Popen) -> None:
+def _reap(proc: subprocess.Popen, cgroup: PidsCgroup | None = None) -> None:
     _kill_group(proc.pid)
     for stream in (proc.stdin, proc.stdout):
         try:
@@ -300,6 +338,99 @@ def _reap(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+    if cgroup is not None:
+        cgroup.remove()
+
+
+_SPAWNER: ThreadPoolExecutor | None = None
+_SPAWNER_LOCK = threading.Lock()
+
+
+def _spawn(argv: list[str], **options) -> subprocess.Popen:
+    """``Popen`` from one long-lived thread: a bot's process dies with the thread that started it
+    (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``), and the app asks bots from short-lived
+    worker threads, so none of those may be its parent."""
+    global _SPAWNER
+    with _SPAWNER_LOCK:
+        if _SPAWNER is None:
+            _SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-spawner")
+        spawner = _SPAWNER
+    return spawner.submit(subprocess.Popen, argv, **options).result()
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and its descendants, read from ``/proc``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in os.listdir(f"/proc/{current}/task"):
+                children = Path(f"/proc/{current}/task/{task}/children").read_text().split()
+                todo.extend(int(c) for c in children)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+class LogPump:
+    """A bot's standard output and error, read from a pipe into its log file: the first
+    ``LOG_HEAD`` bytes of each process as written, then only the last ``LOG_TAIL`` kept, written
+    when the process ends after a line saying how much was cut. A bot cannot fill the disk."""
+
+    def __init__(self, path: Path, header: str) -> None:
+        self.path = path
+        self.read_end, self.write_end = os.pipe()
+        self.file = open(path, "ab")
+        self.file.write(header.encode())
+        self.file.flush()
+        self.written = 0
+        self.tail = bytearray()
+        self.cut = 0
+        self.thread = threading.Thread(target=self._pump, name="bot-log", daemon=True)
+
+    def started(self) -> None:
+        """The process has the write end: close ours, and start reading."""
+        os.close(self.write_end)
+        self.thread.start()
+
+    def _pump(self) -> None:
+        try:
+            while True:
+                chunk = os.read(self.read_end, 1 << 16)
+                if not chunk:
+                    break
+                room = LOG_HEAD - self.written
+                if room > 0:
+                    self.file.write(chunk[:room])
+                    self.file.flush()
+                    self.written += min(room, len(chunk))
+                    chunk = chunk[room:]
+                if chunk:
+                    self.tail += chunk
+                    if len(self.tail) > LOG_TAIL:
+                        self.cut += len(self.tail) - LOG_TAIL
+                        del self.tail[:len(self.tail) - LOG_TAIL]
+            if self.cut:
+                self.file.write(f"\n[… {self.cut:,} bytes of output cut: the log keeps the first "
+                                f"{LOG_HEAD >> 10} KiB and the last {LOG_TAIL >> 10} KiB …]\n".encode())
+            self.file.write(bytes(self.tail))
+            self.file.flush()
+        except (OSError, ValueError):
+            pass
+        finally:
+            os.close(self.read_end)
+            self.file.close()
+
+    def close(self) -> None:
+        """Wait for the pump to write the end of the log (the process is gone)."""
+        if self.thread.is_alive():
+            self.thread.join(timeout=2)
 
 
 @atexit.register
@@ -324,9 +455,10 @@ class FileBotSource:
     """
 
     def __init__(self, game_id: str, spec: str, time_limit: float | None = None,
-                 memory: int | None = DEFAULT_MEMORY, logs: Path | None = None) -> None:
+                 memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none") -> None:
         from bots.adapters import adapter_for
 
+        self.sandbox = sandbox
         self.game_id = game_id
         self.spec = spec
         self.path, self.function = parse_spec(spec, game_id)
@@ -353,7 +485,7 @@ class FileBotSource:
                 if self.host is not None:
                     self.host.kill()
                 self.host = Host(self.game_id, self.path, self.function, dict(game.settings), self.memory,
-                                 self.log_path)
+                                 self.log_path, self.sandbox)
                 try:
                     self.host.start()
                 except Forfeit:
@@ -380,14 +512,22 @@ class FileBotSource:
         return None
 
     def ask(self, game, state, ctx: Context, seed: int | None) -> Any:
-        """The bot's move in ``state`` (our move), or ``Forfeit``."""
+        """The bot's move in ``state`` (our move), or ``Forfeit``.
+
+        The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
+        or the CPU time the bot's processes used for it where that is more (threads); nothing the
+        bot's process says changes it. The checks come in the course's order: an error, then the
+        time, then the move."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
             if seed is not None and not host.send({"op": "seed", "seed": seed}):
                 return self._lost(host)
             args = self.adapter.request(game, state)
+            cpu_before = host.cpu_seconds()
+            start = time.monotonic()
             reply = host.exchange({"op": "move", "args": args}, limit + grace(limit), ctx.cancelled)
+            seconds = max(time.monotonic() - start, host.cpu_seconds() - cpu_before)
             if reply == "cancelled":
                 self.discard()
                 return None
@@ -396,28 +536,24 @@ class FileBotSource:
                 raise Forfeit(took_too_long(limit), f"no answer after {limit + grace(limit):g}s; stopped", Termination.TIME)
             if reply == "eof":
                 return self._lost(host)
-            if not reply.get("ok"):
-                kind = reply.get("kind")
-                detail = reply.get("detail", "")
-                if kind == "memory":
+            kind = None if reply.get("ok") else reply.get("kind")
+            detail = str(reply.get("detail", ""))
+            if kind == "memory":
+                self.discard()
+                raise Forfeit(MEMORY, memory_text(self.memory or 0), Termination.MEMORY)
+            if kind in ("error", "exit"):
+                if kind == "exit":
                     self.discard()
-                    raise Forfeit(MEMORY, memory_text(self.memory or 0), Termination.MEMORY)
-                if kind == "invalid" and reply.get("seconds", 0.0) <= limit:
-                    raise Forfeit(INVALID, detail, Termination.INVALID)
-                if kind in ("error", "exit"):
-                    if kind == "exit":
-                        self.discard()
-                    raise Forfeit(ERROR, detail)
-            seconds = float(reply.get("seconds", 0.0))
+                raise Forfeit(ERROR, detail)
             if seconds > limit:
                 raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms", Termination.TIME)
         if not reply.get("ok"):
-            raise Forfeit(INVALID, reply.get("detail", ""), Termination.INVALID)
+            raise Forfeit(INVALID, detail, Termination.INVALID)
         from bots.adapters import WrongAnswer
 
         try:
             return self.adapter.to_move(game, state, reply["move"])
-        except WrongAnswer as exc:
+        except (WrongAnswer, KeyError) as exc:
             raise Forfeit(INVALID, str(exc), Termination.INVALID) from None
 
     def _lost(self, host: Host) -> None:
@@ -460,9 +596,10 @@ class ExternalEntry(BotEntry):
 
 
 def file_entry(game_id: str, spec: str, time_limit: float | None = None,
-               memory: int | None = DEFAULT_MEMORY, logs: Path | None = None) -> ExternalEntry:
-    """The ``BotEntry`` of file bot ``spec`` for ``game_id``; ``BadSpec`` if it names no file."""
-    source = FileBotSource(game_id, spec, time_limit=time_limit, memory=memory, logs=logs)
+               memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none") -> ExternalEntry:
+    """The ``BotEntry`` of file bot ``spec`` for ``game_id`` in ``sandbox`` (``bwrap`` or
+    ``none``, as ``bots.sandbox.choose`` decided); ``BadSpec`` if it names no file."""
+    source = FileBotSource(game_id, spec, time_limit=time_limit, memory=memory, logs=logs, sandbox=sandbox)
     return ExternalEntry(
         name=spec,
         description=f"your {source.adapter.signature} from {source.path.name} (output: {source.log_path})",
@@ -485,7 +622,8 @@ def child_main() -> None:
     import random
     import traceback
 
-    parent = int(sys.argv[2]) if len(sys.argv) > 2 else os.getppid()
+    # the arcade's pid (0 in the sandbox: there the parent is bwrap's, and bwrap dies with the arcade)
+    parent = (int(sys.argv[2]) if len(sys.argv) > 2 else 0) or os.getppid()
 
     def watchdog() -> None:  # the arcade died without killing us (SIGKILL, a crash): stop too
         while os.getppid() == parent:
@@ -535,6 +673,11 @@ def child_main() -> None:
 
                 cap = int(message["memory"])
                 resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+            if message.get("processes"):  # in the sandbox: counted in its own user namespace
+                import resource
+
+                cap = int(message["processes"])
+                resource.setrlimit(resource.RLIMIT_NPROC, (cap, cap))
             try:
                 import resource
 

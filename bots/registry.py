@@ -4,7 +4,8 @@ Every caller that turns a name into a bot comes here: ``arcade match``, ``arcade
 (and its worker processes), the setup screen, the tournament screen, the game screen and the
 Othello player. A name is a built-in bot of the game (``bots/<game id>``'s ``BOTS``, imported only
 when asked) or a file bot, ``path/to/file.py:function`` in the course's signature, run in a
-process of its own (``bots.external``). Every entry answers ``probe(game)`` (load it now: ``None``
+process of its own (``bots.external``), contained by bubblewrap where it can (``bots.sandbox``).
+Every entry answers ``probe(game)`` (load it now: ``None``
 or what is wrong) and ``close()`` (release its process), built-in bots with nothing to do.
 """
 
@@ -14,10 +15,8 @@ import importlib
 
 from bots.base import BotEntry
 from bots.external import DEFAULT_MEMORY, BadSpec, file_entry, is_file_spec
-
-SANDBOXES = ("none",)
-"""How a file bot is contained: ``none`` is a process of its own with the limits of
-``bots.external`` (its memory cap, its own session, killed with its process group)."""
+from bots.sandbox import MODES as SANDBOXES
+from bots.sandbox import SandboxUnavailable, choose
 
 
 class UnknownBot(KeyError):
@@ -35,7 +34,7 @@ def bots_for(game_id: str) -> dict[str, BotEntry]:
 
 
 def load_all(game, specs, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,
-             sandbox: str = "none") -> list[BotEntry]:
+             sandbox: str = "auto") -> list[BotEntry]:
     """Every bot of ``specs`` resolved for ``game`` and probed now (a file bot is started and its
     file loaded), so that a bot that cannot play is one clear message before any game:
     ``UnknownBot`` saying which and why, with every entry made so far closed. The caller closes
@@ -56,15 +55,21 @@ def load_all(game, specs, time_limit: float | None = None, memory: int | None = 
 
 
 def resolve(game_id: str, spec: str, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,
-            sandbox: str = "none") -> BotEntry:
+            sandbox: str = "auto") -> BotEntry:
     """The entry of bot ``spec`` for ``game_id``: a built-in name, or a file bot
     ``path/to/file.py[:function]`` with its ``time_limit`` (seconds a move, ``None``: the game's),
-    ``memory`` cap (bytes, ``None``: no cap) and ``sandbox``. ``UnknownBot`` says why not."""
+    ``memory`` cap (bytes, ``None``: no cap) and ``sandbox`` (``bots.sandbox``: ``auto`` is bwrap
+    where it works, else a plain process; the caller warns with ``choose(mode).warning``).
+    ``UnknownBot`` says why not (``bwrap`` asked for where it cannot run, too)."""
     if sandbox not in SANDBOXES:
         raise ValueError(f"unknown sandbox {sandbox!r}; sandboxes: {', '.join(SANDBOXES)}")
     if is_file_spec(spec):
         try:
-            return file_entry(game_id, spec, time_limit=time_limit, memory=memory)
+            mode = choose(sandbox).mode
+        except SandboxUnavailable as exc:
+            raise UnknownBot(f"bot {spec!r}: {exc}") from None
+        try:
+            return file_entry(game_id, spec, time_limit=time_limit, memory=memory, sandbox=mode)
         except BadSpec as exc:
             raise UnknownBot(str(exc)) from None
     bots = bots_for(game_id)

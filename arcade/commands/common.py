@@ -22,6 +22,19 @@ class UsageError(Exception):
     """A mistake in the command line; the message names the valid choices."""
 
 
+def seconds(text: str) -> float:
+    """The type of every ``--time-limit``: a positive, finite number of seconds. Anything else is
+    a ``UsageError`` (one line, exit status 2), NaN and infinity included: argparse's ``float``
+    takes ``nan`` (every bot would then forfeit) and ``inf`` (a hung bot would never be stopped)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise UsageError(f"--time-limit must be a positive, finite number of seconds, not {text!r}")
+    return value
+
+
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help="game id: " + ", ".join(CATALOG))
 
@@ -33,6 +46,58 @@ def add_memory_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_sandbox_option(parser: argparse.ArgumentParser, default: str, what: str) -> None:
+    parser.add_argument(
+        "--sandbox", choices=("auto", "bwrap", "none"), default=default,
+        help=f"how file bots are contained: bwrap (bubblewrap), none (a plain process), or auto "
+             f"(bwrap where it works, else none with a warning); default {what}",
+    )
+
+
+def add_seed_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--seed", type=int, default=None,
+        help="random seed of the dice and the bots (default: a secret drawn for this run, printed at "
+             "the end so that the run can be replayed with --seed)",
+    )
+
+
+def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
+    """The run's seed and whether it is a secret: ``--seed``, or 63 bits from ``os.urandom`` that
+    no bot can guess (it is in no command line, environment or file a bot can read)."""
+    import os
+
+    if args.seed is not None:
+        return args.seed, False
+    return int.from_bytes(os.urandom(8), "big") >> 1, True
+
+
+def seed_text(seed: int, secret: bool) -> str:
+    """``seed 4``, or the secret seed with how to replay the run."""
+    return f"secret seed {seed} (replay with --seed {seed})" if secret else f"seed {seed}"
+
+
+def sandbox_for(names: Sequence[str], mode: str, required: bool = False) -> str:
+    """The sandbox the file bots among ``names`` run in, with the one-line warning on stderr when
+    ``auto`` falls back to no sandbox; ``UsageError`` when bwrap is asked for (or ``required``,
+    as a tournament's file bots are unless ``--sandbox none``) and cannot run."""
+    import sys
+
+    from bots.external import is_file_spec
+    from bots.sandbox import SandboxUnavailable, choose
+
+    if not any(is_file_spec(name) for name in names):
+        return mode if mode != "bwrap" else "auto"  # built-in bots need no sandbox
+    try:
+        choice = choose("bwrap" if required and mode == "auto" else mode)
+    except SandboxUnavailable as exc:
+        hint = "; --sandbox none runs them NOT contained" if required else ""
+        raise UsageError(f"file bots {'need' if required else 'asked for'} the sandbox: {exc}{hint}") from None
+    if choice.warning:
+        print(f"arcade: {choice.warning}", file=sys.stderr)
+    return choice.mode
+
+
 def memory_bytes(memory_mib: int) -> int | None:
     """``--memory`` in bytes, ``None`` for no cap; ``UsageError`` if negative."""
     if memory_mib < 0:
@@ -40,14 +105,15 @@ def memory_bytes(memory_mib: int) -> int | None:
     return memory_mib << 20 or None
 
 
-def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024, time_limit: float | None = None) -> list[BotEntry]:
+def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024, time_limit: float | None = None,
+                 sandbox: str = "auto") -> list[BotEntry]:
     """The bots' entries, through the one resolver (``bots.registry.resolve``); every entry is
     probed now (a file bot is started and its file loaded), so that a bot that cannot be loaded is
     a one-line error before any game is played. The caller closes them."""
     from bots.registry import UnknownBot, load_all
 
     try:
-        return load_all(game, names, time_limit=time_limit, memory=memory_bytes(memory_mib))
+        return load_all(game, names, time_limit=time_limit, memory=memory_bytes(memory_mib), sandbox=sandbox)
     except UnknownBot as exc:
         raise UsageError(str(exc)) from None
 

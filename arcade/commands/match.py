@@ -9,11 +9,17 @@ from arcade.commands.common import (
     UsageError,
     add_game_argument,
     add_memory_option,
+    add_sandbox_option,
+    add_seed_option,
     bot_logs,
     make_game,
     parse_options,
     progress_bar,
     resolve_bots,
+    sandbox_for,
+    seconds,
+    seed_of,
+    seed_text,
 )
 
 
@@ -23,12 +29,13 @@ def register(subparsers) -> None:
     match.add_argument("bot_a", metavar="BOT_A")
     match.add_argument("bot_b", metavar="BOT_B")
     match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    match.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_option(match)
     match.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
     )
-    match.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="per-move time for bots")
+    match.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS", help="per-move time for bots")
     add_memory_option(match)
+    add_sandbox_option(match, "auto", "auto")
     match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     match.set_defaults(run=run)
 
@@ -42,24 +49,24 @@ def run(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be a positive number of seconds")
     game = make_game(args.game, parse_options(args.option))
-    entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory))  # run_match closes them
+    sandbox = sandbox_for((args.bot_a, args.bot_b), args.sandbox)
+    seed, secret = seed_of(args)
+    entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory, sandbox=sandbox))  # run_match closes them
     with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
         task = progress.add_task("games", total=args.games)
         summary = run_match(
             game,
             entries,
             games=args.games,
-            seed=args.seed,
+            seed=seed,
             time_limit=args.time_limit,
             on_game=lambda record: progress.advance(task),
         )
     if args.json:
-        print(json.dumps(summary.as_json()))
+        print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0
-    table = Table(title=f"{game.title} · {summary.games} games · seed {summary.seed}")
+    table = Table(title=f"{game.title} · {summary.games} games · {seed_text(seed, secret)}")
     names = [short_name(player) for player in summary.players]
     for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
         if column == "bot":

@@ -7,11 +7,17 @@ from arcade.commands.common import (
     UsageError,
     add_game_argument,
     add_memory_option,
+    add_sandbox_option,
+    add_seed_option,
     bot_logs,
     make_game,
     parse_options,
     progress_bar,
     resolve_bots,
+    sandbox_for,
+    seed_of,
+    seed_text,
+    seconds,
 )
 from arcade.tournament import (
     FORMATS,
@@ -38,15 +44,17 @@ def register(subparsers) -> None:
     parser.add_argument("bots", nargs="+", metavar="BOT", help="built-in bot names or path/to/bot.py:function")
     parser.add_argument("--games", type=int, default=None,
                         help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    add_seed_option(parser)
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: the CPU count)")
     parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
                         help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                         help="per-move time for bots (file bots forfeit past it)")
     add_memory_option(parser)
+    add_sandbox_option(parser, "auto", "bwrap for file bots: a tournament refuses to run file bots uncontained "
+                                       "unless --sandbox none is given")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     parser.add_argument("--csv", metavar="FILE", help="also write the standings to FILE as CSV")
     parser.set_defaults(run=run)
@@ -68,9 +76,9 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be a positive number of seconds")
-    entries = resolve_bots(game, args.bots, args.memory)  # checks every name, loads every file bot
+    sandbox = sandbox_for(args.bots, args.sandbox, required=True)
+    seed, secret = seed_of(args)
+    entries = resolve_bots(game, args.bots, args.memory, sandbox=sandbox)  # checks every name, loads every file bot
     for entry in entries:
         entry.close()
     with progress_bar(f"{game.title} tournament · {len(args.bots)} bots", quiet=args.json) as bar:
@@ -89,11 +97,12 @@ def run(args) -> int:
                 args.bots,
                 settings=dict(game.settings),
                 games=args.games,
-                seed=args.seed,
+                seed=seed,
                 jobs=args.jobs or default_jobs(),
                 fmt=args.fmt,
                 time_limit=args.time_limit,
                 memory=args.memory << 20,
+                sandbox=sandbox,
                 progress=progress,
             )
         except BrokenProcessPool as exc:
@@ -105,11 +114,11 @@ def run(args) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
     if args.json:
-        print(json.dumps(result.as_json()))
+        print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
         return 0
     console = Console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
-    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · seed {result.seed}")
+    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · {seed_text(seed, secret)}")
     if args.fmt == "groups":
         columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
     else:
