@@ -245,7 +245,7 @@ async def test_bots_play_each_other_with_pause_and_step(monkeypatch):
 
 async def test_a_small_terminal_shows_a_notice_instead_of_the_board():
     app = make_app()
-    async with app.run_test(size=(60, 20)) as pilot:
+    async with app.run_test(size=(50, 16)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("human", "perfect"))
         assert screen.has_class("too-small")
         assert not screen.query_one("#game-grid").display or screen.query_one("#game-grid").styles.display == "none"

@@ -59,4 +59,4 @@ def test_small_terminal_notice(snap_compare):
         await pilot.pause()
         await open_game(pilot, "toothpicks", ("human", "perfect"))
 
-    assert snap_compare(make_app(), terminal_size=(60, 18), run_before=run_before)
+    assert snap_compare(make_app(), terminal_size=(56, 16), run_before=run_before)

@@ -28,8 +28,8 @@ class Sticks(Drawing):
 class ToothpickBoard(Board):
     """The toothpicks on the table."""
 
-    MIN_WIDTH = 70
-    MIN_HEIGHT = 22
+    MIN_WIDTH = 60
+    MIN_HEIGHT = 18
 
     COMPONENT_PREFIX = "toothpicks"
     COMPONENT_CLASSES = {
@@ -59,6 +59,7 @@ class ToothpickBoard(Board):
         self.chosen = 1
         self.stick_rows: list[int] = []  # the y of each row of sticks, for clicks
         self.stick_height = 4
+        self.stick_width = STICK_WIDTH
 
     def compose(self) -> ComposeResult:
         yield Sticks(id="sticks")
@@ -79,9 +80,9 @@ class ToothpickBoard(Board):
         self.set_class(value, "analysis")
         self.redraw()
 
-    def per_row(self) -> int:
-        width = self.size.width - 2 if self.size.width else 60
-        return max(1, width // STICK_WIDTH)
+    def per_row(self, stick_width: int | None = None) -> int:
+        width = self.size.width or 60
+        return max(1, width // (stick_width or self.stick_width))
 
     def redraw(self) -> None:
         if not self.is_mounted:
@@ -90,17 +91,57 @@ class ToothpickBoard(Board):
         if self.analysis:
             self.query_one("#tree-text", Static).update(self.render_tree())
 
+    def labelled_rows(self, per_row: int) -> set[int]:
+        """The rows of sticks that need a label row: take numbers and the just-taken marks."""
+        state = self.state
+        event = state.event
+        just_taken = event.taken if event is not None else 0
+        takes = self.human and not state.over
+        first = state.left - (min(self.game.max_take, state.left) if takes else 0)
+        last = state.left + just_taken  # exclusive
+        return {i // per_row for i in range(first, last)}
+
+    def fit(self, height: int) -> tuple[int, int, bool]:
+        """The largest drawing that fits ``height`` lines: (columns a stick, lines a stick, a gap
+        between rows). Sticks shorten, then narrow to two columns, then lose the gaps between
+        rows (drawn half-height instead) before anything is cut; ``min_size`` asks for the rest."""
+        shown = self.state.left + (self.state.event.taken if self.state.event is not None else 0)
+        for gap in (True, False):
+            for stick_width in (STICK_WIDTH, 2):
+                per_row = self.per_row(stick_width)
+                rows = max(1, -(-shown // per_row))
+                labels = self.labelled_rows(per_row)
+                # a label row doubles as the gap below its row of sticks
+                spacers = sum(1 for row in range(rows - 1) if row not in labels) if gap else 0
+                for stick_height in ((1,) if self.analysis else range(min(4, max(1, 10 // rows - 1)), 0, -1)):
+                    lines = 1 + rows * stick_height + len(labels) + spacers + (0 if self.analysis else 1)
+                    if lines <= height:
+                        return stick_width, stick_height, gap
+        return 2, 1, False
+
+    def min_size(self) -> tuple[int, int]:
+        """Wide enough for the side panel and a row of sticks; tall enough for every stick at the
+        terminal's width (the screen around the board takes 13 lines, the result banner's too)."""
+        width = max(self.MIN_WIDTH, self.app.size.width if self.is_attached else 80)
+        return self.MIN_WIDTH, max(self.MIN_HEIGHT, 13 + self.lines_needed(width - 34))
+
+    def lines_needed(self, width: int) -> int:
+        """Lines the sticks need at their most compact in ``width`` columns (for ``min_size``):
+        the worst position, every row with a label row."""
+        rows = -(-self.game.count // max(1, width // 2))
+        labels = min(rows, 1 + -(-2 * self.game.max_take // max(1, width // 2)))
+        return 1 + rows + labels + 1
+
     def render_sticks(self) -> Text:
         state = self.state
         event = state.event
         just_taken = event.taken if event is not None else 0
         shown = state.left + just_taken
+        self.stick_width, self.stick_height, gap = self.fit(self.size.height or 12)
         per_row = self.per_row()
         rows = max(1, -(-shown // per_row))
-        if self.analysis:
-            self.stick_height = 1
-        else:
-            self.stick_height = max(1, min(4, 10 // rows - 1))
+        labelled = self.labelled_rows(per_row)
+        pad = " " * (self.stick_width - 2)
         takes = self.human and not state.over
         chosen_from = state.left - self.chosen if takes else state.left
         text = Text()
@@ -116,20 +157,27 @@ class ToothpickBoard(Board):
                     if i >= state.left:
                         glyph, style = "╎", self.style("taken") + Style(color=SIDE_COLOURS[event.side])
                     else:
-                        glyph = "┃" if self.stick_height == 1 else ("╻" if level == 0 else "╹" if level == self.stick_height - 1 else "┃")
+                        if self.stick_height == 1:
+                            glyph = "┃" if gap else "╻"  # half-height: rows stay apart without a gap
+                        else:
+                            glyph = "╻" if level == 0 else "╹" if level == self.stick_height - 1 else "┃"
                         style = self.style("chosen" if i >= chosen_from else "stick")
-                    text.append(f" {glyph} ", style=style)
+                    text.append(f" {glyph}{pad}", style=style)
                 text.append("\n")
                 line_no += 1
+            if row not in labelled:
+                if gap and row < rows - 1:
+                    text.append("\n")
+                    line_no += 1
+                continue
             # the label row: take numbers under the sticks a human can take, "taken" marks
             for i in range(first, last):
                 if takes and state.left - i <= self.game.max_take and i < state.left:
-                    text.append(f" {state.left - i} ", style=self.style("key"))
-                    text.append("", style="")
+                    text.append(f"{state.left - i:>2}{pad}", style=self.style("key"))
                 elif i >= state.left:
-                    text.append(" ↑ ", style=self.style("taken"))
+                    text.append(f" ↑{pad}", style=self.style("taken"))
                 else:
-                    text.append("   ")
+                    text.append(f"  {pad}")
             text.append("\n")
             line_no += 1
         if not self.analysis:
@@ -145,15 +193,21 @@ class ToothpickBoard(Board):
     def footline(self) -> str:
         state = self.state
         event = state.event
-        parts = []
+        width = self.size.width or 80
+        long, short = [], []
         if event is not None:
             who = self.game.sides[event.side].name
-            parts.append(f"↑ faint: the {event.taken} just taken by {who}")
+            long.append(f"↑ faint: the {event.taken} just taken by {who}")
+            short.append(f"↑ {event.taken} taken by {who}")
         if self.human and not state.over:
             most = min(self.game.max_take, state.left)
             keys = "1" if most == 1 else f"1–{most}"
-            parts.append(f"{keys} take · ←→ Enter choose and take")
-        return "  ·  ".join(parts)
+            long.append(f"{keys} take · ←→ Enter choose and take")
+            short.append(f"{keys} ←→ Enter take")
+        for line in ("  ·  ".join(long), " · ".join(short)):
+            if len(line) <= width:
+                return line
+        return short[0] if short else ""
 
     def render_tree(self) -> Text:
         state = self.state
@@ -228,7 +282,7 @@ class ToothpickBoard(Board):
         per_row = self.per_row()
         for row, top in enumerate(self.stick_rows):
             if top <= y <= top + self.stick_height:
-                index = row * per_row + x // STICK_WIDTH
+                index = row * per_row + x // self.stick_width
                 take = self.state.left - index
                 if 1 <= take <= self.game.max_take:
                     self.pick(take)

@@ -53,7 +53,7 @@ class SetupScreen(Screen):
             choices.append(("bot from a file…", FILE))
             for side_index, side in enumerate(self.game_cls.sides):
                 with Horizontal(classes="setup-row"):
-                    yield Label(f"{side.name}", classes="setup-label")
+                    yield Label(f"  {side.name}", classes="setup-label")
                     yield Select(
                         choices,
                         value=self.choices[side_index],
@@ -66,7 +66,7 @@ class SetupScreen(Screen):
                 file_row = Horizontal(classes="setup-row", id=f"file-row-{side_index}")
                 file_row.display = self.choices[side_index] == FILE
                 with file_row:
-                    yield Label("  file", classes="setup-label")
+                    yield Label("    file", classes="setup-label")
                     yield Input(
                         self.file_specs[side_index],
                         placeholder="path/to/bot.py:function",
@@ -78,7 +78,7 @@ class SetupScreen(Screen):
                 yield Static("Options", classes="setup-heading")
             for option in self.game_cls.options:
                 with Horizontal(classes="setup-row"):
-                    yield Label(option.label, classes="setup-label")
+                    yield Label(f"  {option.label}", classes="setup-label")
                     value = self.settings.get(option.key, option.default)
                     if isinstance(value, tuple):
                         value = ",".join(map(str, value))
@@ -117,11 +117,27 @@ class SetupScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
 
+    def on_descendant_focus(self, event) -> None:
+        """Mark the focused field's row (its label shows reversed, with a ▸): Textual's 5% tint
+        alone is invisible in most themes."""
+        focused = event.widget
+        for row in self.query(".setup-row"):
+            mine = focused in row.children or (focused.parent is not None and focused.parent in row.children)
+            row.set_class(mine, "-focused")
+            for label in row.query(".setup-label"):
+                label.update(("▸" if mine else " ") + str(label.content)[1:])
+
     def read_settings(self) -> dict | None:
         """The options as typed, checked by the game; ``None`` (and a message) if any is wrong."""
         settings = {}
         for option in self.game_cls.options:
-            settings[option.key] = self.query_one(f"#option-{option.key}", Input).value
+            settings[option.key] = value = self.query_one(f"#option-{option.key}", Input).value
+            try:
+                option.parse(value)
+            except OptionError:  # named by its label, as on this screen (the CLI names the key)
+                self.show_error(f"{option.label} must be {option.bounds_text() or option.kind}, not {value!r}")
+                self.query_one(f"#option-{option.key}", Input).focus()
+                return None
         try:
             game = self.game_cls(**settings)
         except OptionError as exc:

@@ -1,0 +1,95 @@
+"""Issue 15, play polish: Pilot and unit tests of the defects and frictions a first-time player met."""
+
+from __future__ import annotations
+
+import pytest
+from textual.color import Color
+from textual.widgets import Input, Label, Select
+
+from arcade.screens.setup import SetupScreen
+from tests.conftest import make_app, open_game, play_moves, settle
+
+
+# -- defect 1: the focused setup field shows in every theme ---------------------------------------
+@pytest.mark.parametrize("theme", ["textual-dark", "textual-light", "nord", "gruvbox", "solarized-light"])
+async def test_the_focused_setup_field_stands_out_in_every_theme(theme):
+    app = make_app(start_game="othello")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        await pilot.press("tab")  # Player 2's choice
+        await pilot.pause()
+        focused = screen.focused
+        assert isinstance(focused, Select) and focused.id == "side-1"
+        labels = list(screen.query(".setup-label").results(Label))
+        marked = [label for label in labels if str(label.content).startswith("▸")]
+        assert [str(label.content).strip("▸ ") for label in marked] == [app.screen.game_cls.sides[1].name]
+        # the marked label's background is the accent, far from the screen's own
+        background = screen.styles.background
+        label_bg = marked[0].styles.background
+        assert _distance(label_bg, background) > 100
+        unmarked = [label for label in labels if label not in marked]
+        assert all(label.styles.background.a == 0 or label.styles.background == background for label in unmarked)
+
+
+def _distance(a: Color, b: Color) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a.rgb, b.rgb)) ** 0.5
+
+
+async def test_an_option_error_names_the_options_label_not_its_key():
+    app = make_app(start_game="dfootball")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        field = app.screen.query_one("#option-n", Input)
+        field.value = "40"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(app.screen.query_one("#setup-error").render())
+        assert "Players a side must be 1–15, not '40'" in error
+        assert "'n'" not in error
+        assert app.screen.focused is field
+
+
+# -- defect 2: 99 toothpicks at 80×24 ---------------------------------------------------------------
+def _sticks_drawn(screen) -> tuple[int, int, list[str]]:
+    """(sticks drawn, lines drawn, the lines) of the toothpick board."""
+    text = screen.board.render_sticks().plain
+    lines = text.split("\n")
+    return sum(line.count(g) for line in lines for g in "┃╻╹╎") // max(1, screen.board.stick_height), len(lines), lines
+
+
+@pytest.mark.parametrize("max_take", [2, 9])
+async def test_every_toothpick_shows_at_80_by_24_or_the_screen_says_enlarge(max_take):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=99, max_take=max_take)
+        assert not screen.has_class("too-small")
+        board = screen.board
+        takes = [max_take, 1, max_take] * 40
+        while not screen.state.over:
+            event = screen.state.event
+            shown = screen.state.left + (event.taken if event else 0)
+            drawn, lines, text = _sticks_drawn(screen)
+            assert drawn == shown
+            assert lines <= board.size.height, "\n".join(text)
+            assert all(len(line) <= board.size.width for line in text)
+            # a label under each stick a human may take
+            labels = {token for line in text[1:-1] for token in line.split()}
+            assert {str(k) for k in range(1, min(max_take, screen.state.left) + 1)} <= labels
+            play_moves(screen, [min(takes.pop(), screen.state.left)])
+            await pilot.pause()
+
+
+async def test_a_short_terminal_asks_to_be_enlarged_rather_than_cut_toothpicks():
+    app = make_app()
+    async with app.run_test(size=(80, 18)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=99, max_take=9)
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#too-small-notice").render())
+        assert "Enlarge" in notice and "80×18" in notice
+    app = make_app()
+    async with app.run_test(size=(80, 18)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=10)
+        assert not screen.has_class("too-small")

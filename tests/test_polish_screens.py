@@ -1,0 +1,25 @@
+"""Snapshots of issue 15's play polish: what a first-time player tripped over, looked at as
+pictures (80×24 unless said, pinned theme)."""
+
+from __future__ import annotations
+
+from tests.conftest import make_app, play_moves, open_game, settle, snapshot_after
+
+SIZE = (80, 24)
+
+
+def test_setup_focus_shows_in_a_light_theme(snap_compare):
+    """Defect 1: the focused field's row is marked (▸, reversed label, tinted field)."""
+
+    async def run_before(pilot):
+        pilot.app.theme = "textual-light"
+        await pilot.pause()
+        await pilot.press("tab", "tab")  # Player 1, Player 2, then the first option
+        await pilot.pause()
+
+    assert snap_compare(make_app(start_game="toothpicks"), terminal_size=SIZE, run_before=run_before)
+
+
+def test_ninety_nine_toothpicks_fit_at_80_by_24(snap_compare):
+    """Defect 2: every stick, the take labels and the just-taken marks show at 80×24."""
+    assert snapshot_after(snap_compare, "toothpicks", moves=(3, 9), count=99, max_take=9)
