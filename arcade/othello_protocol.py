@@ -20,6 +20,14 @@ each move as it prints it. Differences, all on purpose: it removes only its own 
 (the course's pattern also deleted any file whose name contains a character followed by "go");
 a malformed line is an invalid move instead of a crash; at the end it creates both ``.go`` files,
 as the seed says, so that waiting players look for ``end_game``.
+
+Files that fail never crash either side. Both read and write the files without following a
+symbolic link or waiting on a named pipe (``bots.othello.external``'s ``read_file``,
+``write_file``, ``touch``), and a file that is not text, too large, a link, a directory or gone, or
+a folder that is gone, is a ``FileTrouble`` naming it: the player prints it and stops (status 1);
+the referee ends the game as an invalid move by the program to move (``FileFault``), prints the
+reason, writes ``end_game`` if it still can, and its command exits with status 1. Text from the
+files is printed ``printable`` (no escape sequence reaches the terminal).
 """
 
 from __future__ import annotations
@@ -32,8 +40,17 @@ from pathlib import Path
 from typing import Callable
 
 from arcade.session import Session
-from bots.base import Bot, BotEntry, Context, Forfeit
-from bots.othello.external import write_whole
+from bots.base import Bot, BotEntry, Context, Forfeit, printable
+from bots.othello.external import (
+    FileTrouble,
+    changed_at,
+    folder_gone,
+    read_file,
+    remove,
+    touch,
+    write_file,
+    write_whole,
+)
 from games.base import Termination
 from games.othello import (
     BLUE,
@@ -110,9 +127,9 @@ def move_line(name: str, move: int) -> str:
 
 
 def write_at_once(path: Path, text: str) -> None:
-    """Open, write and close in one short operation (the referee reads 100 ms after a change)."""
-    with open(path, "w") as handle:
-        handle.write(text)
+    """Open, write and close in one short operation (the referee reads 100 ms after a change),
+    never through a symbolic link; ``FileTrouble`` if it cannot be done."""
+    write_file(path, text)
 
 
 # -- the player ------------------------------------------------------------------------------------
@@ -127,8 +144,19 @@ def run_player(
     seed: int | None = None,
 ) -> int:
     """Play one game as program ``name``; return 0 when ``end_game`` says it is over, 1 on a
-    protocol error or an invalid opponent move (printed with its reason)."""
-    folder = Path(directory)
+    protocol error, an invalid opponent move or a file that cannot be used (``move_file`` or
+    ``end_game`` not text, a symbolic link, a directory, gone; the folder gone), printed with its
+    reason. Text from the files is printed ``printable``."""
+    folder = Path(directory).absolute()
+    try:
+        return _play(name, bot, time_limit, folder, poll, out, seed)
+    except FileTrouble as exc:
+        out(f"{name}: {exc}; stopping")
+        return 1
+
+
+def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float,
+          out: Callable[[str], None], seed: int | None) -> int:
     go, end, moves = folder / f"{name}.go", folder / END_FILE, folder / MOVE_FILE
     game = Othello(time_limit=time_limit)
     player = bot.make(game)
@@ -139,12 +167,10 @@ def run_player(
     started = time.time()
 
     def end_text() -> str | None:
-        try:
-            if end.stat().st_mtime < started - 0.05:
-                return None  # left over from an earlier game
-            text = end.read_text()
-        except FileNotFoundError:
-            return None
+        when = changed_at(end)
+        if when is None or when < (started - 0.05) * 1e9:
+            return None  # not there, or left over from an earlier game
+        text = read_file(end)
         # empty: created, not yet written (the writer's open comes before its write)
         return text if text.strip() else None
 
@@ -153,22 +179,27 @@ def run_player(
         while True:
             result = end_text()
             if result is not None:
-                out(result.strip())
+                out(printable(result.strip(), multiline=True))
                 state = _catch_up(state, moves, written, name)
                 if me is not None:
                     nb, no = state.counts()
                     out(f"{name} played {'blue' if me == BLUE else 'orange'}; discs: blue {nb}, orange {no}")
                 return 0
-            if go.exists():
+            if folder_gone(folder):
+                raise FileTrouble(f"the folder {folder} is gone")
+            if os.path.lexists(go):
                 try:
-                    line = last_line(moves.read_text())
-                except FileNotFoundError:
-                    line = ""
+                    line = last_line(read_file(moves))
+                except FileTrouble as exc:
+                    if not exc.missing or me is not None:
+                        raise
+                    line = ""  # no move_file yet: we move first
                 if line.strip() != (written or "") or written is None:
                     break
             time.sleep(poll)
         turn_started = time.perf_counter()
         tokens = line.split()
+        shown = printable(line.strip())
         if not tokens:
             if me is not None:
                 out(f"{name}: move_file is empty in the middle of the game; stopping")
@@ -176,17 +207,17 @@ def run_player(
             me = BLUE
         else:
             if len(tokens) < 3:
-                out(f"Invalid move: {line.strip()!r}: a move is '<name> <column> <row>'")
+                out(f"Invalid move: {shown!r}: a move is '<name> <column> <row>'")
                 return 1
             if me is None:
                 me = ORANGE
             group, col, row = tokens[:3]
             if group == name:
-                out(f"{name}: move_file holds our own move {line.strip()!r} on our turn; stopping")
+                out(f"{name}: move_file holds our own move {shown!r} on our turn; stopping")
                 return 1
             checked = check_move(state, group, col, row)
             if checked.move is None:
-                out(f"Invalid move by {group}: {checked.text} ({checked.problem})")
+                out(printable(f"Invalid move by {group}: {checked.text} ({checked.problem})"))
                 return 1
             state = game.play(state, checked.move)
         if state.over:
@@ -208,8 +239,8 @@ def run_player(
 def _catch_up(state: OthelloState, moves: Path, written: str | None, name: str) -> OthelloState:
     """Apply the opponent's last move if the game ended on it (for the final disc count)."""
     try:
-        line = last_line(moves.read_text()).strip()
-    except FileNotFoundError:
+        line = last_line(read_file(moves)).strip()
+    except FileTrouble:
         return state
     tokens = line.split()
     if state.over or line == (written or "") or len(tokens) < 3 or tokens[0] == name:
@@ -225,10 +256,19 @@ class ProgramFault(Forfeit):
     (``TIME_OUT``, ``INVALID``, or ``OOO``: the *other* program wrote a move on this one's turn,
     and it is the other that loses)."""
 
-    def __init__(self, course: str, detail: str) -> None:
+    def __init__(self, course: str, detail: str, wording: str | None = None) -> None:
         kind = Termination.TIME if course == "TIME_OUT" else Termination.INVALID
-        super().__init__(REFEREE_WORDS[course], detail, kind)
+        super().__init__(wording or REFEREE_WORDS[course], detail, kind)
         self.course = course
+
+
+class FileFault(ProgramFault):
+    """The game's files failed on a program's turn (``move_file`` not text, a symbolic link, a
+    directory, gone; the folder gone): the program to move loses, as for an invalid move, and the
+    detail names what was wrong."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("INVALID", detail, "could not be refereed")
 
 
 REFEREE_WORDS = {"TIME_OUT": "did not move in time", "OOO": "moved out of order", "INVALID": "made an invalid move"}
@@ -237,7 +277,8 @@ REFEREE_WORDS = {"TIME_OUT": "did not move in time", "OOO": "moved out of order"
 class RefereedProgram(Bot):
     """One program as the course referee sees it: its ``.go`` file is created (the other's
     removed), ``move_file`` is polled every ``poll`` seconds for up to the time limit, and the
-    line read ``read_delay`` after it changed is checked in the referee's order."""
+    line read ``read_delay`` after it changed is checked in the referee's order. The files are
+    never followed through a symbolic link; one that cannot be used is a ``FileFault``."""
 
     def __init__(self, game: Othello, name: str, opponent: str, folder: Path, out: Callable[[str], None],
                  poll: float, read_delay: float) -> None:
@@ -246,26 +287,34 @@ class RefereedProgram(Bot):
         self.out, self.poll, self.read_delay = out, poll, read_delay
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
-        moves = self.folder / MOVE_FILE
         try:
-            (self.folder / f"{self.opponent}.go").unlink()
-        except FileNotFoundError:
-            pass
-        mtime = moves.stat().st_mtime_ns
-        (self.folder / f"{self.name}.go").touch()
+            return self._choose(state, ctx)
+        except FileTrouble as exc:
+            raise FileFault(str(exc)) from None
+
+    def _choose(self, state: OthelloState, ctx: Context) -> int:
+        moves = self.folder / MOVE_FILE
+        remove(self.folder / f"{self.opponent}.go")
+        mtime = changed_at(moves)
+        touch(self.folder / f"{self.name}.go")
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
         for _ in range(max(1, round(limit / self.poll))):
             time.sleep(self.poll)
-            if moves.stat().st_mtime_ns > mtime:
+            now = changed_at(moves)  # None: gone (a program may remove it and write it again)
+            if now is not None and now != mtime:
                 break
+            if folder_gone(self.folder):
+                raise FileTrouble(f"the folder {self.folder} is gone")
         else:
+            if changed_at(moves) is None:
+                raise FileTrouble(f"{MOVE_FILE} is gone (deleted)")
             raise ProgramFault("TIME_OUT", f"no move within {limit:g} s")
         time.sleep(self.read_delay)
-        line = last_line(moves.read_text())
+        line = last_line(read_file(moves))
         tokens = line.split()
         if tokens and tokens[0] == self.opponent:
             raise ProgramFault("OOO", f"move_file holds {line.strip()!r}")
-        self.out(f"Move: {line.rstrip()}")
+        self.out(printable(f"Move: {line.rstrip()}"))
         if len(tokens) < 3:
             raise ProgramFault("INVALID", f"{line.strip()!r} is not '<name> <column> <row>'")
         checked = check_move(state, tokens[0], tokens[1], tokens[2])
@@ -273,6 +322,18 @@ class RefereedProgram(Bot):
         if checked.move is None or tokens[1] not in tuple(COLUMNS) + ("P",):
             raise ProgramFault("INVALID", checked.problem or f"column {tokens[1]!r}")
         return checked.move
+
+
+@dataclass(frozen=True)
+class Refereed:
+    """How a refereed game ended: ``message``, the ``end_game`` text; ``reason``, the loser's fault
+    as printed (``None`` when the game was played out); ``broken``, what went wrong with the files
+    (a ``FileFault``, an error that is no program's fault, ``end_game`` that could not be
+    written), ``None`` when nothing did. The command exits with status 1 when something did."""
+
+    message: str
+    reason: str | None = None
+    broken: str | None = None
 
 
 def run_referee(
@@ -284,43 +345,58 @@ def run_referee(
     out: Callable[[str], None] = print,
     poll: float = 0.05,
     read_delay: float = 0.1,
-) -> str:
-    """Referee one game between programs ``name1`` and ``name2``; return the ``end_game`` text.
+) -> Refereed:
+    """Referee one game between programs ``name1`` and ``name2``; return how it ended.
 
     The game is a ``Session`` whose two bots are the refereed programs: a program's fault is the
-    session's forfeit, named in ``end_game`` with the referee's words."""
+    session's forfeit, named in ``end_game`` with the referee's words, and its reason printed. Any
+    other error on a program's turn (the files failed) ends the game as an invalid move by the
+    program to move. ``end_game`` is written when it still can be; ``ProtocolError`` if the game
+    cannot start (a name that is no one word, a file of ours that cannot be removed or written)."""
     if name1 == name2:
         raise ProtocolError("the two programs need different names")
     for name in (name1, name2):
-        if not name or any(ch.isspace() for ch in name) or "/" in name:
-            raise ProtocolError(f"a program name is one word without '/', not {name!r}")
-    folder = Path(directory)
+        if not name or any(ch.isspace() for ch in name) or "/" in name or printable(name) != name:
+            raise ProtocolError(f"a program name is one printable word without '/', not {name!r}")
+    folder = Path(directory).absolute()
     rng = rng or random.Random()
     blue, orange = (name2, name1) if rng.choice([True, False]) else (name1, name2)
     players = (blue, orange)
-    for stale in (MOVE_FILE, END_FILE, f"{name1}.go", f"{name2}.go"):
-        try:
-            (folder / stale).unlink()
-        except FileNotFoundError:
-            pass
+    try:
+        for stale in (MOVE_FILE, END_FILE, f"{name1}.go", f"{name2}.go"):
+            remove(folder / stale)
+    except FileTrouble as exc:
+        raise ProtocolError(f"cannot start the game: {exc}") from None
     game = Othello(time_limit=time_limit)
     programs = {side: RefereedProgram(game, players[side], players[1 - side], folder, out, poll, read_delay)
                 for side in (BLUE, ORANGE)}
     session = Session(game, programs, time_limit=time_limit)
     out(f"Initial Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
-    (folder / MOVE_FILE).write_text("")
+    try:
+        write_file(folder / MOVE_FILE, "")
+    except FileTrouble as exc:
+        raise ProtocolError(f"cannot start the game: {exc}") from None
 
-    course = "INVALID"  # a fault that is no ProgramFault (the referee's files failed) ends as invalid
+    course = "INVALID"  # a fault that is no ProgramFault (an error on a program's turn) ends as invalid
+    reason = broken = None
     while not session.over:
         answer = session.ask()
+        loser = answer.side
         if isinstance(answer.forfeit, ProgramFault) and answer.forfeit.course == "OOO":
-            session.forfeit_by(1 - answer.side, answer.forfeit)  # the other program wrote out of turn
+            loser = 1 - answer.side
+            session.forfeit_by(loser, answer.forfeit)  # the other program wrote out of turn
         else:
             session.apply(answer)
         if answer.forfeit is None:
             out(f"Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
-        elif isinstance(answer.forfeit, ProgramFault):
+            continue
+        if isinstance(answer.forfeit, ProgramFault):
             course = answer.forfeit.course
+        if isinstance(answer.forfeit, FileFault):
+            broken = answer.forfeit.detail
+        elif not isinstance(answer.forfeit, ProgramFault):
+            broken = str(answer.forfeit)
+        reason = f"{players[loser]} {answer.forfeit}"
     state = session.state
     if session.forfeit is not None:
         winner = players[session.forfeit.winner]
@@ -332,9 +408,15 @@ def run_referee(
         else:
             winner = blue if nb > no else orange
             message = end_message("VALID", winner, orange if winner == blue else blue)
-    write_whole(folder / END_FILE, message)
-    for name in players:
-        (folder / f"{name}.go").touch()
+    if reason is not None:
+        out(f"Reason: {reason}")
+    try:
+        write_whole(folder / END_FILE, message)
+        for name in players:
+            touch(folder / f"{name}.go")
+    except FileTrouble as exc:
+        broken = broken or f"end_game not written: {exc}"
+        out(f"The players were not told the end: {exc}")
     out(f"Game Over: {message}")
     out(f"Final Board:\n{referee_board_text(state.blue, state.orange)}")
-    return message
+    return Refereed(message, reason, broken)

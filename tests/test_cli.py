@@ -79,3 +79,38 @@ def test_match_table_without_json(capsys):
     assert main(["match", "toothpicks", "perfect", "random", "--games", "6"]) == 0
     out = capsys.readouterr().out
     assert "perfect" in out and "random" in out and "draws: 0" in out
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN", "0", "-1", "soon"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["match", "toothpicks", "random", "random"],
+        ["tournament", "toothpicks", "random", "perfect"],
+        ["othello-player", "me"],
+        ["othello-referee", "alpha", "beta"],
+    ],
+    ids=["match", "tournament", "othello-player", "othello-referee"],
+)
+def test_time_limit_must_be_a_positive_finite_number(command, value, capsys, tmp_path):
+    """argparse's ``float`` takes ``nan`` (every bot would forfeit) and ``inf`` (a hung bot would
+    never be stopped): each ``--time-limit`` refuses them in one line, with exit status 2."""
+    extra = ["--dir", str(tmp_path)] if command[0].startswith("othello") else []
+    assert main([*command, *extra, f"--time-limit={value}"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and list(tmp_path.iterdir()) == []
+    assert captured.err == f"arcade: error: --time-limit must be a positive, finite number of seconds, not {value!r}\n"
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_float_option_refuses_nan_and_infinity(value):
+    done = run("match", "othello", "random", "random", "--games", "1", "--option", f"time_limit={value}", "--json")
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arcade: error: option 'time_limit' ") and value in lines[0]
+
+
+def test_time_limit_in_a_subprocess_is_one_line_and_status_2():
+    done = run("match", "toothpicks", "random", "random", "--time-limit", "nan", "--json")
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == ["arcade: error: --time-limit must be a positive, finite number of seconds, not 'nan'"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -37,8 +38,9 @@ def referee_in_thread(folder: Path, names=("alpha", "beta"), seed=0, time_limit=
     box: dict = {}
 
     def work():
-        box["message"] = run_referee(*names, time_limit=time_limit, directory=folder, rng=random.Random(seed),
+        box["outcome"] = run_referee(*names, time_limit=time_limit, directory=folder, rng=random.Random(seed),
                                      out=lines.append, **FAST)
+        box["message"] = box["outcome"].message
 
     thread = threading.Thread(target=work)
     thread.start()
@@ -342,3 +344,340 @@ def test_a_game_with_a_program_refuses_undo_and_its_faults_say_their_kind(tmp_pa
     assert result.termination is Termination.TIME and result.winner == 0
     assert result.reason.startswith("Orange silent did not move within 0.1 s (Time out!)")
     assert (tmp_path / "end_game").read_text() == "arcade WINS! silent LOSES! Time out!"
+
+
+# -- hostile files: every case ends with a named reason, never a traceback -------------------------
+
+def sabotage(folder: Path, how: str, outside: Path) -> None:
+    """Do to ``move_file`` (or the folder) what a hostile or broken program might."""
+    import shutil
+
+    moves = folder / "move_file"
+
+    def replace_with(data: bytes) -> None:  # in one step: a reader never sees it empty
+        (folder / "part").write_bytes(data)
+        os.replace(folder / "part", moves)
+
+    if how == "binary":
+        replace_with(b"\xff\xfe\x00\x9b2J binary \xc3")
+    elif how == "directory":
+        moves.unlink()
+        moves.mkdir()
+    elif how == "symlink":
+        (folder / "part").symlink_to(outside)
+        os.replace(folder / "part", moves)
+    elif how == "fifo":
+        os.mkfifo(folder / "part")
+        os.replace(folder / "part", moves)
+    elif how == "deleted":
+        moves.unlink()
+    elif how == "folder":
+        shutil.rmtree(folder)
+    elif how == "huge":
+        replace_with(b"x" * (1 << 17))
+    else:  # pragma: no cover
+        raise ValueError(how)
+
+
+REFEREE_CASES = {
+    "binary": "move_file holds bytes that are not UTF-8 text",
+    "directory": "move_file is a directory, not a file",
+    "symlink": "move_file is a symbolic link, not followed",
+    "fifo": "move_file is a named pipe, not a file",
+    "deleted": "move_file is gone (deleted)",
+    "folder": "is gone",
+    "huge": "move_file holds more than 64 KiB",
+}
+
+
+@pytest.mark.parametrize("how", sorted(REFEREE_CASES))
+def test_the_referee_ends_a_game_whose_files_fail_with_a_named_reason(tmp_path, how):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    outside = tmp_path / "outside.txt"
+    blue, orange = colours(2)
+    outside.write_text(f"{blue} E 3\n")  # a valid move: a link to it must still not be followed
+    thread, box, lines = referee_in_thread(folder, seed=2, time_limit=0.5)
+    wait_for(folder / f"{blue}.go")
+    sabotage(folder, how, outside)
+    thread.join(10)
+    outcome = box["outcome"]
+    reason = REFEREE_CASES[how]
+    assert outcome.message == f"{orange} WINS! {blue} LOSES! Invalid move!"
+    assert reason in outcome.broken and outcome.reason == f"{blue} could not be refereed ({outcome.broken})"
+    assert f"Reason: {outcome.reason}" in lines and f"Game Over: {outcome.message}" in lines
+    assert outside.read_text() == f"{blue} E 3\n"  # never followed, never written
+    if how == "folder":
+        assert not folder.exists()  # nothing recreated it; the players could not be told
+        assert any(line.startswith("The players were not told the end: the folder") for line in lines)
+    else:
+        assert (folder / "end_game").read_text() == outcome.message
+        assert (folder / f"{orange}.go").exists()
+
+
+def test_the_referee_says_when_end_game_cannot_be_written(tmp_path):
+    thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=0.3)
+    blue, orange = colours(2)
+    wait_for(tmp_path / f"{blue}.go")
+    (tmp_path / "end_game").mkdir()
+    thread.join(10)
+    outcome = box["outcome"]
+    assert outcome.message.endswith("Time out!") and outcome.reason.startswith(f"{blue} did not move in time")
+    assert outcome.broken == "end_game not written: end_game is a directory, not a file"
+    assert "The players were not told the end: end_game is a directory, not a file" in lines
+
+
+def test_the_referee_does_not_touch_a_go_file_through_a_symbolic_link(tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    victim = tmp_path / "victim"
+    thread, box, lines = referee_in_thread(folder, seed=2, time_limit=2.0)
+    blue, orange = colours(2)
+    wait_for(folder / f"{blue}.go")
+    (folder / f"{orange}.go").symlink_to(victim)  # a trap for the referee's next .go
+    (folder / "move_file").write_text(f"{blue} E 3")
+    thread.join(10)
+    outcome = box["outcome"]
+    assert not victim.exists()
+    assert outcome.reason == f"{orange} could not be refereed ({orange}.go is a symbolic link, not followed)"
+    assert outcome.message == f"{blue} WINS! {orange} LOSES! Invalid move!"
+
+
+def test_the_referee_prints_a_move_line_without_its_escape_sequences(tmp_path):
+    thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=2.0)
+    blue, orange = colours(2)
+    wait_for(tmp_path / f"{blue}.go")
+    (tmp_path / "move_file").write_text(f"{blue} E 3 \x1b]0;owned\x07\x1b[2J\x9b1m\x07")
+    thread.join(10)
+    assert f"Move: {blue} E 3 " in lines
+    assert not any(ch in "".join(lines) for ch in "\x1b\x07\x9b")
+    assert box["outcome"].message.endswith("Time out!")  # E 3 was played; orange never answered
+
+
+def run_cli(*args: str, timeout: float = 60) -> subprocess.Popen:
+    code = "import sys; from arcade.cli import main; sys.exit(main())"
+    return subprocess.Popen([sys.executable, "-c", code, *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("how", ["binary", "directory", "symlink", "deleted", "folder"])
+def test_the_referee_command_exits_1_with_the_reason_and_no_traceback(tmp_path, how):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched")
+    blue, orange = colours(2)
+    proc = run_cli("othello-referee", "alpha", "beta", "--dir", str(folder), "--seed", "2", "--time-limit", "0.5",
+                   "--poll", "0.005", "--read-delay", "0.01")
+    try:
+        wait_for(folder / f"{blue}.go")
+        sabotage(folder, how, outside)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, (out, err)
+    assert "Traceback" not in err + out
+    assert f"Reason: {blue} could not be refereed ({REFEREE_CASES[how]}" in out or (
+        how == "folder" and f"Reason: {blue} could not be refereed (the folder" in out)
+    assert f"Game Over: {orange} WINS! {blue} LOSES! Invalid move!" in out
+    assert err.startswith("arcade: othello-referee: the game's files failed: ") and len(err.splitlines()) == 1
+    assert outside.read_text() == "untouched"
+
+
+def test_the_referee_command_cannot_start_on_a_directory_named_end_game(tmp_path):
+    (tmp_path / "end_game").mkdir()
+    proc = run_cli("othello-referee", "alpha", "beta", "--dir", str(tmp_path), "--time-limit", "0.2")
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1 and "Traceback" not in err
+    assert err == "arcade: othello-referee: cannot start the game: end_game is a directory, not a file\n"
+    assert out == ""
+
+
+def player_in_thread(folder: Path, name: str = "me", time_limit: float = 1.0):
+    lines: list[str] = []
+    box: dict = {}
+
+    def work():
+        box["code"] = run_player(name, BOTS["greedy"], time_limit, folder, poll=0.005, out=lines.append)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    return thread, box, lines
+
+
+def hand_back(folder: Path, how: str, outside: Path) -> None:
+    """The player's turn again, with its files sabotaged while it was not its turn (as a referee
+    would: ``.go`` removed, then given back)."""
+    (folder / "me.go").unlink()
+    time.sleep(0.05)  # past the player's last look at its .go
+    sabotage(folder, how, outside)
+    (folder / "me.go").touch()
+
+
+PLAYER_CASES = {
+    "binary": "me: move_file holds bytes that are not UTF-8 text; stopping",
+    "directory": "me: move_file is a directory, not a file; stopping",
+    "symlink": "me: move_file is a symbolic link, not followed; stopping",
+    "fifo": "me: move_file is a named pipe, not a file; stopping",
+    "deleted": "me: move_file is gone (deleted); stopping",
+    "huge": "me: move_file holds more than 64 KiB; stopping",
+}
+
+
+@pytest.mark.parametrize("how", sorted(PLAYER_CASES))
+def test_the_player_stops_with_a_named_reason_when_move_file_fails(tmp_path, how):
+    """The player has moved (so a missing move_file is no first move); then its turn comes
+    with a move_file it cannot use."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("opp D 3\n")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "move_file").write_text("")
+    (folder / "me.go").touch()
+    thread, box, lines = player_in_thread(folder)
+    end = time.monotonic() + 10
+    while not (folder / "move_file").read_text():
+        assert time.monotonic() < end
+        time.sleep(0.005)
+    hand_back(folder, how, outside)
+    thread.join(10)
+    assert box["code"] == 1 and lines[-1] == PLAYER_CASES[how]
+    assert outside.read_text() == "opp D 3\n"
+
+
+def test_the_player_stops_when_its_folder_is_deleted(tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    thread, box, lines = player_in_thread(folder)
+    time.sleep(0.05)
+    sabotage(folder, "folder", tmp_path)
+    thread.join(10)
+    assert box["code"] == 1 and lines == [f"me: the folder {folder} is gone; stopping"]
+
+
+@pytest.mark.parametrize("how", ["binary", "directory", "symlink"])
+def test_the_player_stops_with_a_named_reason_when_end_game_fails(tmp_path, how):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("opp WINS! me LOSES! Time out!")
+    end = tmp_path / "end_game"
+    if how == "binary":
+        end.write_bytes(b"\xff\xfe\xfd")
+    elif how == "directory":
+        end.mkdir()
+    else:
+        end.symlink_to(outside)
+    lines: list[str] = []
+    assert run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append) == 1
+    wanted = {"binary": "end_game holds bytes that are not UTF-8 text", "directory": "end_game is a directory, not a file",
+              "symlink": "end_game is a symbolic link, not followed"}[how]
+    assert lines == [f"me: {wanted}; stopping"]
+
+
+def test_the_player_prints_end_game_and_moves_without_escape_sequences(tmp_path):
+    (tmp_path / "move_file").write_text("o\x1b[2Jpp Z\x1b[0m 9\x9b1m\n")
+    (tmp_path / "me.go").touch()
+    lines: list[str] = []
+    assert run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append) == 1
+    assert lines == ["Invalid move by opp: Z 9 (off the board)"]
+    (tmp_path / "move_file").write_text("")
+    (tmp_path / "end_game").write_text("opp WINS!\x1b]0;owned\x07 me LOSES!\x1b[31m Time out!")
+    lines.clear()
+    assert run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append) == 0
+    assert lines == ["opp WINS! me LOSES! Time out!"]
+
+
+@pytest.mark.parametrize("how", ["binary", "directory", "symlink", "deleted"])
+def test_the_player_command_exits_1_with_the_reason_and_no_traceback(tmp_path, how):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("untouched")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "move_file").write_text("")
+    (folder / "me.go").touch()
+    proc = run_cli("othello-player", "me", "--bot", "greedy", "--dir", str(folder), "--poll", "0.005")
+    try:
+        end = time.monotonic() + 20
+        while not (folder / "move_file").read_text():
+            assert time.monotonic() < end
+            time.sleep(0.005)
+        hand_back(folder, how, outside)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1 and "Traceback" not in err + out and err == ""
+    assert out.splitlines()[-1] == PLAYER_CASES[how]
+    assert outside.read_text() == "untouched"
+
+
+def test_writing_a_protocol_file_never_follows_a_symbolic_link(tmp_path):
+    from arcade.othello_protocol import write_at_once
+    from bots.othello.external import FileTrouble, touch, write_whole
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious")
+    for name in ("move_file", ".end_game.part", "me.go"):
+        (tmp_path / name).symlink_to(victim)
+    with pytest.raises(FileTrouble, match="move_file is a symbolic link, not followed"):
+        write_at_once(tmp_path / "move_file", "me E 3")
+    write_whole(tmp_path / "end_game", "Match TIED!")  # its part file's link is removed, not followed
+    assert (tmp_path / "end_game").read_text() == "Match TIED!"
+    with pytest.raises(FileTrouble, match="me.go is a symbolic link"):
+        touch(tmp_path / "me.go")
+    assert victim.read_text() == "precious"
+
+
+@pytest.mark.parametrize("how", ["binary", "directory", "symlink", "deleted", "folder"])
+def test_the_external_program_side_forfeits_with_a_named_reason_when_its_files_fail(tmp_path, how):
+    from bots.base import Context
+    from bots.othello.external import ExternalProgramBot, ExternalProgramError
+
+    folder = tmp_path / "game"
+    folder.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("student E 3\n")
+    bot = ExternalProgramBot(Othello(), name="student", directory=folder, poll=0.005, read_delay=0.01)
+
+    def student() -> None:
+        wait_for(folder / "student.go")
+        sabotage(folder, how, outside)
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    with pytest.raises(ExternalProgramError) as caught:
+        bot.choose(Othello().initial_state(), Context(time_limit=0.5))
+    thread.join()
+    wanted = {**REFEREE_CASES, "folder": f"the folder {folder} is gone"}[how]
+    assert str(caught.value) == f"student's files failed: {wanted} (Invalid move!)"
+    assert caught.value.reason == "INVALID"
+    assert outside.read_text() == "student E 3\n"
+    if how != "folder":
+        assert (folder / "end_game").read_text() == "arcade WINS! student LOSES! Invalid move!"
+
+
+def test_an_error_on_a_programs_turn_that_is_no_forfeit_is_named_and_printed(tmp_path, monkeypatch):
+    """Anything else that fails on a program's turn (here an I/O error) is the session's forfeit
+    (an error), and the referee ends it as the course's invalid move, with the reason printed."""
+    import errno
+
+    from arcade import othello_protocol
+
+    def broken_disk(self, state, ctx):
+        raise OSError(errno.EIO, "Input/output error", str(tmp_path / "move_file"))
+
+    monkeypatch.setattr(othello_protocol.RefereedProgram, "_choose", broken_disk)
+    lines: list[str] = []
+    outcome = run_referee("alpha", "beta", 1.0, tmp_path, random.Random(2), lines.append, **FAST)
+    blue, orange = colours(2)
+    assert outcome.message == f"{orange} WINS! {blue} LOSES! Invalid move!"
+    assert outcome.broken == outcome.reason.removeprefix(f"{blue} ")
+    assert outcome.reason.startswith(f"{blue} strategy produced an error (OSError: [Errno 5] Input/output error")
+    assert f"Reason: {outcome.reason}" in lines
+    assert (tmp_path / "end_game").read_text() == outcome.message
+
+
+def test_program_names_must_be_printable(capsys, tmp_path):
+    assert main(["othello-player", "me\x1b[2J", "--dir", str(tmp_path)]) == 2
+    assert "one printable word" in capsys.readouterr().err
+    assert main(["othello-referee", "alpha", "be\x07ta", "--dir", str(tmp_path)]) == 2
+    with pytest.raises(Exception, match="printable"):
+        run_referee("alpha", "be\x9bta", 1.0, tmp_path)

@@ -13,7 +13,7 @@ import argparse
 import random
 from pathlib import Path
 
-from arcade.commands.common import UsageError
+from arcade.commands.common import UsageError, seconds
 
 
 def register(subparsers) -> None:
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     )
     player.add_argument("name", metavar="NAME", help="the program's one-word name")
     player.add_argument("--bot", default="alphabeta", help="which bot plays (default alphabeta; see 'arcade bots othello')")
-    player.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
+    player.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     player.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     player.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
     player.add_argument("--poll", type=float, default=0.01, help=argparse.SUPPRESS)
@@ -37,7 +37,7 @@ def register(subparsers) -> None:
     )
     referee.add_argument("name1", metavar="NAME1")
     referee.add_argument("name2", metavar="NAME2")
-    referee.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
+    referee.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     referee.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     referee.add_argument("--seed", type=int, default=None, help="seed of the colour draw")
     referee.add_argument("--poll", type=float, default=0.05, help=argparse.SUPPRESS)
@@ -57,8 +57,11 @@ def _check_common(args) -> None:
 
 
 def _check_name(name: str) -> None:
-    if not name or any(ch.isspace() for ch in name) or "/" in name or name in ("move_file", "end_game"):
-        raise UsageError(f"a program name is one word without '/', not {name!r}")
+    from bots.base import printable
+
+    if (not name or any(ch.isspace() for ch in name) or "/" in name or name in ("move_file", "end_game")
+            or printable(name) != name):
+        raise UsageError(f"a program name is one printable word without '/', not {name!r}")
 
 
 def run_player(args) -> int:
@@ -77,6 +80,12 @@ def run_player(args) -> int:
 
 
 def run_referee(args) -> int:
+    """Referee one game: exit status 0 when it was played out or ended by a program's move, its
+    time or its order (``end_game`` says which), 1 when the files failed (the reason is printed,
+    and ``end_game`` written when it still can be) or the game could not start."""
+    import sys
+
+    from arcade.othello_protocol import ProtocolError
     from arcade.othello_protocol import run_referee as referee
 
     _check_common(args)
@@ -85,6 +94,13 @@ def run_referee(args) -> int:
     if args.name1 == args.name2:
         raise UsageError("the two programs need different names")
     rng = random.Random(args.seed)
-    referee(args.name1, args.name2, args.time_limit, args.dir, rng,
-            out=lambda text: print(text, flush=True), poll=args.poll, read_delay=args.read_delay)
+    try:
+        outcome = referee(args.name1, args.name2, args.time_limit, args.dir, rng,
+                          out=lambda text: print(text, flush=True), poll=args.poll, read_delay=args.read_delay)
+    except ProtocolError as exc:
+        print(f"arcade: othello-referee: {exc}", file=sys.stderr)
+        return 1
+    if outcome.broken is not None:
+        print(f"arcade: othello-referee: the game's files failed: {outcome.broken}", file=sys.stderr)
+        return 1
     return 0

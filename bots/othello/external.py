@@ -16,23 +16,177 @@ own move ends the game or breaks a rule, otherwise from ``game_over``.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
+from contextlib import suppress
 from pathlib import Path
 
-from bots.base import Bot, Context, Forfeit
+from bots.base import Bot, Context, Forfeit, printable
 from games.base import Result, Termination
 from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
 
 OUR_NAME = "arcade"
 
 
+MAX_FILE = 1 << 16
+"""The most a protocol file may hold (a move line is a dozen bytes): 64 KiB."""
+
+_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+"""Every open of a protocol file: never through a symbolic link, never blocked by a named pipe."""
+
+
+class FileTrouble(Exception):
+    """A protocol file, or its folder, that cannot be used as one; the message names the file and
+    what is wrong with it (gone, a symbolic link, a directory, not text, too large). ``missing``:
+    the file does not exist (its folder does)."""
+
+    def __init__(self, message: str, missing: bool = False) -> None:
+        super().__init__(printable(message))
+        self.missing = missing
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
+def folder_gone(folder: Path) -> bool:
+    """Whether ``folder`` was deleted (or replaced by something that is no folder)."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return True
+    return not stat.S_ISDIR(info.st_mode) or info.st_nlink == 0
+
+
+def trouble(path: Path, exc: OSError, doing: str = "use") -> FileTrouble:
+    """The ``FileTrouble`` an ``OSError`` on protocol file ``path`` means, in words."""
+    name, code = path.name, exc.errno
+    if code in (errno.ENOENT, errno.ENOTDIR) and folder_gone(path.parent):
+        return FileTrouble(f"the folder {path.parent} is gone")
+    if code == errno.ENOENT:
+        return FileTrouble(f"{name} is gone (deleted)", missing=True)
+    if code == errno.ELOOP:
+        return FileTrouble(f"{name} is a symbolic link, not followed")
+    if code == errno.EISDIR:
+        return FileTrouble(f"{name} is a directory, not a file")
+    if code == errno.ENXIO:
+        return FileTrouble(f"{name} is a named pipe, not a file")
+    if code in (errno.EACCES, errno.EPERM):
+        return FileTrouble(f"cannot {doing} {name}: permission denied")
+    return FileTrouble(f"cannot {doing} {name}: {exc.strerror or exc}")
+
+
+def _open_regular(path: Path, flags: int, doing: str) -> int:
+    try:
+        fd = os.open(path, flags | _FLAGS, 0o666)
+    except OSError as exc:
+        raise trouble(path, exc, doing) from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as exc:
+        os.close(fd)
+        raise trouble(path, exc, doing) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise FileTrouble(f"{path.name} is {_kind(mode)}, not a file")
+    return fd
+
+
+def read_file(path: Path, limit: int = MAX_FILE) -> str:
+    """The text of protocol file ``path``, read without following a symbolic link or waiting on a
+    pipe; ``FileTrouble`` when it is gone, not a regular file, larger than ``limit`` bytes or not
+    text (bytes that are not UTF-8)."""
+    fd = _open_regular(path, os.O_RDONLY, "read")
+    chunks, size = [], 0
+    try:
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise trouble(path, exc, "read") from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise FileTrouble(f"{path.name} holds more than {limit >> 10} KiB")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError:
+        raise FileTrouble(f"{path.name} holds bytes that are not UTF-8 text") from None
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` to protocol file ``path`` in one open-write-close, never through a symbolic
+    link (a program cannot make us write elsewhere); ``FileTrouble`` if it cannot be done."""
+    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "write")
+    try:
+        data = text.encode()
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError as exc:
+        raise trouble(path, exc, "write") from None
+    finally:
+        os.close(fd)
+
+
+def touch(path: Path) -> None:
+    """Create ``path`` (a ``.go`` file) or renew its time, never through a symbolic link."""
+    fd = _open_regular(path, os.O_RDONLY | os.O_CREAT, "create")
+    try:
+        os.utime(fd)
+    except OSError:
+        pass  # not ours to renew: it exists, which is what a player looks for
+    finally:
+        os.close(fd)
+
+
+def remove(path: Path) -> None:
+    """Remove ``path`` if it is there (a symbolic link itself, never its target)."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise trouble(path, exc, "remove") from None
+
+
+def changed_at(path: Path) -> int | None:
+    """When ``path`` itself last changed (``lstat``: a symbolic link is not followed), in ns;
+    ``None`` when it does not exist (its folder does)."""
+    try:
+        return os.lstat(path).st_mtime_ns
+    except OSError as exc:
+        problem = trouble(path, exc)
+        if problem.missing:
+            return None
+        raise problem from None
+
+
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees no file or the whole text, never an empty
-    one just created (a program polling for ``end_game`` may read it at any moment)."""
+    one just created (a program polling for ``end_game`` may read it at any moment). Never
+    through a symbolic link; ``FileTrouble`` if it cannot be done."""
     part = path.with_name(f".{path.name}.part")
-    part.write_text(text)
-    os.replace(part, path)
+    remove(part)
+    write_file(part, text)
+    try:
+        os.replace(part, path)
+    except OSError as exc:
+        with suppress(OSError):
+            os.unlink(part)
+        raise trouble(path, exc, "write") from None
 
 
 class ExternalProgramError(Forfeit):
@@ -55,7 +209,7 @@ class ExternalProgramBot(Bot):
                  poll: float = 0.05, read_delay: float = 0.1) -> None:
         super().__init__(game)
         self.name = name or os.environ.get("ARCADE_OTHELLO_PROGRAM", "opponent")
-        self.folder = Path(directory or os.environ.get("ARCADE_OTHELLO_DIR", "."))
+        self.folder = Path(directory or os.environ.get("ARCADE_OTHELLO_DIR", ".")).absolute()
         self.poll = poll
         self.read_delay = read_delay
         self.started = False
@@ -68,14 +222,23 @@ class ExternalProgramBot(Bot):
 
     def _start(self) -> None:
         for name in ("move_file", "end_game", f"{self.name}.go"):
-            try:
-                (self.folder / name).unlink()
-            except FileNotFoundError:
-                pass
+            remove(self.folder / name)
         self.started = True
         self.told = False
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
+        """The program's move: its files are read and written without following a symbolic link;
+        a file that cannot be used (gone, a link, a directory, not text) or a folder that is gone
+        forfeits, as ``ExternalProgramError`` naming it."""
+        try:
+            return self._choose(state, ctx)
+        except FileTrouble as exc:
+            error = ExternalProgramError(f"{self.name}'s files failed: {exc} (Invalid move!)")
+            with suppress(FileTrouble):
+                self.tell(end_message(error.reason, OUR_NAME, self.name))
+            raise error from None
+
+    def _choose(self, state: OthelloState, ctx: Context) -> int:
         moves_file = self.folder / "move_file"
         if not self.started:
             self._start()
@@ -88,42 +251,46 @@ class ExternalProgramBot(Bot):
         else:
             text = square_name(event.move)
             line = f"{OUR_NAME} {text[0]} {text[1]}"
-        with open(moves_file, "w") as handle:
-            handle.write(line)
+        write_file(moves_file, line)
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
-        mtime = moves_file.stat().st_mtime_ns
-        ctx.report(f"waiting for {self.name} ({self.folder.resolve()}/{self.name}.go)")
-        self.go.touch()
+        mtime = changed_at(moves_file)
+        ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
+        touch(self.go)
         deadline = time.perf_counter() + limit
         try:
             try:
                 while True:
                     if ctx.cancelled():
                         return self.game.legal_moves(state)[0]
-                    if moves_file.stat().st_mtime_ns > mtime:
+                    now = changed_at(moves_file)  # None: gone; a program may remove and rewrite it
+                    if now is not None and now != mtime:
                         break
+                    if folder_gone(self.folder):
+                        raise FileTrouble(f"the folder {self.folder} is gone")
                     if time.perf_counter() > deadline:
+                        if now is None:
+                            raise FileTrouble("move_file is gone (deleted)")
                         raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)", "TIME_OUT")
                     time.sleep(self.poll)
                 time.sleep(self.read_delay)
                 answer = ""
-                for candidate in moves_file.read_text().splitlines(keepends=True):
+                for candidate in read_file(moves_file).splitlines(keepends=True):
                     if candidate.isspace():
                         break
                     answer = candidate
             finally:
-                try:
-                    self.go.unlink()
-                except FileNotFoundError:
-                    pass
+                with suppress(FileTrouble):
+                    remove(self.go)
             move = self.check(state, answer)
         except ExternalProgramError as exc:
             # as the course's referee: the program is told it lost, and why
-            self.tell(end_message(exc.reason, OUR_NAME, self.name))
+            with suppress(FileTrouble):
+                self.tell(end_message(exc.reason, OUR_NAME, self.name))
             raise
         after = self.game.play(state, move)
         if after.over:
-            self.finish(after)
+            with suppress(FileTrouble):  # the move stands; a program that cannot be told is stuck
+                self.finish(after)
         return move
 
     def game_over(self, state: OthelloState, result: Result) -> None:
@@ -168,7 +335,8 @@ class ExternalProgramBot(Bot):
         self.tell(text)
 
     def tell(self, text: str) -> None:
-        """Write ``text`` to ``end_game`` and create the program's ``.go`` so it reads it."""
+        """Write ``text`` to ``end_game`` and create the program's ``.go`` so it reads it;
+        ``FileTrouble`` if the files cannot be written."""
         write_whole(self.folder / "end_game", text)
-        self.go.touch()
+        touch(self.go)
         self.told = True
