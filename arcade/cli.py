@@ -21,6 +21,7 @@ choices and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -54,6 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arcade: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (arcade bots hog | head): nothing more to say
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
 
 
 def entry_point() -> None:

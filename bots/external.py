@@ -202,12 +202,12 @@ class Host:
         if self.sandbox == "bwrap":
             root, bot_path = "/arcade", f"/bot/{self.path.name}"
             argv = sandbox.command([sys.executable, "-u", "-c", code, root, "0"], self.path)
-            cwd = None
+            cwd, env = None, sandbox.ENVIRONMENT
             self.cgroup = sandbox.PidsCgroup()
         else:
             root, bot_path = str(ROOT), str(self.path)
             argv = [sys.executable, "-u", "-c", code, root, str(os.getpid())]
-            cwd = str(self.path.parent)
+            cwd, env = str(self.path.parent), None
         self.log = LogPump(self.log_path, header)
         cgroup = self.cgroup
 
@@ -222,6 +222,7 @@ class Host:
             stdout=subprocess.PIPE,
             stderr=self.log.write_end,
             cwd=cwd,
+            env=env,
             start_new_session=True,
             close_fds=True,
             preexec_fn=before_exec,
@@ -546,6 +547,7 @@ class FileBotSource:
                     self.discard()
                 raise Forfeit(ERROR, detail)
             if seconds > limit:
+                self.discard()  # whatever else it sent stays behind with it: the next game starts clean
                 raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms", Termination.TIME)
         if not reply.get("ok"):
             raise Forfeit(INVALID, detail, Termination.INVALID)

@@ -73,7 +73,7 @@ def bwrap_problem() -> str | None:
     try:
         done = subprocess.run(
             command(["/bin/true"] if Path("/bin/true").exists() else ["true"], None, probe=True),
-            capture_output=True, timeout=20,
+            capture_output=True, timeout=20, env=ENVIRONMENT,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap cannot start ({exc})"
@@ -113,6 +113,11 @@ def _runtime_paths() -> list[Path]:
     return sorted(p for p in paths if not any(q != p and q in p.parents for q in paths))
 
 
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+"""bwrap's own environment: the sandbox's first process is bwrap, whose ``/proc/1/environ`` the
+bot can read, so bwrap gets none of the arcade's (the bot's own is cleared: ``--clearenv``)."""
+
+
 def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
     ``/bot`` (so each student's bot belongs in a folder of its own)."""
@@ -136,7 +141,7 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
             args += ["--ro-bind", str(bot_file.parent), "/bot", "--chdir", "/bot"]
-    args += ["--"] + argv
+    args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp can be written
     return args
 
 

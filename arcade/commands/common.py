@@ -73,8 +73,13 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
 
 
 def seed_text(seed: int, secret: bool) -> str:
-    """``seed 4``, or the secret seed with how to replay the run."""
-    return f"secret seed {seed} (replay with --seed {seed})" if secret else f"seed {seed}"
+    """The seed for a table's title: ``seed 4``, or ``secret seed`` (``replay_text`` gives it)."""
+    return "secret seed" if secret else f"seed {seed}"
+
+
+def replay_text(seed: int) -> str:
+    """The line printed after a run with a secret seed."""
+    return f"secret seed {seed}: replay this match with --seed {seed}"
 
 
 def sandbox_for(names: Sequence[str], mode: str, required: bool = False) -> str:

@@ -15,6 +15,7 @@ from arcade.commands.common import (
     make_game,
     parse_options,
     progress_bar,
+    replay_text,
     resolve_bots,
     sandbox_for,
     seconds,
@@ -85,6 +86,8 @@ def run(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     console.print(f"draws: {summary.draws}")
+    if secret:
+        console.print(replay_text(seed), soft_wrap=True)
     if any(r.moved_first != r.first for r in summary.records):  # colour and first move vary apart (Ludo)
         side0 = game.sides[0].name
         console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))

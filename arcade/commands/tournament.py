@@ -13,6 +13,7 @@ from arcade.commands.common import (
     make_game,
     parse_options,
     progress_bar,
+    replay_text,
     resolve_bots,
     sandbox_for,
     seed_of,
@@ -134,6 +135,8 @@ def run(args) -> int:
                   "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
         table.add_row(*(str(values[c]) for c in columns))
     console.print(table)
+    if secret:
+        console.print(replay_text(seed).replace("match", "tournament"), soft_wrap=True)
     reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
                       if r.forfeit is not None})
     for reason in reasons[:10]:

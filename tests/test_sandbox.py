@@ -1,0 +1,266 @@
+"""Contest-grade isolation: a malicious student's bot, run through ``arcade match`` in the bwrap
+sandbox, cannot cheat, spy or damage (``tests/hostile_bots/attacker/attacks.py``, one attack a
+function); the game is scored as if it had played honestly, nothing outside the sandbox changed,
+and no process is left.
+
+Without a working ``bwrap`` these tests skip and say why, unless ``ARCADE_REQUIRE_SANDBOX`` is
+set (``.ci/run`` sets it): then they fail.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from bots import sandbox
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = Path(__file__).parent / "hostile_bots"
+ATTACKS = HOSTILE / "attacker" / "attacks.py"
+VICTIM = f"{HOSTILE / 'victim' / 'victim.py'}:strategy"
+MARK = "hostile-marker-3b9e"
+
+PROBLEM = sandbox.bwrap_problem()
+if PROBLEM is not None:
+    if os.environ.get("ARCADE_REQUIRE_SANDBOX"):
+        raise RuntimeError(f"ARCADE_REQUIRE_SANDBOX is set and the sandbox cannot run: {PROBLEM}")
+    pytestmark = pytest.mark.skip(reason=f"the bwrap sandbox cannot run here: {PROBLEM}")
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "logs"
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(folder))
+    monkeypatch.setenv("SECRET_TOKEN", "instructor-token-55")  # in the arcade's environment only
+    return folder
+
+
+def attack(name: str) -> str:
+    return f"{ATTACKS}:{name}"
+
+
+def match(bot_a: str, bot_b: str, *extra: str, games: int = 2, timeout: float = 120) -> tuple[dict, str]:
+    """``arcade match toothpicks A B --json`` in the sandbox: its JSON and its standard error."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", "toothpicks",
+         bot_a, bot_b, "--games", str(games), "--seed", "5", "--sandbox", "bwrap", "--json", *extra],
+        capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=os.environ.copy(),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def honest(games: int = 2) -> dict:
+    """The same match with the attacker's honest twin (it always takes 1), for the score."""
+    return match("always_1", VICTIM, games=games)[0]
+
+
+def reports(logs: Path, name: str) -> list[str]:
+    text = (logs / f"attacks.{name}.log").read_text(errors="replace")
+    return re.findall(rf"REPORT {name} (.*)", text)
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{entry}/cmdline").read_bytes():
+                    found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process it started, from ``/proc``."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                todo += [int(c) for c in Path(f"/proc/{current}/task/{task}/children").read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
+
+
+def test_killing_the_rival_finds_nothing_to_kill(logs):
+    result, _ = match(attack("kill_rival"), VICTIM)
+    assert set(reports(logs, "kill_rival")) == {"killed=[]"}
+    assert result["forfeits"] == [0, 0] and result["wins"] == honest()["wins"]
+
+
+def test_stopping_the_arcade_finds_nothing_to_stop(logs):
+    result, _ = match(attack("stop_arcade"), VICTIM)
+    assert set(reports(logs, "stop_arcade")) == {"stopped=[]"}
+    assert result["forfeits"] == [0, 0]
+
+
+@pytest.mark.parametrize("name", ["frozen_clock", "forged_reply"])
+def test_the_arcade_keeps_the_clock(logs, name):
+    """Freezing its own timers or forging a fast answer on the pipe does not hide 450 ms."""
+    result, _ = match(attack(name), VICTIM, "--time-limit", "0.2")
+    assert result["forfeits"] == [2, 0]
+    assert result["forfeit_reasons"][0] == {"Player 1 strategy took >200ms to return a move": 0} or all(
+        reason.startswith(("Player 1 strategy took >200ms", "Player 2 strategy took >200ms"))
+        for reason in result["forfeit_reasons"][0]
+    )
+
+
+def test_spying_sees_no_process_no_secret_no_other_bot(logs):
+    result, _ = match(attack("spy"), VICTIM, "--time-limit", "20", games=1)  # it walks the whole file system
+    (line,) = set(reports(logs, "spy"))
+    assert "LEAK" not in line and line.startswith("processes=[] victim_files=[]")
+    assert "SECRET_TOKEN" not in line and "instructor-token" not in (logs / "attacks.spy.log").read_text()
+    env = eval(line.split(" env=", 1)[1])  # the sandbox's environment: nothing of the arcade's
+    assert set(env) <= {"PATH", "HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "PWD", "LANG", "LC_CTYPE"}
+    assert result["forfeits"] == [0, 0]
+
+
+def test_the_rules_and_everything_else_stay_unwritten(logs, tmp_path):
+    rules = ROOT / "games" / "toothpicks.py"
+    before = hashlib.sha256(rules.read_bytes()).hexdigest(), hashlib.sha256(ATTACKS.read_bytes()).hexdigest()
+    result, _ = match(attack("tamper"), VICTIM)
+    assert set(reports(logs, "tamper")) == {"written=['/tmp/owned']"}  # its private tmpfs only
+    after = hashlib.sha256(rules.read_bytes()).hexdigest(), hashlib.sha256(ATTACKS.read_bytes()).hexdigest()
+    assert before == after
+    assert not Path("/owned").exists() and not Path("/root/owned").exists() and not Path("/usr/owned").exists()
+    assert result["wins"] == honest()["wins"]  # later games are not rigged
+
+
+def test_the_instructors_terminal_is_out_of_reach(logs):
+    """Its parent's standard error inside the sandbox is bwrap's: the bot's own log pipe; no
+    terminal is in reach (no /dev/tty), so nothing reaches the arcade's output."""
+    _result, stderr = match(attack("terminal"), VICTIM, games=1)
+    lines = set(reports(logs, "terminal"))
+    assert lines and all("tty" not in line for line in lines)
+    assert "pwned" not in stderr
+
+
+def test_daemons_and_fork_bombs_die_with_the_bot(logs):
+    result, _ = match(attack("daemons"), VICTIM)
+    assert result["forfeits"] == [0, 0]
+    time.sleep(0.5)
+    assert processes_with(MARK) == []
+    result, _ = match(attack("fork_bomb"), VICTIM, games=1)
+    started = max(int(line.removeprefix("started=")) for line in reports(logs, "fork_bomb"))
+    assert started < sandbox.PROCESSES  # the process cap held
+    time.sleep(0.5)
+    assert processes_with(str(ATTACKS)) == []  # the bot's processes, its forks included, are gone
+
+
+def test_a_flood_of_output_is_cut_in_the_log(logs):
+    result, _ = match(attack("flood_log"), VICTIM, games=1)
+    log = logs / "attacks.flood_log.log"
+    assert log.stat().st_size < 200 << 10  # 50 MiB printed
+    assert "bytes of output cut" in log.read_text()
+    assert result["forfeits"] == [0, 0]
+
+
+def test_no_network(logs):
+    match(attack("network"), VICTIM, games=1)
+    lines = reports(logs, "network")
+    assert lines and all(line.startswith("refused") for line in lines)
+
+
+def test_an_honest_bot_plays_the_same_games_in_the_sandbox_and_without(logs):
+    good = f"{ROOT / 'tests' / 'fault_bots' / 'toothpicks_faults.py'}:good"
+    contained, _ = match(good, VICTIM, games=4)
+    done = subprocess.run(
+        [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", "toothpicks",
+         good, VICTIM, "--games", "4", "--seed", "5", "--sandbox", "none", "--json"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT,
+    )
+    plain = json.loads(done.stdout)
+    for key in ("wins", "draws", "forfeits", "first_player_wins"):
+        assert contained[key] == plain[key]
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_a_bot_holding_the_gil_dies_when_the_arcade_is_killed(tmp_path, mode):
+    """``sum(range(10**13))`` holds the GIL, so the bot's own watchdog cannot run; the process
+    dies with the arcade all the same (bwrap's --die-with-parent, PR_SET_PDEATHSIG)."""
+    script = tmp_path / "arcade_stand_in.py"
+    script.write_text(
+        "import sys, threading, time\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from bots.base import Context\n"
+        "from bots.external import file_entry\n"
+        "from arcade.catalog import load\n"
+        "game = load('toothpicks')()\n"
+        f"entry = file_entry('toothpicks', {attack('gil_hog')!r}, sandbox={mode!r})\n"
+        "bot = entry.make(game)\n"
+        "threading.Thread(target=lambda: bot.choose(game.initial_state(), Context(time_limit=60)),\n"
+        "                 daemon=True).start()\n"
+        "while entry.source.host is None or entry.source.host.proc is None:\n"
+        "    time.sleep(0.01)\n"
+        "time.sleep(1.0)\n"
+        "print(entry.source.host.proc.pid, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    stand_in = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                                env={**os.environ, "ARCADE_BOT_LOGS": str(tmp_path)})
+    try:
+        bot_pid = int(stand_in.stdout.readline())
+        tree = descendants(bot_pid)
+        assert len(tree) >= (3 if mode == "bwrap" else 1)  # bwrap, its reaper and the bot; or the bot
+    finally:
+        stand_in.send_signal(signal.SIGKILL)
+        stand_in.wait()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in tree) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in tree if alive(pid)], "left running after the arcade died"
+
+
+def test_a_tournament_refuses_uncontained_file_bots_unless_told(monkeypatch, tmp_path):
+    """Without a working bwrap, ``arcade tournament`` with file bots stops with one line unless
+    ``--sandbox none`` is said; ``arcade match`` runs them with a one-line warning."""
+    env = {**os.environ, "PATH": str(tmp_path)}  # no bwrap on this PATH
+    cli = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
+    good = f"{ROOT / 'tests' / 'fault_bots' / 'toothpicks_faults.py'}:good"
+    done = subprocess.run([*cli, "tournament", "toothpicks", good, "random", "--games", "2"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 2 and "file bots need the sandbox" in done.stderr
+    assert "--sandbox none" in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([*cli, "tournament", "toothpicks", good, "random", "--games", "2", "--sandbox", "none",
+                           "--json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stdout)["standings"]
+    done = subprocess.run([*cli, "match", "toothpicks", good, "random", "--games", "2", "--json"],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert done.returncode == 0
+    assert re.fullmatch(r"arcade: warning: file bots are NOT contained \(no sandbox: .*\)\n", done.stderr)
+
+
+def test_a_secret_seed_is_printed_for_a_replay_and_a_given_seed_is_not_secret():
+    cli = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
+    done = subprocess.run([*cli, "match", "hog", "always_roll_4", "always_roll_6", "--games", "3", "--json"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    first = json.loads(done.stdout)
+    assert first["seed_was_secret"] is True
+    again = subprocess.run([*cli, "match", "hog", "always_roll_4", "always_roll_6", "--games", "3", "--json",
+                            "--seed", str(first["seed"])], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    replay = json.loads(again.stdout)
+    assert replay["seed_was_secret"] is False and replay["wins"] == first["wins"] and replay["seed"] == first["seed"]
+    table = subprocess.run([*cli, "match", "hog", "always_roll_4", "always_roll_6", "--games", "1"],
+                           capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert re.search(r"secret seed (\d+): replay this match with --seed \1\n", table.stdout)
