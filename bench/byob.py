@@ -5,7 +5,8 @@ For each game a trivial file bot in the course's signature (``good`` in
 a random built-in bot; the figures are the median time to start the process and load the file,
 and the median and 95th percentile of a move's round trip as the match runner sees it (pipe,
 JSON, the course's arguments built, the call, the answer checked), with the call's own time as
-the bot's process measured it beside. Then a tournament's speed with 1 and 2 jobs.
+the bot's process measured it beside. Each with the bot in the bwrap sandbox (when bwrap works
+here) and in a plain process. Then a tournament's speed with 1 and 2 jobs.
 
     python bench/byob.py [N]
 """
@@ -45,12 +46,12 @@ class Timed:
         return move
 
 
-def per_game(game_id: str, games: int) -> None:
+def per_game(game_id: str, games: int, sandbox: str) -> None:
     game = load(game_id)()
     starts, moves = [], []
     rival = BotEntry.function("random", "", random_move)
     for number in range(1, games + 1):
-        entry = file_entry(game_id, f"{FAULTS / f'{game_id}_faults.py'}:good")
+        entry = file_entry(game_id, f"{FAULTS / f'{game_id}_faults.py'}:good", sandbox=sandbox)
         started = time.perf_counter()
         assert entry.probe(game) is None
         starts.append(time.perf_counter() - started)
@@ -62,7 +63,7 @@ def per_game(game_id: str, games: int) -> None:
         entry.close()
     moves.sort()
     p95 = moves[int(0.95 * (len(moves) - 1))]
-    print(f"{game_id:<11} start+load {statistics.median(starts) * 1000:6.1f} ms · move round trip "
+    print(f"{game_id:<11} {sandbox:<5} start+load {statistics.median(starts) * 1000:6.1f} ms · move round trip "
           f"median {statistics.median(moves) * 1000:5.2f} ms, p95 {p95 * 1000:5.2f} ms ({len(moves)} moves)")
 
 
@@ -81,8 +82,14 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     os.environ.setdefault("ARCADE_BOT_LOGS", tempfile.mkdtemp(prefix="bench-byob-"))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {games} games a game")
+    from bots.sandbox import bwrap_problem
+
+    problem = bwrap_problem()
+    if problem:
+        print(f"(no bwrap figures: {problem})")
     for game_id in ("toothpicks", "hog", "dfootball", "ludo", "othello"):
-        per_game(game_id, games)
+        for sandbox in ("none",) + (() if problem else ("bwrap",)):
+            per_game(game_id, games, sandbox)
     for jobs in (1, 2):
         tournament(jobs)
 
