@@ -93,3 +93,19 @@ async def test_a_short_terminal_asks_to_be_enlarged_rather_than_cut_toothpicks()
     async with app.run_test(size=(80, 18)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("human", "human"), count=10)
         assert not screen.has_class("too-small")
+
+
+# -- defect 3: the commentary wraps to the width left by its scrollbar ------------------------------
+async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        log = screen.query_one("#commentary")
+        width = log.scrollable_content_region.width
+        for n in range(12):  # exactly as wide as the pane, then the scrollbar appears
+            screen.write_commentary(f"{n:02d} " + "x" * (width - 6) + " y.")
+        await pilot.pause()
+        assert log.show_vertical_scrollbar and not log.show_horizontal_scrollbar
+        assert log.scrollable_content_region.width == width
+        assert [strip.text.rstrip()[-3:] for strip in log.lines[-12:]] == [" y."] * 12
+        assert all(strip.cell_length <= width for strip in log.lines)
