@@ -264,3 +264,45 @@ def test_a_secret_seed_is_printed_for_a_replay_and_a_given_seed_is_not_secret():
     table = subprocess.run([*cli, "match", "hog", "always_roll_4", "always_roll_6", "--games", "1"],
                            capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert re.search(r"secret seed (\d+): replay this match with --seed \1\n", table.stdout)
+
+
+async def test_the_setup_screen_offers_the_sandbox_for_file_bots(monkeypatch):
+    """The sandbox row shows with a file bot; bwrap asked for where it cannot run is one line on the
+    screen, auto falls back with a warning, and the game runs the bot in the chosen mode."""
+    from textual.widgets import Input, Select, Static
+
+    from arcade.catalog import CATALOG
+    from arcade.screens.game import GameScreen
+    from arcade.screens.setup import FILE, SetupScreen
+    from tests.conftest import make_app, settle
+
+    good = f"{ROOT / 'tests' / 'fault_bots' / 'toothpicks_faults.py'}:good"
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        setup = SetupScreen(CATALOG["toothpicks"])
+        await app.push_screen(setup)
+        await pilot.pause()
+        row = setup.query_one("#sandbox-row")
+        assert not row.display
+        setup.query_one("#side-1", Select).value = FILE
+        await pilot.pause()
+        assert row.display
+        setup.query_one("#file-1", Input).value = good
+        monkeypatch.setattr(sandbox, "bwrap_problem", lambda: "bwrap is not installed")
+        setup.query_one("#sandbox", Select).value = "bwrap"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is setup and "bwrap is not installed" in str(setup.query_one("#setup-error", Static).render())
+        setup.query_one("#sandbox", Select).value = "auto"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        assert any("NOT contained" in n.message for n in app._notifications)
+        assert game.bot_entries[1].source.sandbox == "none"
+        monkeypatch.undo()
+        await pilot.press("q")
+        await settle(pilot)
+        from arcade.screens.menu import MenuScreen
+
+        assert isinstance(app.screen, MenuScreen)  # leaving the game leaves its setup too

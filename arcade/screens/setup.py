@@ -17,6 +17,7 @@ from arcade.screens.help import HelpScreen
 from arcade.session import HUMAN
 from bots.base import BotEntry
 from bots.registry import UnknownBot, bots_for, resolve
+from bots.sandbox import SandboxUnavailable, choose
 from games.base import Game, OptionError
 
 FILE = "file"
@@ -74,6 +75,20 @@ class SetupScreen(Screen):
                         id=f"file-{side_index}",
                         tooltip="your bot in the course's signature; it runs in a process of its own",
                     )
+            sandbox_row = Horizontal(classes="setup-row", id="sandbox-row")
+            sandbox_row.display = FILE in self.choices
+            with sandbox_row:
+                yield Label("    sandbox", classes="setup-label")
+                yield Select(
+                    [("auto: bwrap where it works", "auto"), ("bwrap (required)", "bwrap"),
+                     ("none: NOT contained", "none")],
+                    value="auto",
+                    allow_blank=False,
+                    compact=True,
+                    id="sandbox",
+                    classes="setup-field",
+                    tooltip="how file bots are contained (bubblewrap); none runs them as you",
+                )
             if self.game_cls.options:
                 yield Static("Options", classes="setup-heading")
             for option in self.game_cls.options:
@@ -107,12 +122,16 @@ class SetupScreen(Screen):
         return self.bots[choice].description
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        if not event.select.id.startswith("side-"):
+            return
         side = event.select.id.removeprefix("side-")
         self.query_one(f"#about-{side}", Label).update(self.describe(str(event.value)))
         row = self.query_one(f"#file-row-{side}")
         row.display = event.value == FILE
         if event.value == FILE:
             self.query_one(f"#file-{side}", Input).focus()
+        chosen = [self.query_one(f"#side-{i}", Select).value for i in range(2)]
+        self.query_one("#sandbox-row").display = FILE in chosen
 
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
@@ -162,6 +181,13 @@ class SetupScreen(Screen):
         if not files:
             self.open_game(players, settings, {})
             return
+        try:
+            sandbox = choose(str(self.query_one("#sandbox", Select).value))
+        except SandboxUnavailable as exc:
+            self.show_error(str(exc))
+            return
+        if sandbox.warning:
+            self.notify(sandbox.warning, title="Sandbox", severity="warning", timeout=10)
         entries = {}
         for i, spec in files.items():
             side = self.game_cls.sides[i].name
@@ -169,7 +195,7 @@ class SetupScreen(Screen):
                 self.show_error(f"{side}: type the bot's file as path/to/bot.py:function")
                 return
             try:
-                entries[i] = resolve(self.entry.id, spec)
+                entries[i] = resolve(self.entry.id, spec, sandbox=sandbox.mode)
             except UnknownBot as exc:
                 self.show_error(f"{side}: {exc}")
                 return
@@ -212,8 +238,12 @@ class SetupScreen(Screen):
 
     def open_game(self, players: tuple[str, str], settings: dict, entries: dict[int, BotEntry]) -> None:
         """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
-        self.app.push_screen(GameScreen(self.entry, players, settings, entries),
-                             callback=lambda _result: self.dismiss())
+        self.app.push_screen(GameScreen(self.entry, players, settings, entries), callback=self.game_closed)
+
+    def game_closed(self, _result: object) -> None:
+        """The game was left: leave this screen too (not awaited: a callback may not await it)."""
+        if self.is_current:
+            self.app.pop_screen()
 
     def action_back(self) -> None:
         self.app.pop_screen()
