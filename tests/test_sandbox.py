@@ -306,3 +306,31 @@ async def test_the_setup_screen_offers_the_sandbox_for_file_bots(monkeypatch):
         from arcade.screens.menu import MenuScreen
 
         assert isinstance(app.screen, MenuScreen)  # leaving the game leaves its setup too
+
+
+async def test_the_tournament_screen_runs_file_bots_contained_or_not_at_all(monkeypatch):
+    from textual.widgets import Input, SelectionList, Static
+
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+    from tests.test_tournament import run_and_wait
+
+    good = f"{ROOT / 'tests' / 'fault_bots' / 'toothpicks_faults.py'}:good"
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen = TournamentScreen("toothpicks")
+        await app.push_screen(screen)
+        await pilot.pause()
+        screen.query_one("#t-bots", SelectionList).deselect("random")
+        screen.query_one("#t-files", Input).value = good
+        screen.query_one("#t-games", Input).value = "2"
+        status = screen.query_one("#t-status", Static)
+        monkeypatch.setattr(sandbox, "bwrap_problem", lambda: "bwrap is not installed")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not screen.running and "file bots need the sandbox" in str(status.render())
+        monkeypatch.undo()
+        await run_and_wait(pilot, screen)  # the seed left empty: a secret one, shown at the end
+        text = str(status.render())
+        assert text.startswith("done: 6 games") and re.search(r"secret seed \d+ \(type it to replay\)", text)

@@ -4,6 +4,8 @@ thread and its own processes, so the screen keeps answering keys)."""
 
 from __future__ import annotations
 
+import os
+
 from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
@@ -36,6 +38,7 @@ class TournamentScreen(Screen):
         super().__init__()
         self.game_id = game_id if game_id in CATALOG else next(iter(CATALOG))
         self.running = False
+        self.seed_was_secret = False
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -54,7 +57,8 @@ class TournamentScreen(Screen):
                     yield Label("Games", classes="t-label", id="t-games-label")
                     yield Input("20", compact=True, id="t-games", type="integer")
                     yield Label("Seed", id="t-seed-label")
-                    yield Input("0", compact=True, id="t-seed", type="integer")
+                    yield Input("", placeholder="secret", compact=True, id="t-seed", type="integer",
+                                tooltip="empty: a secret seed, shown at the end (type it to replay)")
                 yield SelectionList[str](id="t-bots")
                 yield Label("Bot files (space between):", id="t-files-label")
                 yield Input(placeholder="path/to/bot.py:function …", compact=True, id="t-files")
@@ -113,6 +117,7 @@ class TournamentScreen(Screen):
         from arcade.tournament import TournamentError, check
         from bots.external import is_file_spec
         from bots.registry import UnknownBot, resolve
+        from bots.sandbox import SandboxUnavailable, choose
 
         if self.running:
             return
@@ -120,14 +125,22 @@ class TournamentScreen(Screen):
         fmt = str(self.query_one("#t-format", Select).value)
         try:
             games = int(self.query_one("#t-games", Input).value or "0")
-            seed = int(self.query_one("#t-seed", Input).value or "0")
+            typed = self.query_one("#t-seed", Input).value.strip()
+            seed = int(typed) if typed else int.from_bytes(os.urandom(8), "big") >> 1
         except ValueError:
             self.status("games a pair and the seed are whole numbers", error=True)
             return
+        self.seed_was_secret = not typed
         try:
             check(self.game_id, bots, fmt, games)
+            if any(map(is_file_spec, bots)):  # a tournament runs file bots contained, or not at all
+                choose("bwrap")
             for bot in bots:
-                resolve(self.game_id, bot)
+                resolve(self.game_id, bot, sandbox="bwrap" if is_file_spec(bot) else "auto")
+        except SandboxUnavailable as exc:
+            self.status(f"file bots need the sandbox: {exc} (arcade tournament --sandbox none runs them "
+                        "NOT contained)", error=True)
+            return
         except (TournamentError, UnknownBot) as exc:
             self.status(str(exc).strip("'\""), error=True)
             return
@@ -160,6 +173,7 @@ class TournamentScreen(Screen):
     def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
         from arcade.catalog import load
         from arcade.tournament import default_jobs, run_tournament
+        from bots.external import is_file_spec
         from bots.registry import UnknownBot, load_all
 
         worker = get_current_worker()
@@ -177,6 +191,7 @@ class TournamentScreen(Screen):
 
         try:
             result = run_tournament(self.game_id, bots, games=games, seed=seed, jobs=default_jobs(), fmt=fmt,
+                                    sandbox="bwrap" if any(map(is_file_spec, bots)) else "auto",
                                     progress=progress, cancelled=lambda: worker.is_cancelled)
         except KeyboardInterrupt:
             return
@@ -224,8 +239,9 @@ class TournamentScreen(Screen):
         champion = result.standings[0]
         forfeits = sum(s.forfeits for s in result.standings)
         games = sum(p.games for p in result.pairs)
+        secret = f"; secret seed {result.seed} (type it to replay)" if self.seed_was_secret else ""
         self.status(f"done: {games} games; {short_name(champion.bot)} first with {champion.wins} wins; "
-                    f"{forfeits} forfeits")
+                    f"{forfeits} forfeits{secret}")
 
     # -- keys ----------------------------------------------------------------------------------
     def on_button_pressed(self, event: Button.Pressed) -> None:
