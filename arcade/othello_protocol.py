@@ -228,11 +228,19 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
             return 1
         ctx = Context(rng=rng, time_limit=time_limit)
         ctx.started = turn_started - poll  # the .go file appeared up to one look ago
-        move = player.choose(state, ctx)
+        try:
+            move = player.choose(state, ctx)
+            after = game.play(state, move)  # an illegal move is the bot's bug
+        except Forfeit as exc:  # a file bot's fault, in the course's words
+            out(f"{name}: our bot {exc}; stopping")
+            return 1
+        except Exception as exc:  # noqa: BLE001 - a bot's bug stops the program, with its reason
+            out(printable(f"{name}: our bot failed ({type(exc).__name__}: {exc}); stopping"))
+            return 1
         text = move_line(name, move)
         write_at_once(moves, text)
         written = text
-        state = game.play(state, move)
+        state = after
         out(f"{name} ({game.sides[me].name}) plays {square_name(move)} in {time.perf_counter() - turn_started:.2f} s")
 
 

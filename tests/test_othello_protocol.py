@@ -681,3 +681,26 @@ def test_program_names_must_be_printable(capsys, tmp_path):
     assert main(["othello-referee", "alpha", "be\x07ta", "--dir", str(tmp_path)]) == 2
     with pytest.raises(Exception, match="printable"):
         run_referee("alpha", "be\x9bta", 1.0, tmp_path)
+
+
+def test_the_player_command_stops_with_its_file_bots_fault_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad_bot.py"
+    bad.write_text('def strategy(*args):\n    raise ValueError("\\x1b[2Jboom")\n')
+    (tmp_path / "move_file").write_text("")
+    (tmp_path / "me.go").touch()
+    proc = run_cli("othello-player", "me", "--bot", f"{bad}:strategy", "--dir", str(tmp_path), "--poll", "0.005")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1 and err == "" and "\x1b" not in out
+    assert out.splitlines()[-1] == "me: our bot strategy produced an error (ValueError: boom); stopping"
+    (tmp_path / "bad_bot.py").write_text("raise ImportError('no such course module')\n")
+    proc = run_cli("othello-player", "me", "--bot", f"{bad}:strategy", "--dir", str(tmp_path))
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("arcade: error: cannot load bot") and "ImportError: no such course module" in err
+
+
+@pytest.mark.parametrize("flag,value", [("--poll", "nan"), ("--poll", "0"), ("--read-delay", "inf"), ("--read-delay", "-1")])
+def test_the_hidden_delays_are_checked_too(capsys, tmp_path, flag, value):
+    command = ["othello-referee", "alpha", "beta"] if flag == "--read-delay" else ["othello-player", "me"]
+    assert main([*command, "--dir", str(tmp_path), f"{flag}={value}"]) == 2
+    assert capsys.readouterr().err.startswith("arcade: error: ")

@@ -16,6 +16,24 @@ from pathlib import Path
 from arcade.commands.common import UsageError, seconds
 
 
+def _delay(text: str) -> float:
+    """The hidden ``--read-delay``: a finite number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 <= value < float("inf"):
+        raise UsageError(f"a delay must be a finite number of seconds, 0 or more, not {text!r}")
+    return value
+
+
+def _poll(text: str) -> float:
+    """The hidden ``--poll``: a positive, finite number of seconds."""
+    if _delay(text) == 0:
+        raise UsageError("--poll must be more than 0 seconds")
+    return float(text)
+
+
 def register(subparsers) -> None:
     player = subparsers.add_parser(
         "othello-player",
@@ -27,7 +45,7 @@ def register(subparsers) -> None:
     player.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     player.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     player.add_argument("--seed", type=int, default=None, help="seed of the bot's random choices")
-    player.add_argument("--poll", type=float, default=0.01, help=argparse.SUPPRESS)
+    player.add_argument("--poll", type=_poll, default=0.01, help=argparse.SUPPRESS)
     player.set_defaults(run=run_player)
 
     referee = subparsers.add_parser(
@@ -40,8 +58,8 @@ def register(subparsers) -> None:
     referee.add_argument("--time-limit", type=seconds, default=None, metavar="S", help="seconds a move (default: the game's, 10 as in the course)")
     referee.add_argument("--dir", default=".", help="the directory of the game's files (default: here)")
     referee.add_argument("--seed", type=int, default=None, help="seed of the colour draw")
-    referee.add_argument("--poll", type=float, default=0.05, help=argparse.SUPPRESS)
-    referee.add_argument("--read-delay", type=float, default=0.1, help=argparse.SUPPRESS)
+    referee.add_argument("--poll", type=_poll, default=0.05, help=argparse.SUPPRESS)
+    referee.add_argument("--read-delay", type=_delay, default=0.1, help=argparse.SUPPRESS)
     referee.set_defaults(run=run_referee)
 
 
@@ -70,13 +88,21 @@ def run_player(args) -> int:
 
     _check_common(args)
     _check_name(args.name)
+    from games.othello import Othello
+
     try:
         bot = resolve("othello", args.bot)
     except UnknownBot as exc:
         raise UsageError(str(exc)) from None
-    print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
-    return play(args.name, bot, args.time_limit, args.dir, poll=args.poll,
-                out=lambda text: print(text, flush=True), seed=args.seed)
+    try:
+        problem = bot.probe(Othello(time_limit=args.time_limit))  # a file bot that cannot load: one line
+        if problem is not None:
+            raise UsageError(problem)
+        print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
+        return play(args.name, bot, args.time_limit, args.dir, poll=args.poll,
+                    out=lambda text: print(text, flush=True), seed=args.seed)
+    finally:
+        bot.close()
 
 
 def run_referee(args) -> int:
