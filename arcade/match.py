@@ -9,7 +9,7 @@ seed gives the same result whatever else runs.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from arcade.session import MAX_PLIES, Session, match_rngs
@@ -30,6 +30,23 @@ class GameRecord:
     termination: Termination = Termination.NORMAL  # how the game ended (a forfeit: why)
     max_move_seconds: tuple[float, float] = (0.0, 0.0)
     moved_first: int | None = None  # the player who moved first, when that is not side 0's
+    moves: list[str] = field(default_factory=list)  # every move and chance outcome, as text
+    times: list[float] = field(default_factory=list)  # every bot answer's seconds, in order
+
+    def as_json(self) -> dict:
+        """The record as one JSON object (a line of a record log)."""
+        data = asdict(self)
+        data["termination"] = self.termination.value
+        data["max_move_seconds"] = [round(s, 6) for s in self.max_move_seconds]
+        data["times"] = [round(s, 6) for s in self.times]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> "GameRecord":
+        data = dict(data)
+        data["termination"] = Termination(data.get("termination", "normal"))
+        data["max_move_seconds"] = tuple(data.get("max_move_seconds", (0.0, 0.0)))
+        return cls(**{key: value for key, value in data.items() if key in cls.__dataclass_fields__})
 
 
 class Tally:
@@ -112,6 +129,8 @@ class Outcome:
     state: State
     result: Result
     move_seconds: tuple[float, float]
+    moves: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
 
     @property
     def forfeit(self) -> int | None:
@@ -134,7 +153,8 @@ def play_out(
     """
     session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, time_limit, state)
     result = session.play_to_end(MAX_PLIES)
-    return Outcome(session.state, result, (session.slowest[0], session.slowest[1]))
+    return Outcome(session.state, result, (session.slowest[0], session.slowest[1]), session.move_texts(),
+                   session.times)
 
 
 def run_match(
@@ -145,22 +165,31 @@ def run_match(
     time_limit: float | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     first_game: int = 1,
+    log=None,
 ) -> MatchSummary:
     """Play ``games`` games between two bots, A first in odd games, B first in even ones.
 
     ``first_game`` numbers the first game (a tournament plays a pair's games in chunks: game
     ``k`` is the same game whichever chunk plays it). File bots' processes are killed at the end.
+    With a ``log`` (``arcade.records.RecordLog``) each game is appended as it ends, and a game the
+    log holds already is taken from it instead of played (a resumed match).
     """
     try:
-        return _run_match(game, entries, games, seed, time_limit, on_game, first_game)
+        return _run_match(game, entries, games, seed, time_limit, on_game, first_game, log)
     finally:
         for entry in entries:
             entry.close()
 
 
-def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> MatchSummary:
+def _run_match(game, entries, games, seed, time_limit, on_game, first_game, log) -> MatchSummary:
     summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
     for number in range(first_game, first_game + games):
+        recorded = log.get("match", entries[0].name, entries[1].name, number) if log is not None else None
+        if recorded is not None:
+            summary.records.append(recorded)
+            if on_game is not None:
+                on_game(recorded)
+            continue
         first = 0 if number % 2 else 1
         # A game whose first mover is an option (Robot Ludo's ``starting``) gives each game its
         # variant, so that colour and first move alternate independently.
@@ -188,8 +217,12 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game) -> M
             termination=outcome.result.termination,
             max_move_seconds=(seconds[0], seconds[1]),
             moved_first=player_of(this_game.first_side),
+            moves=outcome.moves,
+            times=outcome.times,
         )
         summary.records.append(record)
+        if log is not None:
+            log.append("match", entries[0].name, entries[1].name, seed, record)
         if on_game is not None:
             on_game(record)
     return summary

@@ -88,6 +88,8 @@ class Session:
         self.forfeit: Result | None = None
         self.slowest = [0.0, 0.0]
         """Each side's slowest answer so far, in seconds on the session's clock."""
+        self.times: list[float] = []
+        """Every bot answer's seconds, in the order of the moves (a game record's per-move times)."""
         self._told = False
 
     # -- where the game stands ------------------------------------------------------------------
@@ -163,6 +165,7 @@ class Session:
         if answer.ply != self.state.ply or answer.side != self.state.to_move or self.over:
             raise ValueError("the answer is for a position that is no longer current")
         self.slowest[answer.side] = max(self.slowest[answer.side], answer.seconds)
+        self.times.append(answer.seconds)
         if answer.forfeit is not None:
             return self.forfeit_by(answer.side, answer.forfeit)
         try:
@@ -195,6 +198,11 @@ class Session:
                 self.forfeit = Result(None, f"no result after {max_plies} plies", Termination.DRAW_BY_RULE)
         self.tell_the_end()
         return self.result  # type: ignore[return-value]
+
+    def move_texts(self) -> list[str]:
+        """The game so far as text, every move and chance outcome in order (``Game.move_text``)."""
+        return [self.game.move_text(before, after.event.move)
+                for before, after in zip(self.history, self.history[1:]) if after.event is not None]
 
     # -- undo and the end -------------------------------------------------------------------------
     def undo(self) -> State:

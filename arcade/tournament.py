@@ -29,7 +29,8 @@ import os
 import random
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from itertools import combinations
 from typing import Callable, Sequence
 
@@ -204,6 +205,8 @@ class Setup:
     files: tuple[tuple[str, str], ...] = ()
     sandbox: str = "auto"
     """How file bots are contained (``bots.sandbox``), in every worker."""
+    bundles: tuple = ()
+    """On a cluster: each file bot's name, ``file.py:function`` and folder files (``bundle``)."""
     """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
 
 
@@ -222,16 +225,69 @@ def make_entry(game_id: str, name: str, memory: int | None, sandbox: str = "auto
     return resolve(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None), sandbox=sandbox)
 
 
-def run_task(setup: Setup, task: Task) -> list[GameRecord]:
-    """Play one chunk of games (in whatever process runs it)."""
+def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+    """Play one chunk of games (in whatever process runs it: here, a local worker, a Dask worker).
+    File bots come as the paths in ``setup.files`` or, on a cluster, as the files themselves in
+    ``setup.bundles``, written to a folder of this machine's first."""
     from arcade.catalog import load
 
     game = load(setup.game_id)(**setup.settings)
     files = dict(setup.files)
-    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory, setup.sandbox) for name in (task.a, task.b))
+    files.update(unpack_bundles(setup.bundles))
+    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory, setup.sandbox)
+                    for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, time_limit=setup.time_limit,
-                        first_game=task.first)
+                        first_game=task.first, on_game=on_game)
     return summary.records
+
+
+_STREAM = None
+"""A local worker's queue to the coordinator: each game's record as soon as it is played."""
+
+
+def _worker_init(stream) -> None:
+    global _STREAM
+    _STREAM = stream
+    _quiet_worker()
+
+
+def run_task_streaming(setup: Setup, task: Task, index: int) -> list[GameRecord]:
+    """``run_task`` in a local worker, sending each game's record to the coordinator at once."""
+    stream = _STREAM
+    return run_task(setup, task, None if stream is None else (lambda record: stream.put((index, record))))
+
+
+# -- bot files that travel with the games (a cluster's workers share no folder with us) ----------
+
+def bundle(name: str, spec: str) -> tuple[str, str, tuple[tuple[str, bytes], ...]]:
+    """File bot ``name`` as it travels to a cluster: its function and its folder's ``.py`` files
+    (the sandbox shows a bot its own folder: its helper modules come along)."""
+    path, _, function = spec.rpartition(":")
+    folder = Path(path).parent
+    files = tuple(sorted((p.name, p.read_bytes()) for p in folder.glob("*.py") if p.is_file()))
+    return name, f"{Path(path).name}:{function}", files
+
+
+def unpack_bundles(bundles) -> dict[str, str]:
+    """Write each bundled bot's files to a folder of its own under this machine's temporary
+    folder (once: named by their digest); the bots' names with their local specs."""
+    import tempfile
+
+    specs = {}
+    for name, spec, files in bundles:
+        digest = hashlib.sha256(repr(files).encode()).hexdigest()[:16]
+        folder = Path(tempfile.gettempdir()) / "contest-arcade-bots" / digest
+        if not folder.is_dir():
+            part = folder.with_name(folder.name + f".{os.getpid()}.part")
+            part.mkdir(parents=True, exist_ok=True)
+            for file_name, data in files:
+                (part / file_name).write_bytes(data)
+            try:
+                part.rename(folder)
+            except OSError:  # another worker wrote it first
+                pass
+        specs[name] = str(folder / spec)
+    return specs
 
 
 def _quiet_worker() -> None:
@@ -286,36 +342,49 @@ Progress = Callable[[int, int, list[PairResult]], None]
 
 
 class Runner:
-    """Runs pairs' games over ``jobs`` processes (in this process for ``jobs == 1``)."""
+    """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
+    Dask cluster (``cluster``: the scheduler's address). With a ``log`` (a ``RecordLog``) every
+    finished game is appended to it as it comes, and games the log holds already are not played."""
 
     def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
-                 cancelled: Callable[[], bool] = lambda: False) -> None:
+                 cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None) -> None:
         self.setup = setup
         self.games = games
         self.seed = seed
         self.jobs = max(1, jobs)
         self.progress = progress
         self.cancelled = cancelled
+        self.log = log
+        self.cluster = cluster
         self.pool: ProcessPoolExecutor | None = None
+        self.stream = None
+        self.client = None
         self.done = 0
         self.total = 0
         self.all_pairs: list[PairResult] = []
 
     def __enter__(self) -> "Runner":
-        if self.jobs > 1:
+        if self.cluster is not None:
+            self.client = connect(self.cluster)
+            self.setup = replace(self.setup, files=(), bundles=tuple(bundle(n, spec) for n, spec in self.setup.files))
+        elif self.jobs > 1:
             context = mp_context()
             start_helpers(context)
-            self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_quiet_worker)
+            self.stream = context.Queue()
+            self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init,
+                                            initargs=(self.stream,))
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
+        if self.client is not None:
+            self.client.close()
         if self.pool is None:
             return
         if kind is None:
             self.pool.shutdown(wait=True)
             return
         # interrupted (Ctrl+C, the screen left) or failed: stop at once. A killed worker's file
-        # bots notice that their parent is gone and exit within half a second.
+        # bots die with it (their sandbox, or PR_SET_PDEATHSIG).
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
@@ -326,42 +395,107 @@ class Runner:
     def play(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[PairResult]:
         """Play every pair's games; the results in the order of ``pairs``."""
         results = [PairResult(stage, a, b) for a, b in pairs]
+        seeds = [pair_seed(self.seed, stage, a, b) for a, b in pairs]
         tasks = []
         for index, (a, b) in enumerate(pairs):
-            seed = pair_seed(self.seed, stage, a, b)
             size = chunk_size(self.games)
             for first in range(1, self.games + 1, size):
-                tasks.append(Task(index, a, b, seed, first, min(size, self.games + 1 - first)))
-        chunks: dict[int, list[GameRecord]] = {}
+                tasks.append(Task(index, a, b, seeds[index], first, min(size, self.games + 1 - first)))
         self.all_pairs.extend(results)
+        got: set[tuple[int, int]] = set()
 
-        def finished(i: int, records: list[GameRecord]) -> None:
-            chunks[i] = records
-            task = tasks[i]
-            pair = results[task.pair]
-            pair.records = [r for j, t in enumerate(tasks) if t.pair == task.pair and j in chunks for r in chunks[j]]
+        def take(index: int, record: GameRecord) -> None:
+            """A finished game (played now or read from the log), once."""
+            if (index, record.number) in got:
+                return
+            got.add((index, record.number))
+            pair = results[index]
+            pair.records.append(record)
             pair.records.sort(key=lambda r: r.number)
-            self.done += task.games
+            if self.log is not None:
+                self.log.append(stage, pair.a, pair.b, seeds[index], record)
+            self.done += 1
+
+        def report() -> None:
             if self.progress is not None:
                 self.progress(self.done, self.total, self.all_pairs)
 
-        if self.pool is None:
-            for i, task in enumerate(tasks):
+        to_play = []
+        for i, task in enumerate(tasks):
+            logged = [self.log.get(stage, task.a, task.b, k) for k in range(task.first, task.first + task.games)] \
+                if self.log is not None else [None]
+            for record in logged:
+                if record is not None:
+                    take(task.pair, record)
+            if not all(logged):  # a chunk is played whole (a file bot's process sees the same games)
+                to_play.append(i)
+        report()
+        if self.client is not None:
+            self._play_on_cluster(tasks, to_play, take, report)
+        elif self.pool is not None:
+            self._play_on_pool(tasks, to_play, take, report)
+        else:
+            for i in to_play:
                 if self.cancelled():
                     raise KeyboardInterrupt
-                finished(i, run_task(self.setup, task))
-            return results
-        futures: dict[Future, int] = {self.pool.submit(run_task, self.setup, t): i for i, t in enumerate(tasks)}
+                index = tasks[i].pair
+                run_task(self.setup, tasks[i], lambda record: (take(index, record), report()))
+        return results
+
+    def _play_on_pool(self, tasks, to_play, take, report) -> None:
+        import queue
+
+        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], i): i for i in to_play}
         pending = set(futures)
+
+        def drain() -> None:
+            while True:
+                try:
+                    i, record = self.stream.get_nowait()
+                except queue.Empty:
+                    return
+                take(tasks[i].pair, record)
+                report()
+
         while pending:
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             if self.cancelled():
                 for future in pending:
                     future.cancel()
                 raise KeyboardInterrupt
+            drain()
             for future in sorted(done, key=futures.__getitem__):
-                finished(futures[future], future.result())
-        return results
+                for record in future.result():  # any the stream has not brought yet
+                    take(tasks[futures[future]].pair, record)
+                report()
+        drain()
+
+    def _play_on_cluster(self, tasks, to_play, take, report) -> None:
+        from distributed import as_completed
+
+        futures = {self.client.submit(run_task, self.setup, tasks[i], retries=1, pure=False): i for i in to_play}
+        remaining = as_completed(list(futures))
+        for future in remaining:
+            if self.cancelled():
+                self.client.cancel(list(futures))
+                raise KeyboardInterrupt
+            for record in future.result():  # a game rerun after a worker died is taken once
+                take(tasks[futures[future]].pair, record)
+            report()
+
+
+def connect(address: str):
+    """A Dask client of the scheduler at ``address`` (``tcp://HOST:PORT``, started with Dask's own
+    ``dask scheduler``; workers with ``dask worker tcp://HOST:PORT``)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise TournamentError("--cluster needs Dask's distributed: pip install 'contest-arcade[cluster]' "
+                              "(or pip install distributed)") from None
+    try:
+        return Client(address, timeout=10)
+    except (OSError, TimeoutError) as exc:
+        raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
 # -- the formats ------------------------------------------------------------------------------
@@ -395,6 +529,8 @@ def run_tournament(
     sandbox: str = "auto",
     progress: Progress | None = None,
     cancelled: Callable[[], bool] = lambda: False,
+    record: str | os.PathLike | None = None,
+    cluster: str | None = None,
 ) -> TournamentResult:
     """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap)."""
     from arcade.catalog import load
@@ -414,14 +550,29 @@ def run_tournament(
                 raise TournamentError(str(exc)) from None
             files.append((bot, f"{path}:{function}"))
     setup = Setup(game_id, settings, time_limit, memory, tuple(files), sandbox)
-    with Runner(setup, games, seed, jobs, progress, cancelled) as runner:
-        if fmt == "round-robin":
-            pairs = list(combinations(bots, 2))
-            runner.total = len(pairs) * games
-            result.pairs = runner.play("round robin", pairs)
-            result.standings = round_robin_standings(bots, result.pairs)
-        else:
-            run_groups(result, runner)
+    log = None
+    if record is not None:
+        from arcade.records import RecordError, RecordLog
+
+        header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
+                  "games_per_pair": games, "seed": seed, "time_limit": time_limit, "memory": memory,
+                  "sandbox": sandbox}
+        try:
+            log = RecordLog(record, header)
+        except RecordError as exc:
+            raise TournamentError(str(exc)) from None
+    try:
+        with Runner(setup, games, seed, jobs, progress, cancelled, log, cluster) as runner:
+            if fmt == "round-robin":
+                pairs = list(combinations(bots, 2))
+                runner.total = len(pairs) * games
+                result.pairs = runner.play("round robin", pairs)
+                result.standings = round_robin_standings(bots, result.pairs)
+            else:
+                run_groups(result, runner)
+    finally:
+        if log is not None:
+            log.close()
     return result
 
 

@@ -156,16 +156,34 @@ def make_game(game_id: str, options: dict[str, str]):
 
 
 def progress_bar(title: str, quiet: bool):
-    """A transient Rich progress bar on stderr (off with ``quiet`` or when stderr is no terminal)."""
+    """A transient Rich progress bar on stderr (off with ``quiet`` or when stderr is no terminal):
+    games done of the total, games a minute, the time so far and the time left."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class GamesPerMinute(ProgressColumn):
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed * 60:,.0f} games/min" if speed else "… games/min", style="progress.data.speed")
 
     err = Console(stderr=True)
     return Progress(
         TextColumn(title),
         BarColumn(),
         MofNCompleteColumn(),
+        GamesPerMinute(),
         TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
         console=err,
         transient=True,
         disable=quiet or not err.is_terminal,

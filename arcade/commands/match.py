@@ -38,6 +38,8 @@ def register(subparsers) -> None:
     add_memory_option(match)
     add_sandbox_option(match, "auto", "auto")
     match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    match.add_argument("--record", metavar="FILE",
+                       help="append every finished game to FILE (JSON lines); the same command again resumes")
     match.set_defaults(run=run)
 
 
@@ -53,6 +55,19 @@ def run(args: argparse.Namespace) -> int:
     game = make_game(args.game, parse_options(args.option))
     sandbox = sandbox_for((args.bot_a, args.bot_b), args.sandbox)
     seed, secret = seed_of(args)
+    log = None
+    if args.record:
+        from arcade.records import RecordError, RecordLog, recorded_seed
+
+        if args.seed is None and recorded_seed(args.record) is not None:
+            seed = recorded_seed(args.record)  # resuming: the seed the record was made with
+        header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
+                  "games": args.games, "seed": seed, "time_limit": args.time_limit, "memory": args.memory,
+                  "sandbox": sandbox}
+        try:
+            log = RecordLog(args.record, header)
+        except RecordError as exc:
+            raise UsageError(str(exc)) from None
     entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory, sandbox=sandbox))  # run_match closes them
     with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
         task = progress.add_task("games", total=args.games)
@@ -63,7 +78,10 @@ def run(args: argparse.Namespace) -> int:
             seed=seed,
             time_limit=args.time_limit,
             on_game=lambda record: progress.advance(task),
+            log=log,
         )
+    if log is not None:
+        log.close()
     if args.json:
         print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0

@@ -58,6 +58,13 @@ def register(subparsers) -> None:
                                        "unless --sandbox none is given")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     parser.add_argument("--csv", metavar="FILE", help="also write the standings to FILE as CSV")
+    parser.add_argument("--record", metavar="FILE",
+                        help="append every finished game to FILE (JSON lines); run again with the same FILE "
+                             "and arguments to resume: recorded games are not played again")
+    parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
+                        help="play the games on a Dask cluster (started with 'dask scheduler' and 'dask worker')")
+    parser.add_argument("--plan", action="store_true",
+                        help="print the number of games and a time estimate, and play nothing")
     parser.set_defaults(run=run)
 
 
@@ -77,8 +84,16 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.plan:
+        return print_plan(game, args)
     sandbox = sandbox_for(args.bots, args.sandbox, required=True)
     seed, secret = seed_of(args)
+    if args.record and args.seed is None:
+        from arcade.records import recorded_seed
+
+        recorded = recorded_seed(args.record)
+        if recorded is not None:  # resuming: the seed the record was made with (a secret one too)
+            seed = recorded
     entries = resolve_bots(game, args.bots, args.memory, sandbox=sandbox)  # checks every name, loads every file bot
     for entry in entries:
         entry.close()
@@ -105,9 +120,14 @@ def run(args) -> int:
                 memory=args.memory << 20,
                 sandbox=sandbox,
                 progress=progress,
+                record=args.record,
+                cluster=args.cluster,
             )
         except BrokenProcessPool as exc:
-            raise UsageError(f"the tournament stopped: a worker process died ({exc})") from None
+            resume = f"; run it again with --record {args.record} to go on" if args.record else ""
+            raise UsageError(f"the tournament stopped: a worker process died ({exc}){resume}") from None
+        except TournamentError as exc:
+            raise UsageError(str(exc)) from None
     if args.csv:
         try:
             with open(args.csv, "w", newline="", encoding="utf-8") as handle:
@@ -146,3 +166,53 @@ def run(args) -> int:
     for log in bot_logs(entries):
         console.print(f"file bot output: {log}", soft_wrap=True)
     return 0
+
+
+def print_plan(game, args) -> int:
+    """``--plan``: how many games the tournament plays and how long it may take, from each bot's
+    time limit and the game's typical length (random play's, over 40 games), playing nothing."""
+    import random
+
+    from bots.adapters import adapter_for
+    from bots.external import is_file_spec
+    from games.base import CHANCE, random_playout
+
+    games = check(args.game, args.bots, args.fmt, args.games)
+    n = len(args.bots)
+    pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
+    total = pairs * games
+    rng = random.Random(0)
+    lengths = [sum(s.to_move != CHANCE for s in random_playout(game, game.initial_state(), rng)[:-1])
+               for _ in range(40)]
+    moves = sum(lengths) / len(lengths)
+    game_limit = getattr(game, "time_limit", None)
+
+    def limit(bot: str) -> float:
+        """Seconds a move of ``bot`` may take: the time limit file bots are held to; a built-in
+        bot's own (a clock-bound search) where the game has a time limit, else a guess of 10 ms."""
+        if args.time_limit is not None:
+            return args.time_limit
+        if is_file_spec(bot):
+            return adapter_for(game.id).time_limit(game)
+        return float(game_limit) if game_limit is not None else 0.01
+
+    per_pair = sum(limit(bot) for bot in args.bots) * (n - 1) / max(1, n * (n - 1) // 2) if n > 1 else 0.0
+    worst = total * moves / 2 * per_pair  # each side makes half the moves
+    jobs = args.jobs or default_jobs()
+    how = "round robin" if args.fmt == "round-robin" else "groups tournament"
+    print(f"{game.title} {how} of {n} bots: {pairs:,} pairs × {games} games = {total:,} games")
+    print(f"a game: about {moves:.0f} moves (random play, 40 games)")
+    print(f"at most {duration(worst)} if every move takes its time limit; with --jobs {jobs}: "
+          f"{duration(worst / jobs)}; on a cluster of W workers, that divided by W")
+    print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
+    return 0
+
+
+def duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"

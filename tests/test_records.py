@@ -1,0 +1,147 @@
+"""Class-scale tournaments: game records that resume after a kill, the same standings on one
+process, two, or a Dask cluster, and the plan printed before anything is played."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arcade.catalog import load
+from arcade.records import RecordError, RecordLog
+from arcade.tournament import TournamentError, run_tournament
+from games.base import CHANCE
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+
+
+def slow_bot(tmp_path: Path) -> str:
+    """A file bot that takes 15 ms a move (so that a tournament is still running when killed)."""
+    folder = tmp_path / "slow"
+    folder.mkdir(exist_ok=True)
+    (folder / "slow.py").write_text("import time\n\ndef strategy(left):\n    time.sleep(0.015)\n    return 1\n")
+    return f"{folder / 'slow.py'}:strategy"
+
+
+def lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_record_holds_every_game_and_its_moves_replay_to_the_result(tmp_path):
+    record = tmp_path / "t.jsonl"
+    result = run_tournament("hog", ["always_roll_4", "always_roll_6", "optimal"], games=4, seed=2, record=record)
+    header, *games = lines(record)
+    assert header["record"] == "contest-arcade record 1" and header["bots"] == ["always_roll_4", "always_roll_6",
+                                                                                "optimal"]
+    assert header["seed"] == 2 and header["games_per_pair"] == 4
+    assert len(games) == 12 and len({(g["stage"], *g["pair"], g["number"]) for g in games}) == 12
+    hog = load("hog")()
+    for game in games:
+        state = hog.match_variant(game["number"]).initial_state()
+        choices = 0
+        for text in game["moves"]:
+            choices += state.to_move != CHANCE
+            state = hog.play(state, hog.parse_move(state, text))
+        assert state.over and state.result.reason == game["reason"]
+        assert len(game["times"]) == choices and all(t >= 0 for t in game["times"])  # one per bot move
+    wins = {s.bot: s.wins for s in result.standings}
+    assert sum(wins.values()) == sum(g["winner"] is not None for g in games)
+
+
+def test_a_killed_tournament_resumes_to_the_standings_of_an_uninterrupted_one(tmp_path):
+    """SIGKILL in the middle, then the same command with the same file: no game is played twice and
+    the standings are those of a run that was never interrupted."""
+    slow = slow_bot(tmp_path)
+    record = tmp_path / "run.jsonl"
+    args = ["tournament", "toothpicks", "perfect", "always_1", slow, "random", "--games", "12", "--seed", "9",
+            "--jobs", "2", "--json", "--record", str(record)]
+    process = subprocess.Popen([*CLI, *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if record.exists() and len(record.read_text().splitlines()) > 20:
+                break
+            time.sleep(0.02)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    kept = len(record.read_text().splitlines()) - 1
+    assert 20 <= kept < 72  # killed in the middle (6 pairs × 12 games)
+    with open(record, "a") as handle:  # a line cut short by the kill
+        handle.write('{"stage": "round robin", "pair": ["perfect", "al')
+    done = subprocess.run([*CLI, *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    resumed = json.loads(done.stdout)
+    games = lines(record)[1:]
+    keys = [(g["stage"], *g["pair"], g["number"]) for g in games]
+    assert len(keys) == len(set(keys)) == 72
+    whole = run_tournament("toothpicks", ["perfect", "always_1", slow, "random"], games=12, seed=9, jobs=1)
+    assert resumed["standings"] == whole.as_json()["standings"]
+    assert resumed["pairs"] == whole.as_json()["pairs"]
+
+
+def test_a_record_of_another_run_is_refused_with_the_difference(tmp_path):
+    record = tmp_path / "r.jsonl"
+    run_tournament("toothpicks", ["perfect", "random"], games=2, seed=1, record=record)
+    with pytest.raises(TournamentError, match="its games_per_pair is 2, not 4"):
+        run_tournament("toothpicks", ["perfect", "random"], games=4, seed=1, record=record)
+    done = subprocess.run([*CLI, "tournament", "toothpicks", "perfect", "random", "--games", "2", "--seed", "5",
+                           "--record", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "its seed is 1, not 5" in done.stderr and "Traceback" not in done.stderr
+    (tmp_path / "other.txt").write_text("hello\n")
+    with pytest.raises(RecordError, match="not a record file"):
+        RecordLog(tmp_path / "other.txt", {"kind": "match"})
+
+
+def test_without_a_seed_a_resumed_record_keeps_its_secret_seed(tmp_path):
+    record = tmp_path / "m.jsonl"
+    base = [*CLI, "match", "hog", "always_roll_4", "always_roll_6", "--games", "6", "--json", "--record", str(record)]
+    first = json.loads(subprocess.run(base, cwd=ROOT, capture_output=True, text=True, timeout=60).stdout)
+    again = json.loads(subprocess.run(base, cwd=ROOT, capture_output=True, text=True, timeout=60).stdout)
+    assert first["seed_was_secret"] and again["seed"] == first["seed"] and again["wins"] == first["wins"]
+    assert len(lines(record)) == 7  # the header and six games, none twice
+
+
+def test_the_plan_says_how_many_games_and_how_long_without_playing(tmp_path):
+    record = tmp_path / "never.jsonl"
+    done = subprocess.run([*CLI, "tournament", "othello", "greedy", "random", "alphabeta-0.1s", "--games", "2",
+                           "--plan", "--jobs", "2", "--record", str(record)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "3 pairs × 2 games = 6 games" in done.stdout and "with --jobs 2" in done.stdout
+    assert not record.exists()
+
+
+def test_the_same_seed_gives_the_same_standings_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed", reason="distributed is part of .[test]")
+    slow = slow_bot(tmp_path)  # a file bot: its files travel with the games
+    bots = ["perfect", "always_1", "random", slow]
+    one = run_tournament("toothpicks", bots, games=10, seed=4, jobs=1).as_json()
+    two = run_tournament("toothpicks", bots, games=10, seed=4, jobs=2).as_json()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        record = tmp_path / "cluster.jsonl"
+        on_cluster = run_tournament("toothpicks", bots, games=10, seed=4, cluster=cluster.scheduler_address,
+                                    record=record).as_json()
+    assert one == two == on_cluster
+    assert len(lines(record)) == 1 + 6 * 10
+
+
+def test_a_cluster_that_cannot_be_reached_is_one_line():
+    done = subprocess.run([*CLI, "tournament", "toothpicks", "perfect", "random", "--games", "2",
+                           "--cluster", "tcp://127.0.0.1:9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr
+    assert "Traceback" not in done.stderr
