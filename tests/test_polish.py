@@ -109,3 +109,74 @@ async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_app
         assert log.scrollable_content_region.width == width
         assert [strip.text.rstrip()[-3:] for strip in log.lines[-12:]] == [" y."] * 12
         assert all(strip.cell_length <= width for strip in log.lines)
+
+
+# -- defect 4: the Footer keeps Rules and Menu, and says what each key does now ----------------------
+def _footer(screen) -> dict[str, str]:
+    """The keys the Footer shows: key → description."""
+    shown = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.show and active.binding.description:
+            shown.setdefault(active.binding.action, (key, active.binding))
+    return {key: binding.description for key, binding in shown.values()}
+
+
+def _footer_columns(screen) -> int:
+    shown = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.show and active.binding.description:
+            shown.setdefault(active.binding.action, active.binding)
+    return sum(screen.footer_width(binding) for binding in shown.values()) + screen.PALETTE_WIDTH
+
+
+@pytest.mark.parametrize("game_id, players, moves", [
+    ("ludo", ("human", "human"), [6]),            # Tab, Enter and "e Enter counter"
+    ("hog", ("final", "always_roll_5"), None),     # bots to the end
+    ("othello", ("human", "human"), []),
+    ("dfootball", ("human", "human"), []),
+    ("toothpicks", ("human", "human"), []),
+])
+@pytest.mark.parametrize("width", [80, "smallest"])
+async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves, width):
+    from arcade.catalog import CATALOG
+
+    if width == "smallest":  # the narrowest terminal the game accepts
+        entry = CATALOG[game_id]
+        width = entry.board_class()(entry.load()()).min_size()[0]
+    app = make_app()
+    async with app.run_test(size=(width, 24)) as pilot:
+        screen = await open_game(pilot, game_id, players)
+        if moves:  # Ludo: Red has rolled a six (enter a counter, or not)
+            from games.ludo import make_start_board
+
+            state = screen.game.state_from_board(make_start_board(4, 20), 0, 6)
+            screen.history = [screen.game.initial_state(), state]
+            screen.generation += 1
+            screen.advance()
+            await settle(pilot)
+            assert _footer(screen).get("e") == "Enter counter"
+        footer = _footer(screen)
+        assert footer.get("question_mark") == "Rules" and footer.get("q") == "Menu", footer
+        assert _footer_columns(screen) <= width, footer
+        if players[0] != "human":
+            assert screen.result is not None
+            assert "p" not in footer and "s" not in footer  # nothing to pause after the end
+
+
+async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("random_move", "random_move"), wait=False, n=15)
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen.paused and _footer(screen).get("p") == "Resume"
+        await pilot.press("p")
+        await pilot.pause()
+        assert not screen.paused and _footer(screen).get("p") == "Pause"
+        await pilot.press("p")
+        await pilot.resize_terminal(60, 24) if hasattr(pilot, "resize_terminal") else None
+        await pilot.pause()
+        assert "analysis" in screen.footer_hidden and "a" not in _footer(screen)
+        await pilot.press("a")  # still works
+        await pilot.pause()
+        assert screen.analysis

@@ -15,6 +15,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.actions import parse as parse_action
 from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.content import Content
@@ -42,12 +43,24 @@ class GameScreen(Screen):
         # shown instead of ``a`` while the board types letters (a human to move in Othello)
         Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
                 tooltip="Show or hide the analysis"),
-        Binding("p", "pause", "Pause", id="pause", tooltip="Pause or resume the bots"),
+        # one key, two names: the Footer says what ``p`` does now
+        Binding("p", "pause", "Pause", id="pause", tooltip="Pause the bots"),
+        Binding("p", "resume", "Resume", id="resume", tooltip="Let the bots play on"),
         Binding("s", "step", "Step", id="step", tooltip="Pause, and play one move"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
         Binding("escape", "back", "Menu", show=False),
+        # every key again, never shown: it still works when the Footer has no room to show it
+        *(Binding(key, f"quiet('{action}')", show=False)
+          for key, action in (("n", "new_game"), ("u", "undo"), ("a", "analysis"), ("p", "pause"),
+                              ("p", "resume"), ("s", "step"), ("question_mark", "help"), ("q", "back"))),
     ]
+
+    FOOTER_PRIORITY = ("back", "help", "new_game", "undo", "pause", "resume", "analysis", "step")
+    """The screen's keys in the order the Footer keeps them when it is short of room (the board's
+    own keys, needed to play, come first)."""
+    PALETTE_WIDTH = 14
+    """Columns the Footer's command-palette key takes on the right."""
 
     BOT_DELAY = 0.35
     """Seconds before a bot moves when a human plays (so the human sees the position)."""
@@ -97,6 +110,8 @@ class GameScreen(Screen):
         self.thinking: int | None = None
         self.thought = ""
         self.analysis = False
+        self.footer_hidden: set[str] = set()
+        """The screen's actions left out of the Footer for lack of room (their keys still work)."""
         self.commentator = self.game.commentator()
         self.board: Board = entry.board_class()(self.game, id="board")
 
@@ -124,6 +139,7 @@ class GameScreen(Screen):
 
     def on_resize(self) -> None:
         self.check_size()
+        self.fit_footer()
 
     def check_size(self) -> None:
         need_w, need_h = self.board.min_size()
@@ -183,6 +199,7 @@ class GameScreen(Screen):
         """Redraw, then start whatever comes next: the dice, a bot, or wait for a human."""
         self.thinking = None
         self.refresh_views()
+        self.fit_footer()
         self.refresh_bindings()
         step = self.session.next_step()
         if step is None:
@@ -374,12 +391,71 @@ class GameScreen(Screen):
 
     # -- keys --------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action in ("pause", "step"):
-            return not self.humans  # a human's game needs neither; keeps the Footer short
+        if action == "quiet":
+            return self.available(parameters[0], ()) and parameters[0] in self.footer_hidden
+        available = self.available(action, parameters)
+        if available and action in self.footer_hidden:
+            return False
+        return available
+
+    def available(self, action: str, parameters: tuple) -> bool:
+        """Whether the screen's ``action`` makes sense now (the Footer shows it if it has room)."""
+        watching = not self.humans and self.result is None  # bots play each other
+        if action == "pause":
+            return watching and not self.paused
+        if action == "resume":
+            return watching and self.paused
+        if action == "step":
+            return watching
         if action == "analysis" and parameters:
             # shift+a, shown while the board takes ``a`` as a letter (a human to move in Othello)
             return self.board_types_letters()
         return True
+
+    def action_quiet(self, action: str) -> None:
+        """A key whose Footer entry was left out for lack of room: do what it does."""
+        getattr(self, f"action_{action}")()
+
+    def fit_footer(self) -> None:
+        """Leave the least needed of the screen's keys out of the Footer when the terminal is too
+        narrow for them all (``FOOTER_PRIORITY``); the board's keys always stay."""
+        room = self.app.size.width - self.PALETTE_WIDTH
+        for binding in self.shown_board_bindings():
+            room -= self.footer_width(binding)
+        hidden = set()
+        for action in self.FOOTER_PRIORITY:
+            bindings = [b for b in self._bindings.key_to_bindings.get(self.key_of(action), ())
+                        if b.action == action and b.show]
+            if not bindings or not self.available(action, ()):
+                continue
+            width = self.footer_width(bindings[0])
+            if width <= room:
+                room -= width
+            else:
+                hidden.add(action)
+        if hidden != self.footer_hidden:
+            self.footer_hidden = hidden
+            self.refresh_bindings()
+
+    def key_of(self, action: str) -> str:
+        return next(b.key for _, b in self._bindings if b.action == action)
+
+    def shown_board_bindings(self) -> list[Binding]:
+        board = self.board
+        shown, seen = [], set()
+        for _key, binding in board._bindings:
+            if not binding.show or binding.action in seen:  # "tab,right,down": one Footer entry
+                continue
+            _, action, parameters = parse_action(binding.action)
+            if board.check_action(action, parameters) is False:
+                continue
+            seen.add(binding.action)
+            shown.append(binding)
+        return shown
+
+    def footer_width(self, binding: Binding) -> int:
+        """Columns a binding takes in the Footer: `` key description `` and a space."""
+        return len(self.app.get_key_display(binding)) + len(binding.description) + 3
 
     def board_types_letters(self) -> bool:
         return self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
@@ -408,9 +484,12 @@ class GameScreen(Screen):
         self.refresh_panel()
 
     def action_pause(self) -> None:
-        self.paused = not self.paused
-        if self.paused:
-            self.cancel_bot()
+        self.paused = True
+        self.cancel_bot()
+        self.advance()
+
+    def action_resume(self) -> None:
+        self.paused = False
         self.advance()
 
     def action_step(self) -> None:
