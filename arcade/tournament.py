@@ -370,7 +370,9 @@ class Runner:
         elif self.jobs > 1:
             context = mp_context()
             start_helpers(context)
-            self.stream = context.Queue()
+            # with a record, each game is sent back as it ends (a kill loses only games in play);
+            # without, a chunk's games come back together (cheaper for many small games)
+            self.stream = context.Queue() if self.log is not None else None
             self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init,
                                             initargs=(self.stream,))
         return self
@@ -410,8 +412,7 @@ class Runner:
                 return
             got.add((index, record.number))
             pair = results[index]
-            pair.records.append(record)
-            pair.records.sort(key=lambda r: r.number)
+            pair.records.append(record)  # put in order of their numbers at the end
             if self.log is not None:
                 self.log.append(stage, pair.a, pair.b, seeds[index], record)
             self.done += 1
@@ -440,6 +441,8 @@ class Runner:
                     raise KeyboardInterrupt
                 index = tasks[i].pair
                 run_task(self.setup, tasks[i], lambda record: (take(index, record), report()))
+        for pair in results:
+            pair.records.sort(key=lambda r: r.number)
         return results
 
     def _play_on_pool(self, tasks, to_play, take, report) -> None:
@@ -449,7 +452,7 @@ class Runner:
         pending = set(futures)
 
         def drain() -> None:
-            while True:
+            while self.stream is not None:
                 try:
                     i, record = self.stream.get_nowait()
                 except queue.Empty:
