@@ -9,16 +9,18 @@ from arcade.screens.menu import MenuScreen
 
 
 class ArcadeApp(App[None]):
-    """The arcade. ``start_game`` opens that game's setup screen over the menu."""
+    """The arcade. ``start_game`` opens that game's setup screen over the menu; ``replay`` (a
+    ``ReplayScreen``) opens a recorded game over it."""
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
     CSS_PATH = ["arcade.tcss", *(entry.board_css for entry in CATALOG.values())]
     """The app's styles, then each board's (``arcade/boards/<id>.tcss``, named by the catalog)."""
 
-    def __init__(self, start_game: str | None = None, seed: int | None = None) -> None:
+    def __init__(self, start_game: str | None = None, seed: int | None = None, replay=None) -> None:
         super().__init__()
         self.start_game = start_game
+        self.replay = replay
         self.seed = seed
         """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
 
@@ -28,3 +30,5 @@ class ArcadeApp(App[None]):
             from arcade.screens.setup import SetupScreen
 
             self.push_screen(SetupScreen(CATALOG[self.start_game]))
+        if self.replay is not None:
+            self.push_screen(self.replay)

@@ -135,3 +135,38 @@ class RecordLog:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def read_games(path: str | os.PathLike) -> tuple[dict, list[dict]]:
+    """A record file's header and its games (whole lines only); ``RecordError`` says why not."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise RecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    rows = data.split(b"\n")
+    try:
+        header = json.loads(rows[0])
+    except ValueError:
+        header = None
+    if not isinstance(header, dict) or header.get("record") != FORMAT:
+        raise RecordError(f"{path} is not a record file of this arcade (made with --record)")
+    games = []
+    for row in rows[1:-1]:
+        try:
+            line = json.loads(row)
+        except ValueError:
+            break
+        if isinstance(line, dict) and "moves" in line and "pair" in line:
+            games.append(line)
+    return header, games
+
+
+def describe(line: dict) -> str:
+    """One line about a recorded game: its stage, number, players and result."""
+    from bots.external import short_name
+
+    a, b = (short_name(name) for name in line["pair"])
+    first = line.get("first", 0)
+    side0, side1 = (a, b) if first == 0 else (b, a)
+    stage = "" if line.get("stage") == "match" else f"{line.get('stage')} · "
+    return f"{stage}game {line['number']}: {side0} vs {side1} · {line.get('reason', '')}"

@@ -145,3 +145,51 @@ def test_a_cluster_that_cannot_be_reached_is_one_line():
                            "--cluster", "tcp://127.0.0.1:9"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_replay_lists_a_records_games_and_refuses_what_it_cannot_open(tmp_path):
+    record = tmp_path / "h.jsonl"
+    run_tournament("hog", ["always_roll_4", "always_roll_6"], games=3, seed=1, record=record)
+    done = subprocess.run([*CLI, "replay", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "3 games: arcade replay" in done.stdout
+    assert "round robin · game 2: always_roll_6 vs always_roll_4" in done.stdout
+    for args, words in [([str(record), "9"], "holds games 1 to 3, not 9"),
+                        ([str(tmp_path / "none.jsonl")], "cannot read"),
+                        ([str(ROOT / "README.md")], "is not a record file")]:
+        done = subprocess.run([*CLI, "replay", *args], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
+    from textual.widgets import Static
+
+    from arcade.catalog import CATALOG
+    from arcade.records import read_games
+    from arcade.screens.replay import ReplayScreen
+    from tests.conftest import make_app, settle
+
+    record = tmp_path / "o.jsonl"
+    run_tournament("othello", ["greedy", "random"], games=1, seed=3, record=record)
+    header, (line,) = read_games(record)
+    game = load("othello")(**header["options"])
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        screen = ReplayScreen(CATALOG["othello"], game, ("greedy", "random"), line["moves"], "a replay")
+        await app.push_screen(screen)
+        await settle(pilot)
+        assert screen.position == 0 and screen.board.state.ply == 0
+        await pilot.press("right", "right", "right")
+        assert screen.position == 3 and screen.board.state == screen.states[3]
+        assert "move 3 of" in str(screen.query_one("#side-panel", Static).render())
+        await pilot.press("end")
+        final = screen.states[-1]
+        assert final.over and final.result.reason == line["reason"] and screen.board.state == final
+        assert "wins!" in str(screen.query_one("#result-banner", Static).render()) or "Draw" in str(
+            screen.query_one("#result-banner", Static).render())
+        await pilot.press("right")  # nothing after the end: a bell, no error
+        await pilot.press("home")
+        assert screen.position == 0
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is not screen

@@ -1,0 +1,136 @@
+"""A recorded game stepped through on its own board: ``arcade replay FILE [N]``.
+
+The record (``arcade.records``: a match's or a tournament's) gives the game, its options, the two
+players and every move and dice outcome; the screen plays them on the rules again and shows any
+position with the same board, commentary and move list as a game in progress. Keys: ← → a move
+back or on, Home and End the start and the end, q back.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, RichLog, Static
+
+from arcade.boards.base import Board
+from arcade.catalog import GameEntry
+from arcade.screens.help import HelpScreen
+from games.base import CHANCE, Game, GameError, State
+
+
+class ReplayScreen(Screen):
+    """One recorded game: its positions, one after another."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Back", id="back-a-move", tooltip="A move back", priority=True),
+        Binding("right", "step(1)", "On", id="on-a-move", tooltip="A move on", priority=True),
+        Binding("home", "jump(0)", "Start", id="start", tooltip="The starting position", priority=True),
+        Binding("end", "jump(-1)", "End", id="end", tooltip="The final position", priority=True),
+        Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
+        Binding("q", "back", "Menu", id="leave", tooltip="Leave the replay for the menu"),
+        Binding("escape", "back", "Back", show=False),
+    ]
+
+    def __init__(self, entry: GameEntry, game: Game, players: tuple[str, str], moves: list[str],
+                 title: str) -> None:
+        super().__init__()
+        self.entry = entry
+        self.game = game
+        self.players = players
+        self.title_text = title
+        self.states: list[State] = [game.initial_state()]
+        self.problem = ""
+        for number, text in enumerate(moves, start=1):
+            try:
+                self.states.append(game.play(self.states[-1], game.parse_move(self.states[-1], text)))
+            except GameError as exc:
+                self.problem = f"the record stops making sense at move {number} ({text!r}: {exc})"
+                break
+        self.position = 0
+        self.board: Board = entry.board_class()(game, id="board")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Container(id="game-grid"):
+            with Vertical(id="board-area"):
+                yield Static("", id="result-banner")
+                yield self.board
+            yield Static("", id="side-panel")
+            yield RichLog(id="commentary", wrap=True, markup=True, min_width=20)
+            yield DataTable(id="moves", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#commentary").border_title = "Commentary"
+        self.query_one("#moves").border_title = "Moves"
+        self.query_one("#side-panel").border_title = f"Replay · {self.game.title}"
+        table = self.query_one("#moves", DataTable)
+        table.add_columns("#", "who", "move")
+        for before, after in zip(self.states, self.states[1:]):
+            event = after.event
+            who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
+            table.add_row(str(after.ply), who, self.game.move_text(before, event.move))
+        self.show(0)
+
+    # -- drawing -------------------------------------------------------------------------------
+    def show(self, position: int) -> None:
+        self.position = max(0, min(position, len(self.states) - 1))
+        state = self.states[self.position]
+        self.board.show(state, False)
+        log = self.query_one("#commentary", RichLog)
+        log.clear()
+        log.write(Text(self.title_text, style="bold"))
+        commentator = self.game.commentator()
+        for seen in self.states[1:self.position + 1]:
+            for line in commentator.see(seen):
+                log.write(Text(line))
+        if self.problem and self.position == len(self.states) - 1:
+            log.write(Text(self.problem, style="bold"))
+        table = self.query_one("#moves", DataTable)
+        if self.position:
+            table.move_cursor(row=self.position - 1, animate=False)
+        banner = self.query_one("#result-banner", Static)
+        if state.result is not None:
+            winner = "Draw!" if state.result.winner is None else f"{self.game.sides[state.result.winner].name} wins!"
+            banner.update(Text(f"{winner} · ← back · Home start", style="bold"))
+        banner.set_class(state.result is not None, "shown")
+        self.refresh_panel(state)
+
+    def refresh_panel(self, state: State) -> None:
+        lines = Text()
+        for side, info in enumerate(self.game.sides):
+            lines.append(f"{info.symbol} {info.name}", style=self.board.side_style(side))
+            lines.append(f"\n    {self.players[side]}")
+            score = self.game.score_text(state, side)
+            if score:
+                lines.append(f" · {score}")
+            lines.append("\n")
+        lines.append(f"\nmove {self.position} of {len(self.states) - 1}\n", style="bold")
+        lines.append((state.result.reason if state.result else self.game.describe(state)) + "\n")
+        self.query_one("#side-panel", Static).update(Content.from_rich_text(lines))
+
+    # -- keys ----------------------------------------------------------------------------------
+    def on_board_move_picked(self, message: Board.MovePicked) -> None:
+        message.stop()  # a replay takes no moves
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.show(event.cursor_row + 1)
+
+    def action_step(self, delta: int) -> None:
+        if not 0 <= self.position + delta < len(self.states):
+            self.app.bell()
+            return
+        self.show(self.position + delta)
+
+    def action_jump(self, position: int) -> None:
+        self.show(position if position >= 0 else len(self.states) - 1)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.entry.id))
+
+    def action_back(self) -> None:
+        self.dismiss()
