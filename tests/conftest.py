@@ -20,6 +20,7 @@ def pinned_environment(monkeypatch):
     monkeypatch.setattr(GameScreen, "BOT_DELAY", 0)
     monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
     monkeypatch.setattr(GameScreen, "CHANCE_DELAY", 0)
+    monkeypatch.setattr(GameScreen, "DICE_LOOK", 0)
 
 
 def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:

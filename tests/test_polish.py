@@ -180,3 +180,35 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
         await pilot.press("a")  # still works
         await pilot.pause()
         assert screen.analysis
+
+
+# -- defect 5: Hog keeps each player's last roll, and a bot waits while the human looks at the dice ---
+async def test_hog_keeps_the_humans_last_roll_in_view_after_the_bots_turn():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "final"))
+        await pilot.press("5", "enter")
+        await settle(pilot)
+        mine = next(s.event for s in screen.history if s.event is not None and s.event.side == -1)
+        assert screen.state.event.player == 1 and screen.state.to_move == 0  # the bot has played
+        drawn = screen.board.render().plain
+        assert f"Player 0's last turn: {'+'.join(map(str, mine.dice))}" in drawn or "Player 0's last turn:" in drawn
+        assert screen.board.turn_text(screen.board.last_turns[0]) in drawn
+        await pilot.press("u")  # undo back to the start: no stale last turn
+        await settle(pilot)
+        assert screen.board.last_turns == {} and "last turn" not in screen.board.render().plain
+
+
+async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
+    from arcade.screens.game import GameScreen
+
+    monkeypatch.setattr(GameScreen, "DICE_LOOK", 2.0)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "final"))
+        await pilot.press("5", "enter")
+        await pilot.pause(0.2)
+        assert screen.state.event.side == -1 and screen.state.to_move == 1  # the dice, the bot waits
+        await pilot.pause(2.0)
+        await settle(pilot)
+        assert screen.state.to_move == 0

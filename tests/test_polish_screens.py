@@ -23,3 +23,8 @@ def test_setup_focus_shows_in_a_light_theme(snap_compare):
 def test_ninety_nine_toothpicks_fit_at_80_by_24(snap_compare):
     """Defect 2: every stick, the take labels and the just-taken marks show at 80×24."""
     assert snapshot_after(snap_compare, "toothpicks", moves=(3, 9), count=99, max_take=9)
+
+
+def test_hog_keeps_the_humans_roll_after_the_bots_turn(snap_compare):
+    """Defect 5: the bot's dice are drawn and the human's last turn stays as a line."""
+    assert snapshot_after(snap_compare, "hog", keys=("5", "enter"), players=("human", "final"))

@@ -114,6 +114,9 @@ class HogBoard(Board):
         self.map_geometry: tuple[int, int, int, int, int, int] | None = None  # top, left, row0, col0, rows, cols
         self.chooser: Text | None = None
         self.chooser_y: int | None = None
+        self.last_turns: dict[int, HogEvent] = {}
+        """Each player's last finished turn, so a human's roll stays on the board (as a line)
+        after the bot's turn replaces the dice."""
 
     # -- the table, built once in a thread ------------------------------------------------------
     class TableReady(Message):
@@ -137,6 +140,11 @@ class HogBoard(Board):
 
     # -- state ------------------------------------------------------------------------------------
     def show(self, state: HogState, human: bool) -> None:
+        if state.ply == 0 or state.ply < self.state.ply:  # a new game, or an undo
+            self.last_turns = {}
+        event = state.event
+        if isinstance(event, HogEvent) and event.turn_over:
+            self.last_turns[event.player] = event
         super().show(state, human)
         if self.cursor is None or not self.analysis:
             self.cursor = self.position()
@@ -178,18 +186,44 @@ class HogBoard(Board):
     def play_view(self, width: int, height: int) -> list[Text]:
         top = [self.bar_line(side, width) for side in (0, 1)]
         head = self.headline(width)
+        other = self.other_turn_line(width)
         bottom = self.bottom_lines(width)
-        room = height - len(top) - len(head) - len(bottom)
+        room = height - len(top) - len(head) - len(bottom) - len(other)
         dice_rows = self.dice_block(width, room)
         spare = room - len(dice_rows)
         lines = list(top)
         if spare > 0:
             lines.append(Text())
             spare -= 1
-        lines += head + dice_rows
+        lines += head + dice_rows + other
         if spare > 0 and bottom:
             lines.append(Text())
         return lines + bottom
+
+    def turn_text(self, event: HogEvent) -> str:
+        """A finished turn in a few words: ``3+4+5 = 12 points``, ``Sow Sad → 1 point``…"""
+        if event.piggy:
+            return f"no dice, Piggy Points +{event.points}"
+        if event.sow_sad:
+            return f"{'-'.join(map(str, event.dice))}: Sow Sad → 1 point"
+        return f"{'+'.join(map(str, event.dice))} = {event.points} points"
+
+    def other_turn_line(self, width: int) -> list[Text]:
+        """The last turn of the player whose dice are not drawn (a human's roll stays in view)."""
+        event = self.state.event
+        drawn = event.player if isinstance(event, HogEvent) else None
+        others = [p for p in (0, 1) if p != drawn and p in self.last_turns]
+        if drawn is None or not others:
+            return []
+        player = others[0]
+        line = Text()
+        line.append(f"{self.game.sides[player].name}'s last turn: ", style=SIDE_STYLES[player])
+        turn = self.last_turns[player]
+        text = self.turn_text(turn)
+        if len(line.plain) + len(text) > width:  # ten dice: their count, not a cut list
+            text = f"{turn.num_dice} dice, Sow Sad → 1 point" if turn.sow_sad else f"{turn.num_dice} dice = {turn.points} points"
+        line.append(text, style=self.style("label"))
+        return [line]
 
     def bar_line(self, side: int, width: int) -> Text:
         state = self.state

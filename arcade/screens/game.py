@@ -68,6 +68,8 @@ class GameScreen(Screen):
     """Seconds between moves when bots play each other: a watchable pace."""
     CHANCE_DELAY = 0.25
     """Seconds before the dice are rolled."""
+    DICE_LOOK = 1.2
+    """Seconds a human gets to look at the dice just rolled before a bot moves (Hog, Ludo)."""
 
     class BotThought(Message):
         """A line of a bot's thinking (depth, best line), from its worker; a newer one replaces
@@ -218,6 +220,8 @@ class GameScreen(Screen):
         if self.paused and not self.step_once:
             return
         delay = 0 if self.step_once else self.WATCH_DELAY if not self.humans else self.BOT_DELAY
+        if self.humans and not self.step_once and self.state.event is not None and self.state.event.side == CHANCE:
+            delay = max(delay, self.DICE_LOOK)
         self.later(delay, lambda: self.start_bot(generation))
 
     def later(self, delay: float, callback) -> None:
