@@ -105,7 +105,7 @@ async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(mon
         assert screen.analysis
 
 
-async def test_cursor_keys_and_hjkl_move_and_h_then_a_digit_is_column_h():
+async def test_cursor_keys_move_and_h_is_column_h_as_every_letter_is_a_column():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -114,10 +114,20 @@ async def test_cursor_keys_and_hjkl_move_and_h_then_a_digit_is_column_h():
         start = board.cursor
         await pilot.press("up", "right")
         assert board.cursor == start + 9
-        await pilot.press("j", "h")
+        await pilot.press("down", "left")
         assert board.cursor == start
-        await pilot.press("l", "k", "down", "left")
+        await pilot.press("j", "k", "l")  # no vim keys: nothing moves
         assert board.cursor == start
+        await pilot.press("h")  # column H, as the hint and the help say
+        assert board.cursor & 7 == 7 and board.typed == "h"
+        await pilot.press("3")  # H3 is no move at the opening: refused, and said on the board
+        await settle(pilot)
+        assert len(screen.history) == 1
+        assert "H3 is not a legal move" in board.footline()
+        assert any("H3 is not a legal move" in str(n.message) for n in app._notifications)
+        await pilot.press("enter")  # Enter on the refused square: said again
+        await settle(pilot)
+        assert "H3 is not a legal move" in board.footline() and len(screen.history) == 1
         await pilot.press("d", "6")
         await settle(pilot)
         assert screen.state.event.move == parse_square("D6")

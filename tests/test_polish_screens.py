@@ -28,3 +28,8 @@ def test_ninety_nine_toothpicks_fit_at_80_by_24(snap_compare):
 def test_hog_keeps_the_humans_roll_after_the_bots_turn(snap_compare):
     """Defect 5: the bot's dice are drawn and the human's last turn stays as a line."""
     assert snapshot_after(snap_compare, "hog", keys=("5", "enter"), players=("human", "final"))
+
+
+def test_othello_a_refused_typed_square_is_said_on_the_board(snap_compare):
+    """Defect 6: h is column H (no vim keys); H3 at the opening is refused, the foot line says why."""
+    assert snapshot_after(snap_compare, "othello", keys=("h", "3"))

@@ -2,9 +2,11 @@
 
 Markers that do not rely on colour: the last move in square brackets ``[●]``, the discs it flipped
 in angle brackets ``‹●›`` (for one turn), the human's legal moves as ``+``, the cursor in reverse
-video. Keys while a human is to move: arrows or ``hjkl`` move the cursor, Enter/space play there,
-a column letter then a row digit (``e`` ``3``) plays E3, ``p`` passes (or Enter, when a pass is
-the only move); a click on a square plays it. With the analysis on (``a``, or ``A`` while a human
+video. Keys while a human is to move: the arrows move the cursor, Enter/space play there, a
+column letter then a row digit (``e`` ``3``) plays E3 (the letters ``a``-``h`` are columns only:
+no vim keys, so ``h`` is never both), ``p`` passes (or Enter, when a pass is the only move); a
+click on a square plays it. A refused square is said in a notification and on the board's foot
+line. With the analysis on (``a``, or ``A`` while a human
 is to move, since ``a`` then types column A), the side panel shows both sides' mobility and the
 evaluation.
 """
@@ -42,11 +44,12 @@ class OthelloBoard(Board):
     }
 
     BINDINGS = [
-        Binding("up,k", "cursor(0, 1)", "Up", show=False),
-        Binding("down,j", "cursor(0, -1)", "Down", show=False),
+        Binding("up", "cursor(0, 1)", "Up", show=False),
+        Binding("down", "cursor(0, -1)", "Down", show=False),
         Binding("left", "cursor(-1, 0)", "Left", show=False),
-        Binding("right,l", "cursor(1, 0)", "Right", show=False),
-        Binding("enter,space", "play_cursor", "Play"),
+        Binding("right", "cursor(1, 0)", "Right", show=False),
+        Binding("enter,space", "play_cursor", "Play", id="othello-play",
+                tooltip="Play the square under the cursor (or pass, when that is the only move)"),
         Binding("p", "pass_turn", "Pass", show=False),
         *(Binding(letter, f"column('{letter}')", letter.upper(), show=False) for letter in "abcdefgh"),
         *(Binding(str(row), f"row({row})", str(row), show=False) for row in range(1, 9)),
@@ -59,6 +62,7 @@ class OthelloBoard(Board):
         super().__init__(game, **kwargs)
         self.cursor = 19  # D3, next to the opening moves
         self.typed = ""  # a column letter waiting for its row
+        self.refused = ""  # why the last square tried was refused, for the foot line
         self.left = 0  # x of the board's first square inside the widget
         self.top = 2  # y of row 8
 
@@ -66,6 +70,7 @@ class OthelloBoard(Board):
     def show(self, state: OthelloState, human: bool) -> None:
         super().show(state, human)
         self.typed = ""
+        self.refused = ""
         if human:
             moves = [m for m in self.game.legal_moves(state) if m != PASS]
             if moves and self.cursor not in moves:
@@ -155,7 +160,9 @@ class OthelloBoard(Board):
                 return "No move: p or Enter passes"
             if self.typed:
                 return f"{self.typed.upper()}… type the row 1–8"
-            return "+ moves · arrows/hjkl Enter · type e3"
+            if self.refused:
+                return f"✗ {self.refused}"
+            return "+ moves · arrows Enter · type e3"
         return "[ ] last move · ‹ › flipped"
 
     # -- analysis ---------------------------------------------------------------------------------
@@ -186,15 +193,13 @@ class OthelloBoard(Board):
         col = max(0, min(7, col + dx))
         self.cursor = row * 8 + col
         self.typed = ""
+        self.refused = ""
         self.refresh()
 
     def action_column(self, letter: str) -> None:
-        if letter == "h" and not self.typed:
-            # h is also vim's "left": move left now, and take it as column H if a row follows
-            self.action_cursor(-1, 0)
-        else:
-            self.cursor = (self.cursor & ~7) | "abcdefgh".index(letter)
+        self.cursor = (self.cursor & ~7) | "abcdefgh".index(letter)
         self.typed = letter
+        self.refused = ""
         self.refresh()
 
     def action_row(self, row: int) -> None:
@@ -226,12 +231,16 @@ class OthelloBoard(Board):
             self.pick(square)
             return
         if moves == [PASS]:
+            self.refused = "no move: p passes"
             self.notify("You have no move: press p to pass.", title="No move", severity="warning")
+            self.refresh()
             return
         try:
             self.game.parse_move(self.state, square_name(square))
         except Exception as exc:  # IllegalMove: say why (space occupied, no trap)
+            self.refused = str(exc)
             self.notify(str(exc), title="Not a legal move", severity="warning")
+            self.refresh()
 
     def on_click(self, event: events.Click) -> None:
         if not (self.human and not self.state.over):
