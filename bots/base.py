@@ -158,6 +158,7 @@ class BotEntry:
     description: str
     factory: Callable[[Game], Bot]
     options: dict[str, Any] = field(default_factory=dict)
+    unattended: bool = True  # plays with nobody at the keyboard (tournaments take only these)
 
     def make(self, game: Game) -> Bot:
         return self.factory(game)

@@ -82,6 +82,7 @@ def run(args) -> int:
         check(args.game, args.bots, args.fmt, args.games)
     except TournamentError as exc:
         raise UsageError(str(exc)) from None
+    refuse_attended(args.game, args.bots)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.plan:
@@ -166,6 +167,18 @@ def run(args) -> int:
     for log in bot_logs(entries):
         console.print(f"file bot output: {log}", soft_wrap=True)
     return 0
+
+
+def refuse_attended(game_id: str, bots: list[str]) -> None:
+    """A built-in bot that needs someone at the keyboard (``BotEntry.unattended`` false: Othello's
+    ``external``, a program you start) plays no tournament: one line, before anything runs."""
+    from bots.registry import bots_for
+
+    entries = bots_for(game_id)
+    for bot in bots:
+        if bot in entries and not entries[bot].unattended:
+            raise UsageError(f"bot {bot!r} cannot play unattended (it needs a program you start); "
+                             "a tournament cannot use it")
 
 
 def print_plan(game, args) -> int:

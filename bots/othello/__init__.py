@@ -168,6 +168,7 @@ BOTS: dict[str, BotEntry] = {
             "external",
             "a CS4341 program you start, via move_file/NAME.go (NAME: $ARCADE_OTHELLO_PROGRAM, default opponent)",
             _external,
+            unattended=False,
         ),
     )
 }
