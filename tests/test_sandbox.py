@@ -322,7 +322,8 @@ async def test_the_tournament_screen_runs_file_bots_contained_or_not_at_all(monk
         screen = TournamentScreen("toothpicks")
         await app.push_screen(screen)
         await pilot.pause()
-        screen.query_one("#t-bots", SelectionList).deselect("random")
+        for name in ("random", "always_2", "mirror"):  # perfect, always_1 and the file bot: 3 pairs
+            screen.query_one("#t-bots", SelectionList).deselect(name)
         screen.query_one("#t-files", Input).value = good
         screen.query_one("#t-games", Input).value = "2"
         status = screen.query_one("#t-status", Static)

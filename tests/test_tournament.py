@@ -156,10 +156,10 @@ async def run_and_wait(pilot, screen) -> None:
 
 
 async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
-    from textual.widgets import DataTable, Input, SelectionList, Static
+    from textual.widgets import DataTable, Input, ProgressBar, SelectionList, Static
 
     from arcade.screens.menu import MenuScreen
-    from arcade.screens.tournament import TournamentScreen
+    from arcade.screens.tournament import DEFAULTS, TournamentScreen, cut
     from tests.conftest import make_app
 
     app = make_app()
@@ -172,21 +172,45 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         screen = app.screen
         assert isinstance(screen, TournamentScreen) and screen.game_id == "toothpicks"
         bots = screen.query_one("#t-bots", SelectionList)
-        assert bots.selected == ["perfect", "random", "always_1"]  # the first three, ticked
-        bots.deselect("random")
+        assert bots.selected == list(DEFAULTS["toothpicks"][0])
+        for name in ("random", "always_2", "mirror"):
+            bots.deselect(name)
         lucky = lucky_bot(tmp_path)
         screen.query_one("#t-files", Input).value = f"{lucky} {RAISES}"
         screen.query_one("#t-games", Input).value = "6"
         screen.query_one("#t-seed", Input).value = "4"
+        await pilot.pause()
+        count = screen.query_one("#t-count", Static)
+        assert str(count.render()) == "36 games planned"  # 4 bots: 6 pairs of 6 games
         await run_and_wait(pilot, screen)
         await pilot.pause()
         status = str(screen.query_one("#t-status", Static).render())
         assert status.startswith("done: 36 games; perfect first"), status
-        table = screen.query_one("#t-standings", DataTable)
+        assert str(count.render()).startswith("36 games in ")
+        bar = screen.query_one("#t-progress", ProgressBar)
+        assert bar.total == bar.progress == 36
         expected = run_tournament("toothpicks", ["perfect", "always_1", lucky, RAISES], games=6, seed=4)
-        shown = [table.get_row_at(i) for i in range(table.row_count)]
-        assert [row[2] for row in shown] == [str(s.wins) for s in expected.standings]
-        assert shown[-1][1] == "…lts.py:raises" and shown[-1][4] == "18"
+        table = screen.query_one("#t-standings", DataTable)
+        shown = [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+        # rank, bot, games, won, drew, lost, forfeits
+        assert [row[1:] for row in shown] == [
+            [cut(s.bot), str(s.games), str(s.wins), str(s.draws), str(s.losses), str(s.forfeits)]
+            for s in expected.standings]
+        assert [row[2] for row in shown] == ["18"] * 4  # each bot played 3 pairs of 6 games
+        assert "lucky:strategy" in [row[1] for row in shown]  # a file bot's file:function, its end
+        assert shown[-1][1] == "…faults:raises" and shown[-1][5:] == ["18", "18"]
+        # the crosstable: a row per bot in the standings' order, the row bot's wins against each
+        cross = screen.query_one("#t-crosstable", DataTable)
+        rows = [[str(cell) for cell in cross.get_row_at(i)] for i in range(cross.row_count)]
+        order = [s.bot for s in expected.standings]
+        assert [row[0] for row in rows] == ["1", "2", "3", "4"]
+        assert [row[1] for row in rows] == [shown[i][1] for i in range(4)]
+        for i, me in enumerate(order):
+            for j, other in enumerate(order):
+                pair = next(p for p in expected.pairs if {p.a, p.b} == {me, other}) if i != j else None
+                wins = "·" if pair is None else str(pair.wins[0 if pair.a == me else 1])
+                assert rows[i][2 + j] == wins, (me, other)
+        assert rows[0][2] == rows[3][5] == "·" and rows[0][5] == "6"  # perfect beat the bot that raises
         # a bad list of bots is refused with a message, nothing runs
         screen.query_one("#t-files", Input).value = "nowhere.py:strategy"
         await pilot.press("ctrl+s")
@@ -195,6 +219,129 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, MenuScreen)
+
+
+async def test_the_plan_before_start_follows_the_game_the_format_the_games_and_the_bots():
+    from textual.widgets import Input, ProgressBar, Select, SelectionList, Static
+
+    from arcade.screens.tournament import DEFAULTS, TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = TournamentScreen("toothpicks")
+        await app.push_screen(screen)
+        await pilot.pause()
+        count = screen.query_one("#t-count", Static)
+        bar = screen.query_one("#t-progress", ProgressBar)
+
+        def plan() -> str:
+            return str(count.render())
+
+        assert plan() == "200 games planned"  # 5 bots: 10 pairs of 20
+        # idle until Start: a bar without a total would animate
+        assert bar.total == 200 and bar.progress == 0 and bar.percentage == 0
+        screen.query_one("#t-games", Input).value = "3"
+        await pilot.pause()
+        assert plan() == "30 games planned"
+        screen.query_one("#t-bots", SelectionList).deselect("mirror")
+        await pilot.pause()
+        assert plan() == "18 games planned"  # 4 bots: 6 pairs
+        screen.query_one("#t-files", Input).value = "a.py:f b.py:g"
+        await pilot.pause()
+        assert plan() == "45 games planned"  # 6 entrants: 15 pairs
+        screen.query_one("#t-format", Select).value = "groups"
+        await pilot.pause()
+        assert screen.query_one("#t-games", Input).value == "2"
+        assert plan() == f"{planned_pairs(6) * 2} games planned"
+        screen.query_one("#t-games", Input).value = ""
+        await pilot.pause()
+        assert plan() == "games a pair?"
+        screen.query_one("#t-files", Input).value = ""
+        screen.query_one("#t-bots", SelectionList).deselect_all()
+        await pilot.pause()
+        assert plan() == "tick two bots"
+        assert bar.percentage == 0  # still idle
+        # Othello: only bots that play unattended, the fast ones ticked, few games
+        screen.query_one("#t-format", Select).value = "round-robin"
+        screen.query_one("#t-game", Select).value = "othello"
+        await pilot.pause()
+        bots = screen.query_one("#t-bots", SelectionList)
+        names = [bots.get_option_at_index(i).value for i in range(bots.option_count)]
+        assert "external" not in names and "alphabeta" in names
+        assert bots.selected == list(DEFAULTS["othello"][0]) and "alphabeta" not in bots.selected
+        assert screen.query_one("#t-games", Input).value == str(DEFAULTS["othello"][1])
+        assert plan() == f"{3 * DEFAULTS['othello'][1]} games planned"
+        # typed among the files, it is refused all the same
+        screen.query_one("#t-files", Input).value = "external"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        status = str(screen.query_one("#t-status", Static).render())
+        assert not screen.running and "'external' cannot play unattended" in status
+
+
+async def test_the_count_says_the_games_done_and_the_time_left():
+    from textual.widgets import ProgressBar, Static
+
+    from arcade.screens.tournament import TournamentScreen, clock, now
+    from tests.conftest import make_app
+
+    assert [clock(s) for s in (0, 7.4, 59.6, 754, 3723)] == ["0:00", "0:07", "1:00", "12:34", "1:02:03"]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = TournamentScreen("toothpicks")
+        await app.push_screen(screen)
+        await pilot.pause()
+        screen.running = True  # as if started: the worker's messages, made here
+        message = TournamentScreen.Progress(10, 40, [], ["perfect", "random"])
+        screen.started = message.time - 20.0  # 10 games in 20 s: 30 to go, 60 s
+        screen.post_message(message)
+        await pilot.pause()
+        assert str(screen.query_one("#t-count", Static).render()) == "10/40 games · 1:00 left"
+        bar = screen.query_one("#t-progress", ProgressBar)
+        assert (bar.progress, bar.total) == (10, 40)
+        screen.started, screen.last = now() - 70.0, (now() - 50.0, 10, 40)  # the same pace, 50 s ago
+        screen.show_count()
+        assert str(screen.query_one("#t-count", Static).render()) == "10/40 games · 0:10 left"
+        screen.last = (now() - 61.0, 10, 40)
+        screen.started = screen.last[0] - 20.0
+        screen.show_count()
+        assert str(screen.query_one("#t-count", Static).render()) == "10/40 games · almost done"
+        screen.running = False
+
+
+@pytest.mark.parametrize("game_id", list(CATALOG))
+def test_each_games_default_tournament_takes_seconds(game_id):
+    """The screen's defaults (``DEFAULTS``): bots the game has, that play unattended, few games,
+    and the whole tournament in well under a minute (the app runs it over every core too)."""
+    import time
+
+    from arcade.screens.tournament import defaults
+    from arcade.tournament import default_jobs
+    from bots.registry import bots_for
+
+    bots, games = defaults(game_id)
+    entries = bots_for(game_id)
+    assert len(bots) >= 3 and all(entries[bot].unattended for bot in bots)
+    assert 2 <= games <= 20
+    start = time.perf_counter()
+    result = run_tournament(game_id, bots, games=games, seed=0, jobs=default_jobs())
+    took = time.perf_counter() - start
+    assert sum(p.games for p in result.pairs) == len(bots) * (len(bots) - 1) // 2 * games
+    assert took < 30, f"{game_id}'s default tournament took {took:.0f} s"
+
+
+def test_a_bot_that_cannot_play_unattended_is_refused_in_one_line():
+    from bots.registry import bots_for
+
+    assert not bots_for("othello")["external"].unattended
+    assert all(entry.unattended for name, entry in bots_for("othello").items() if name != "external")
+    done = run_cli("tournament", "othello", "greedy", "external", "--games", "2")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(lines) == 1 and "bot 'external' cannot play unattended" in lines[0]
 
 
 def test_the_tournament_screen_at_80_by_24_after_a_groups_tournament(snap_compare, monkeypatch):
@@ -219,6 +366,7 @@ def test_the_tournament_screen_at_80_by_24_after_a_groups_tournament(snap_compar
         await pilot.pause()
 
     monkeypatch.chdir(FAULTS.parent.parent)
+    monkeypatch.setattr("arcade.screens.tournament.now", lambda: 100.0)  # "28 games in 0:00"
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
 
 

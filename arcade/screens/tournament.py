@@ -1,12 +1,19 @@
-"""The tournament screen: pick a game, its bots (built-in and files), the format; watch the
-standings fill in as the games are played (``arcade.tournament`` does the work, in a worker
-thread and its own processes, so the screen keeps answering keys)."""
+"""The tournament screen: pick a game, its bots (built-in and files), the format; see the games it
+plans before Start, then watch the standings, the head-to-head crosstable and the time left fill
+in as the games are played (``arcade.tournament`` does the work, in a worker thread and its own
+processes, so the screen keeps answering keys).
+
+The screen starts each game with ``DEFAULTS``: fast bots and few games, a tournament of seconds
+(``tests/test_tournament.py`` times every game's). Bots that cannot play unattended
+(``BotEntry.unattended``: Othello's ``external``) are not offered."""
 
 from __future__ import annotations
 
 import os
+import time
 
 from rich.markup import escape
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -18,12 +25,90 @@ from textual.worker import get_current_worker
 
 from arcade.catalog import CATALOG
 
-COLUMNS = {  # fixed widths: the table does not shift while the standings fill in
-    "round-robin": (("#", 2), ("bot", 14), ("wins", 4), ("draws", 5), ("forfeits", 8)),
-    "groups": (("#", 2), ("bot", 14), ("pts", 3), ("wins", 4), ("reached", 9)),
+DEFAULTS: dict[str, tuple[tuple[str, ...], int]] = {
+    # the bots ticked and the games a pair a game's tournament starts with: seconds in all, never
+    # a slow bot (Othello's alphabeta thinks 10 s a move; alphabeta-0.1s plays a game in ~2 s)
+    "toothpicks": (("perfect", "random", "always_1", "always_2", "mirror"), 20),
+    "hog": (("optimal", "more_boar", "piggypoints", "always_roll_6"), 20),
+    "ludo": (("expectimax", "heuristic", "simple_player2", "random"), 20),
+    "othello": (("alphabeta-0.1s", "greedy", "random"), 4),
+    "dfootball": (("perfect", "prefer_jumps", "random_move"), 20),
+}
+"""Per game; a game not listed starts with its first three unattended bots, 10 games a pair."""
+
+NAME_WIDTH = 14
+"""A bot's name in the tables (``alphabeta-0.1s``); one less in the groups standings."""
+COLUMNS = {  # (label, width, right-aligned); no cell padding: the widths make the gaps, and fixed
+    # widths keep the table still while the standings fill in (42 and 45 columns: they fit at 80×24)
+    "round-robin": (("#", 3, False), ("bot", NAME_WIDTH, False), ("games", 6, True), ("won", 5, True),
+                    ("drew", 5, True), ("lost", 5, True), ("ff", 4, True)),
+    "groups": (("#", 3, False), ("bot", NAME_WIDTH - 1, False), ("pts", 4, True), ("games", 6, True),
+               ("won", 4, True), ("lost", 5, True), (" reached", 10, False)),
 }
 STAGES = {"first round": "round 1", "second round": "round 2", "semi-final": "semi", "third place": "3rd place"}
-NAME_WIDTH = 14
+CROSS_WIDTH = 4
+"""A crosstable column: a row bot's wins against one bot (the column's number is its row's)."""
+
+
+def defaults(game_id: str) -> tuple[list[str], int]:
+    """The bots ticked and the games a pair the screen starts ``game_id`` with."""
+    from bots.registry import bots_for
+
+    if game_id in DEFAULTS:
+        bots, games = DEFAULTS[game_id]
+        return list(bots), games
+    return [name for name, entry in bots_for(game_id).items() if entry.unattended][:3], 10
+
+
+def planned_games(fmt: str, bots: int, games: int) -> int:
+    """The games a tournament of ``bots`` bots plays in all (what the progress bar counts)."""
+    from arcade.tournament import planned_pairs
+
+    if bots < 2 or games < 1:
+        return 0
+    pairs = bots * (bots - 1) // 2 if fmt == "round-robin" else planned_pairs(bots)
+    return pairs * games
+
+
+def attended(game_id: str, bots: list[str]) -> list[str]:
+    """The built-in bots of ``bots`` that need someone at the keyboard (no tournament for them)."""
+    from bots.registry import bots_for
+
+    entries = bots_for(game_id)
+    return [bot for bot in bots if bot in entries and not entries[bot].unattended]
+
+
+def now() -> float:
+    """The screen's clock (``time.monotonic``; a test stops it for a picture)."""
+    return time.monotonic()
+
+
+def clock(seconds: float) -> str:
+    """``0:07``, ``12:30``, ``1:02:03``."""
+    minutes, seconds = divmod(round(max(0.0, seconds)), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+def cut(name: str, width: int = NAME_WIDTH) -> str:
+    """A bot's short name in ``width`` columns: a file bot's ``file:function`` (no ``.py``), its
+    end where it is longer (the function, and as much of the file as fits)."""
+    from bots.external import is_file_spec, short_name
+
+    name = short_name(name).replace(".py:", ":") if is_file_spec(name) else name
+    return "…" + name[-(width - 1):] if len(name) > width else name
+
+
+def head_to_head(bots: list[str], pairs) -> dict[tuple[str, str], int]:
+    """Wins of the first bot against the second, over every stage they met in (pairs that have
+    played no game yet are left out)."""
+    wins: dict[tuple[str, str], int] = {}
+    for pair in pairs:
+        if not pair.games:
+            continue
+        for p, (me, other) in enumerate(((pair.a, pair.b), (pair.b, pair.a))):
+            wins[me, other] = wins.get((me, other), 0) + pair.wins[p]
+    return wins
 
 
 class TournamentScreen(Screen):
@@ -39,6 +124,9 @@ class TournamentScreen(Screen):
         self.game_id = game_id if game_id in CATALOG else next(iter(CATALOG))
         self.running = False
         self.seed_was_secret = False
+        self.format = "round-robin"
+        self.started: float | None = None  # when the first game began (``now()``)
+        self.last: tuple[float, int, int] | None = None  # (when, done, total) of the latest progress
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -55,7 +143,8 @@ class TournamentScreen(Screen):
                                  classes="t-field")
                 with Horizontal(classes="t-row"):
                     yield Label("Games", classes="t-label", id="t-games-label")
-                    yield Input("20", compact=True, id="t-games", type="integer")
+                    yield Input(str(defaults(self.game_id)[1]), compact=True, id="t-games", type="integer",
+                                tooltip="games each pair of bots plays")
                     yield Label("Seed", id="t-seed-label")
                     yield Input("", placeholder="secret", compact=True, id="t-seed", type="integer",
                                 tooltip="empty: a secret seed, shown at the end (type it to replay)")
@@ -65,42 +154,95 @@ class TournamentScreen(Screen):
                 yield Button("Start", id="t-start", variant="primary", compact=True)
                 yield Static("Space ticks a bot · Games: a pair's games", id="t-status")
             with Vertical(id="t-results"):
-                yield ProgressBar(id="t-progress", show_eta=False)
-                yield DataTable(id="t-standings", cursor_type="none", zebra_stripes=True, show_cursor=False)
+                with Horizontal(id="t-progress-row"):
+                    yield ProgressBar(total=1, id="t-progress", show_eta=False, show_percentage=False)
+                    yield Static("", id="t-count")
+                yield DataTable(id="t-standings", cursor_type="none", zebra_stripes=True, show_cursor=False,
+                                cell_padding=0)
+                yield DataTable(id="t-crosstable", cursor_type="none", zebra_stripes=True, show_cursor=False,
+                                cell_padding=0)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#t-standings").border_title = "Standings"
+        standings = self.query_one("#t-standings", DataTable)
+        standings.border_title = "Standings"
+        crosstable = self.query_one("#t-crosstable", DataTable)
+        crosstable.border_title = "Head to head"
+        crosstable.border_subtitle = "wins of the row's bot against the column's"
         self.query_one("#t-bots").border_title = "Bots"
         self.set_columns("round-robin")
+        self.show_crosstable([], [])
         self.fill_bots()
         self.query_one("#t-bots", SelectionList).focus()
+        self.ticker = self.set_interval(1, self.show_count, pause=True)
 
     def set_columns(self, fmt: str) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear(columns=True)
-        for label, width in COLUMNS[fmt]:
-            table.add_column(label, width=width)
+        for label, width, right in COLUMNS[fmt]:
+            table.add_column(Text(label, justify="right" if right else "left"), width=width)
+        table.border_subtitle = "ff: games lost by forfeit" if fmt == "round-robin" else ""
         self.format = fmt
 
     def fill_bots(self) -> None:
         from bots.registry import bots_for
 
+        ticked, _games = defaults(self.game_id)
         bots = self.query_one("#t-bots", SelectionList)
         bots.clear_options()
-        for index, name in enumerate(bots_for(self.game_id)):
-            bots.add_option((name, name, index < 3))
+        for name, entry in bots_for(self.game_id).items():
+            if entry.unattended:  # a program someone starts (Othello's external) plays no tournament
+                bots.add_option((name, name, name in ticked))
+        self.show_plan()
+
+    def games_default(self, fmt: str) -> int:
+        from arcade.tournament import DEFAULT_GAMES
+
+        return min(defaults(self.game_id)[1], DEFAULT_GAMES[fmt])
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "t-game" and event.value != self.game_id:
             self.game_id = str(event.value)
+            self.query_one("#t-games", Input).value = str(self.games_default(self.chosen_format()))
             self.fill_bots()
         elif event.select.id == "t-format":
-            from arcade.tournament import DEFAULT_GAMES
-
-            self.query_one("#t-games", Input).value = str(min(20, DEFAULT_GAMES[str(event.value)]))
+            self.query_one("#t-games", Input).value = str(self.games_default(str(event.value)))
             if not self.running:
                 self.set_columns(str(event.value))
+            self.show_plan()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        self.show_plan()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id in ("t-games", "t-files"):
+            self.show_plan()
+
+    # -- before Start: the plan --------------------------------------------------------------
+    def chosen_format(self) -> str:
+        return str(self.query_one("#t-format", Select).value)
+
+    def plan(self) -> int | None:
+        """The games the tournament as set would play, ``None`` while games a pair is no number."""
+        try:
+            games = int(self.query_one("#t-games", Input).value)
+        except ValueError:
+            return None
+        return planned_games(self.chosen_format(), len(self.chosen_bots()), games)
+
+    def show_plan(self) -> None:
+        """The planned total beside an idle bar (a bar without a total would animate)."""
+        if self.running:
+            return
+        total = self.plan()
+        self.query_one("#t-progress", ProgressBar).update(total=total or 1, progress=0)
+        count = self.query_one("#t-count", Static)
+        if len(self.chosen_bots()) < 2:
+            count.update("tick two bots")
+        elif total is None:
+            count.update("games a pair?")
+        else:
+            count.update(f"{total:,} game{'s' if total != 1 else ''} planned")
 
     # -- running -----------------------------------------------------------------------------
     def status(self, text: str, error: bool = False) -> None:
@@ -122,7 +264,7 @@ class TournamentScreen(Screen):
         if self.running:
             return
         bots = self.chosen_bots()
-        fmt = str(self.query_one("#t-format", Select).value)
+        fmt = self.chosen_format()
         try:
             games = int(self.query_one("#t-games", Input).value or "0")
             typed = self.query_one("#t-seed", Input).value.strip()
@@ -131,6 +273,10 @@ class TournamentScreen(Screen):
             self.status("games a pair and the seed are whole numbers", error=True)
             return
         self.seed_was_secret = not typed
+        refused = attended(self.game_id, bots)
+        if refused:  # typed among the files: the list does not offer it
+            self.status(f"bot {refused[0]!r} cannot play unattended (it needs a program you start)", error=True)
+            return
         try:
             check(self.game_id, bots, fmt, games)
             if any(map(is_file_spec, bots)):  # a tournament runs file bots contained, or not at all
@@ -145,19 +291,27 @@ class TournamentScreen(Screen):
             self.status(str(exc).strip("'\""), error=True)
             return
         self.running = True
+        self.started = self.last = None
         self.query_one("#t-start", Button).disabled = True
         self.set_columns(fmt)
+        self.query_one("#t-standings", DataTable).clear()
+        self.show_crosstable(bots, [])
+        total = planned_games(fmt, len(bots), games)
+        self.query_one("#t-progress", ProgressBar).update(total=total, progress=0)
+        self.query_one("#t-count", Static).update(f"0/{total:,} games")
         files = sum(map(is_file_spec, bots))
         self.status(f"loading {files} file bot{'s' if files > 1 else ''}…" if files else "playing…")
         self.run_tournament(bots, fmt, games, seed)
 
     class Progress(Message):
-        """Games done of the total, and the pairs so far, from the tournament's worker; a newer
-        one replaces an older one still in the queue."""
+        """Games done of the total, and the pairs so far, from the tournament's worker, with the
+        time it was sent (``time.monotonic``); a newer one replaces an older one still in the
+        queue. The first, of no games, says that the games begin."""
 
         def __init__(self, done: int, total: int, pairs: list, bots: list[str]) -> None:
             super().__init__()
             self.done, self.total, self.pairs, self.bots = done, total, pairs, bots
+            self.time = now()
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, TournamentScreen.Progress)
@@ -203,42 +357,80 @@ class TournamentScreen(Screen):
     def on_tournament_screen_progress(self, message: Progress) -> None:
         from arcade.tournament import round_robin_standings
 
+        if not self.running:  # a message of a tournament left behind
+            return
+        if self.started is None:
+            self.started = message.time
+            self.ticker.resume()
         if not message.total:
             self.status("playing…")
             return
+        self.last = (message.time, message.done, message.total)
         self.query_one("#t-progress", ProgressBar).update(total=message.total, progress=message.done)
-        self.status(f"playing… {message.done} of {message.total} games")
-        self.show_standings(round_robin_standings(message.bots, [p for p in message.pairs if p.games]))
+        self.show_count()
+        played = [p for p in message.pairs if p.games]
+        standings = round_robin_standings(message.bots, played)
+        self.show_standings(standings)
+        self.show_crosstable([s.bot for s in standings], played)
 
-    def show_standings(self, standings, groups: bool = False) -> None:
-        from bots.external import short_name
+    def show_count(self) -> None:
+        """Games done of the total and the time left: the time so far per game done, times the
+        games to go, less the time since the latest count."""
+        if not self.running or self.last is None or self.started is None:
+            return
+        when, done, total = self.last
+        text = f"{done:,}/{total:,} games"
+        if 0 < done < total:
+            left = (when - self.started) / done * (total - done) - (now() - when)
+            text += f" · {clock(left)} left" if left >= 1 else " · almost done"
+        self.query_one("#t-count", Static).update(text)
 
+    def show_standings(self, standings) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear()
+        width = COLUMNS[self.format][1][1]
         for s in standings:
-            name = short_name(s.bot)
-            if len(name) > NAME_WIDTH:  # a file bot's end says which function it is
-                name = "…" + name[-(NAME_WIDTH - 1):]
             if self.format == "groups":
-                table.add_row(str(s.rank), name, str(s.points), str(s.wins), STAGES.get(s.stage, s.stage or ""))
+                cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
             else:
-                table.add_row(str(s.rank), name, str(s.wins), str(s.draws), str(s.forfeits))
+                cells = (s.rank, cut(s.bot, width), s.games, s.wins, s.draws, s.losses, s.forfeits)
+            table.add_row(*(Text(str(c), justify="right" if right else "left")
+                            for c, (_label, _width, right) in zip(cells, COLUMNS[self.format])))
+
+    def show_crosstable(self, bots: list[str], pairs) -> None:
+        """A row per bot in the order given (the standings'), a column per bot numbered as its
+        row: the row bot's wins against the column bot (blank where they have not met)."""
+        table = self.query_one("#t-crosstable", DataTable)
+        table.clear(columns=True)
+        table.add_column("#", width=3)
+        table.add_column("bot", width=NAME_WIDTH)
+        for number in range(1, len(bots) + 1):
+            table.add_column(Text(str(number), justify="right"), width=CROSS_WIDTH)
+        wins = head_to_head(bots, pairs)
+        for number, me in enumerate(bots, start=1):
+            cells = ["·" if other == me else str(wins.get((me, other), "")) for other in bots]
+            table.add_row(str(number), cut(me), *(Text(c, justify="right") for c in cells))
 
     def on_tournament_screen_finished(self, message: Finished) -> None:
         result, problem = message.result, message.problem
         self.running = False
+        self.ticker.pause()
         self.query_one("#t-start", Button).disabled = False
         if problem is not None:
             self.status(problem, error=True)
+            self.show_plan()
             return
         self.show_standings(result.standings)
+        self.show_crosstable([s.bot for s in result.standings], result.pairs)
+        games = sum(p.games for p in result.pairs)
         bar = self.query_one("#t-progress", ProgressBar)
-        bar.update(total=bar.total or 1, progress=bar.total or 1)
+        bar.update(total=games or 1, progress=games or 1)
+        took = f" in {clock(now() - self.started)}" if self.started is not None else ""
+        self.query_one("#t-count", Static).update(f"{games:,} games{took}")
         from bots.external import short_name
 
         champion = result.standings[0]
         forfeits = sum(s.forfeits for s in result.standings)
-        games = sum(p.games for p in result.pairs)
         secret = f"; secret seed {result.seed} (type it to replay)" if self.seed_was_secret else ""
         self.status(f"done: {games} games; {short_name(champion.bot)} first with {champion.wins} wins; "
                     f"{forfeits} forfeits{secret}")
