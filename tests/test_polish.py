@@ -146,6 +146,10 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
     app = make_app()
     async with app.run_test(size=(width, 24)) as pilot:
         screen = await open_game(pilot, game_id, players)
+        for _ in range(200):  # bots: to the end
+            if "human" in players or screen.result is not None:
+                break
+            await pilot.pause(0.05)
         if moves:  # Ludo: Red has rolled a six (enter a counter, or not)
             from games.ludo import make_start_board
 
@@ -212,3 +216,33 @@ async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
         await pilot.pause(2.0)
         await settle(pilot)
         assert screen.state.to_move == 0
+
+
+# -- defect 7: size notices by each game's real need; the keys panel never garbles a board -----------
+@pytest.mark.parametrize("width, small", [(79, False), (70, False), (69, True)])
+async def test_othello_plays_in_any_terminal_its_board_fits(width, small):
+    app = make_app()
+    async with app.run_test(size=(width, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert screen.has_class("too-small") == small
+
+
+async def test_the_keys_panel_shows_the_notice_instead_of_a_garbled_board():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        assert not screen.has_class("too-small")
+        app.action_show_help_panel()
+        await settle(pilot)
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#too-small-notice").render())
+        assert "50×24 beside the keys panel" in notice
+        app.action_hide_help_panel()
+        await settle(pilot)
+        assert not screen.has_class("too-small") and screen.board.size.width > 40
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:  # room for both: the game stays
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        app.action_show_help_panel()
+        await settle(pilot)
+        assert not screen.has_class("too-small")

@@ -33,3 +33,20 @@ def test_hog_keeps_the_humans_roll_after_the_bots_turn(snap_compare):
 def test_othello_a_refused_typed_square_is_said_on_the_board(snap_compare):
     """Defect 6: h is column H (no vim keys); H3 at the opening is refused, the foot line says why."""
     assert snapshot_after(snap_compare, "othello", keys=("h", "3"))
+
+
+def test_the_keys_panel_beside_hog_shows_the_notice_not_a_garbled_board(snap_compare):
+    """Defect 7: Ctrl+P → Keys takes 30 columns; Hog's board needs them: the notice says so."""
+
+    async def run_before(pilot):
+        await pilot.pause()
+        await open_game(pilot, "hog", ("human", "human"))
+        pilot.app.action_show_help_panel()
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_othello_at_70_columns(snap_compare):
+    """Defect 7: Othello's board is 30 wide; 70 columns are enough for the whole game screen."""
+    assert snapshot_after(snap_compare, "othello", size=(70, 24))

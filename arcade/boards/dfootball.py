@@ -38,7 +38,7 @@ class Field(Drawing):
 class FootballBoard(Board):
     """The row of squares, the numbers, the markers and the key help."""
 
-    MIN_WIDTH = 80
+    MIN_WIDTH = 70
     MIN_HEIGHT = 24
 
     COMPONENT_PREFIX = "dfootball"

@@ -28,7 +28,7 @@ LABEL = 2  # columns of the row labels on each side
 class OthelloBoard(Board):
     """The Othello board widget."""
 
-    MIN_WIDTH = 80
+    MIN_WIDTH = 70
     MIN_HEIGHT = 24
     TYPES_LETTERS = True  # columns a-h: the analysis is on A while a human moves
 

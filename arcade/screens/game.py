@@ -21,7 +21,7 @@ from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, RichLog, Static
+from textual.widgets import DataTable, Footer, Header, HelpPanel, RichLog, Static
 from textual.worker import get_current_worker
 
 from arcade.boards.base import Board
@@ -33,27 +33,52 @@ from bots.registry import resolve
 from games.base import CHANCE, GameError, Result, State
 
 
+def recheck_size(widget) -> None:
+    """When the notice or the game grid is resized without the screen (the keys panel docked or
+    removed, Ctrl+P → Keys), the screen checks again whether the game fits."""
+    screen = widget.screen
+    if isinstance(screen, GameScreen):
+        screen.call_after_refresh(screen.check_size)
+
+
+class SizeNotice(Static):
+    """The "enlarge the terminal" notice."""
+
+    def on_resize(self) -> None:
+        recheck_size(self)
+
+
+class GameGrid(Container):
+    """The board, the side panel, the commentary and the moves."""
+
+    def on_resize(self) -> None:
+        recheck_size(self)
+
+
 class GameScreen(Screen):
     """A game in progress: board, side panel, commentary, move list."""
 
-    BINDINGS = [
+    _KEYS = [
         Binding("n", "new_game", "New", id="new-game", tooltip="Start a new game with the same players"),
         Binding("u", "undo", "Undo", id="undo", tooltip="Take back your last move (a step when bots play)"),
         Binding("a", "analysis", "Analysis", id="analysis", tooltip="Show or hide the analysis"),
-        # shown instead of ``a`` while the board types letters (a human to move in Othello)
-        Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
-                tooltip="Show or hide the analysis"),
         # one key, two names: the Footer says what ``p`` does now
         Binding("p", "pause", "Pause", id="pause", tooltip="Pause the bots"),
         Binding("p", "resume", "Resume", id="resume", tooltip="Let the bots play on"),
         Binding("s", "step", "Step", id="step", tooltip="Pause, and play one move"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
+    ]
+    BINDINGS = [
+        *_KEYS[:3],
+        # shown instead of ``a`` while the board types letters (a human to move in Othello)
+        Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
+                tooltip="Show or hide the analysis"),
+        *_KEYS[3:],
         Binding("escape", "back", "Menu", show=False),
-        # every key again, never shown: it still works when the Footer has no room to show it
-        *(Binding(key, f"quiet('{action}')", show=False)
-          for key, action in (("n", "new_game"), ("u", "undo"), ("a", "analysis"), ("p", "pause"),
-                              ("p", "resume"), ("s", "step"), ("question_mark", "help"), ("q", "back"))),
+        # every key again, not in the Footer: it still works (and the keys panel names it) when
+        # the Footer has no room to show it
+        *(Binding(b.key, f"quiet('{b.action}')", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
     FOOTER_PRIORITY = ("back", "help", "new_game", "undo", "pause", "resume", "analysis", "step")
@@ -120,8 +145,8 @@ class GameScreen(Screen):
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static("", id="too-small-notice")
-        with Container(id="game-grid"):
+        yield SizeNotice("", id="too-small-notice")
+        with GameGrid(id="game-grid"):
             with Vertical(id="board-area"):
                 yield Static("", id="result-banner")
                 yield self.board
@@ -141,17 +166,23 @@ class GameScreen(Screen):
 
     def on_resize(self) -> None:
         self.check_size()
-        self.fit_footer()
+
+    def available_width(self) -> int:
+        """The terminal's width less the keys panel's (Ctrl+P → Keys docks it on the right)."""
+        return self.app.size.width - sum(panel.outer_size.width or 30 for panel in self.query(HelpPanel))
 
     def check_size(self) -> None:
         need_w, need_h = self.board.min_size()
-        width, height = self.app.size
+        width, height = self.available_width(), self.app.size.height
         small = width < need_w or height < need_h
         self.set_class(small, "too-small")
+        self.fit_footer()
         if small:
             self.query_one("#too-small-notice", Static).update(
                 f"[b]Enlarge the terminal[/b]\n\n{self.game.title} needs at least {need_w}×{need_h}; "
-                f"this one is {width}×{height}.\n\nq goes back to the menu."
+                f"this one is {width}×{height}"
+                + (" beside the keys panel (Ctrl+P hides it)" if self.query(HelpPanel) else "")
+                + ".\n\nq goes back to the menu."
             )
 
     # -- the game's flow -----------------------------------------------------------------------
@@ -423,8 +454,8 @@ class GameScreen(Screen):
     def fit_footer(self) -> None:
         """Leave the least needed of the screen's keys out of the Footer when the terminal is too
         narrow for them all (``FOOTER_PRIORITY``); the board's keys always stay."""
-        room = self.app.size.width - self.PALETTE_WIDTH
-        for binding in self.shown_board_bindings():
+        room = self.available_width() - self.PALETTE_WIDTH
+        for binding in [] if self.has_class("too-small") else self.shown_board_bindings():
             room -= self.footer_width(binding)
         hidden = set()
         for action in self.FOOTER_PRIORITY:
