@@ -468,7 +468,7 @@ class Runner:
                 raise KeyboardInterrupt
             drain()
             for future in sorted(done, key=futures.__getitem__):
-                for record in future.result():  # any the stream has not brought yet
+                for record in chunk_result(future):  # any the stream has not brought yet
                     take(tasks[futures[future]].pair, record)
                 report()
         drain()
@@ -482,9 +482,23 @@ class Runner:
             if self.cancelled():
                 self.client.cancel(list(futures))
                 raise KeyboardInterrupt
-            for record in future.result():  # a game rerun after a worker died is taken once
+            for record in chunk_result(future):  # a game rerun after a worker died is taken once
                 take(tasks[futures[future]].pair, record)
             report()
+
+
+def chunk_result(future) -> list[GameRecord]:
+    """A chunk's records; a chunk that failed in its worker (not a bot's fault: those are
+    forfeits) stops the tournament with a ``TournamentError`` that says what happened."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except (BrokenProcessPool, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - one line for the user, whatever the worker met
+        raise TournamentError(f"the tournament stopped: a chunk of games failed in its worker "
+                              f"({type(exc).__name__}: {exc})") from None
 
 
 def connect(address: str):
