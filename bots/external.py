@@ -73,7 +73,7 @@ from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 
 from bots import sandbox
-from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
+from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, printable, took_too_long
 from bots.sandbox import PidsCgroup
 from games.base import Termination
 
@@ -90,6 +90,9 @@ the next process starts: logs do not grow without bound across matches."""
 LOG_HEAD = 64 << 10
 LOG_TAIL = 64 << 10
 """A bot process's log keeps the first and the last 64 KiB of what it printed."""
+
+MAX_REPLY = 4 << 20
+"""Bytes of one protocol line from the bot's process at most (an answer is a few bytes)."""
 
 LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
@@ -120,8 +123,8 @@ def short_name(name: str) -> str:
         return name
     path, sep, function = name.rpartition(":")
     if not sep or not path.endswith(".py"):
-        return Path(name).name
-    return f"{Path(path).name}:{function}"
+        return printable(Path(name).name)
+    return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
 
 
 def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
@@ -298,11 +301,18 @@ class Host:
             if not chunk:
                 return "eof"
             self.buffer += chunk
+            if len(self.buffer) > MAX_REPLY and b"\n" not in self.buffer:
+                self.buffer = b""
+                return {"ok": False, "kind": "error", "detail": f"the bot's process sent over {MAX_REPLY >> 20} MiB "
+                                                                "without an end of line"}
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
-            return json.loads(line)
+            reply = json.loads(line)
         except ValueError:
+            reply = None
+        if not isinstance(reply, dict):  # only the arcade's own child_main speaks this protocol
             return {"ok": False, "kind": "error", "detail": "the bot's process garbled its answer"}
+        return reply
 
     def exchange(self, message: dict, timeout: float, cancelled=lambda: False):
         if not self.send(message):

@@ -335,3 +335,13 @@ async def test_the_tournament_screen_runs_file_bots_contained_or_not_at_all(monk
         await run_and_wait(pilot, screen)  # the seed left empty: a secret one, shown at the end
         text = str(status.render())
         assert text.startswith("done: 6 games") and re.search(r"secret seed \d+ \(type it to replay\)", text)
+
+
+@pytest.mark.parametrize("name", ["protocol_string", "protocol_flood"])
+def test_a_forged_protocol_line_is_the_attackers_own_loss(logs, name):
+    """A JSON string the arcade uses as a signal, or megabytes without an end of line, written on
+    the protocol's pipe: the attacker forfeits with an error, the arcade goes on."""
+    result, _ = match(attack(name), VICTIM, games=2)
+    assert result["forfeits"] == [2, 0] and result["wins"] == [0, 2]
+    assert all("garbled its answer" in reason or "without an end of line" in reason
+               for reason in result["forfeit_reasons"][0])

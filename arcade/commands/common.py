@@ -125,7 +125,9 @@ def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024, time_limit:
 
 def bot_logs(entries) -> list[str]:
     """The log files of the file bots among ``entries``."""
-    return sorted({str(e.source.log_path) for e in entries if getattr(e, "source", None) is not None})
+    from bots.base import printable
+
+    return sorted({printable(e.source.log_path) for e in entries if getattr(e, "source", None) is not None})
 
 
 def game_entry(game_id: str) -> GameEntry:

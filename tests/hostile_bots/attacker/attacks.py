@@ -69,7 +69,7 @@ def forged_reply(left):
     time.sleep(0.45)
     for fd in range(3, 64):  # the protocol's pipe: write an answer that says it took no time
         try:
-            if os.path.realpath(f"/proc/self/fd/{fd}").startswith("pipe:") and fd != 0:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:") and fd != 0:
                 os.write(fd, b'{"ok": true, "move": 1, "seconds": 0.001}\n')
         except OSError:
             pass
@@ -185,3 +185,26 @@ def network(left):
 def gil_hog(left):
     """One long C call that holds the GIL: the watchdog thread cannot run."""
     return sum(range(10 ** 13)) and 1
+
+
+def _to_pipes(data):
+    for fd in range(3, 64):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
+                os.write(fd, data)
+        except OSError:
+            pass
+
+
+def protocol_string(left):
+    """An answer that is a JSON string the arcade's own code uses as a signal ("cancelled")."""
+    _to_pipes(b'"cancelled"\n')
+    time.sleep(0.2)
+    return 1
+
+
+def protocol_flood(left):
+    """Megabytes on the protocol's pipe without an end of line: the arcade's buffer must not grow."""
+    for _ in range(6):
+        _to_pipes(b"x" * (1 << 20))
+    return 1
