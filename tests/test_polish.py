@@ -246,3 +246,39 @@ async def test_the_keys_panel_shows_the_notice_instead_of_a_garbled_board():
         app.action_show_help_panel()
         await settle(pilot)
         assert not screen.has_class("too-small")
+
+
+# -- defect 8: every screen survives any size ---------------------------------------------------------
+TINY = [(1, 1), (3, 2), (6, 4), (7, 3), (10, 4), (20, 5), (30, 8)]
+
+
+async def _open(pilot, where: str):
+    from arcade.screens.help import HelpScreen
+    from arcade.screens.tournament import TournamentScreen
+
+    app = pilot.app
+    if where == "help":
+        await app.push_screen(HelpScreen("hog"))
+    elif where == "tournament":
+        await app.push_screen(TournamentScreen("toothpicks"))
+    elif where.startswith("setup-"):
+        await app.push_screen(SetupScreen(__import__("arcade.catalog").catalog.CATALOG[where[6:]]))
+    elif where.startswith("game-"):
+        await open_game(pilot, where[5:], ("human", "human"), wait=False)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("where", ["menu", "help", "tournament", "setup-ludo", "game-ludo", "game-hog",
+                                   "game-othello", "game-dfootball", "game-toothpicks"])
+async def test_every_screen_survives_any_size_and_paging(where):
+    for size in TINY:
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await _open(pilot, where)
+            for key in ("pagedown", "pageup", "down", "up", "end", "home", "tab"):
+                await pilot.press(key)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        assert app.return_code in (None, 0), (where, size)

@@ -20,6 +20,20 @@ def menu_prompt(entry: GameEntry) -> Text:
     return text
 
 
+class GameList(OptionList):
+    """The games. Survives any terminal size: PageUp/PageDown before the list has been laid out
+    (a terminal 4 lines high or less) move one game instead of failing."""
+
+    def _move_page(self, direction) -> None:
+        if (self.highlighted or 0) not in self._index_to_line or not self._lines:
+            if direction < 0:
+                self.action_cursor_up()
+            else:
+                self.action_cursor_down()
+            return
+        super()._move_page(direction)
+
+
 class MenuScreen(Screen):
     """Pick a game: Enter or a click opens its setup screen."""
 
@@ -33,7 +47,7 @@ class MenuScreen(Screen):
         yield Header()
         with Vertical(id="menu"):
             yield Static("Choose a game", id="menu-title")
-            yield OptionList(
+            yield GameList(
                 *(Option(menu_prompt(e), id=e.id) for e in CATALOG.values()),
                 id="games",
             )
