@@ -370,9 +370,11 @@ class Runner:
         elif self.jobs > 1:
             context = mp_context()
             start_helpers(context)
-            # with a record, each game is sent back as it ends (a kill loses only games in play);
-            # without, a chunk's games come back together (cheaper for many small games)
-            self.stream = context.Queue() if self.log is not None else None
+            # with a record or someone watching, each game is sent back as it ends (a kill loses only
+            # the games in play; the standings move game by game); else a chunk's games come back
+            # together (cheaper for many small games)
+            watched = self.log is not None or self.progress is not None
+            self.stream = context.Queue() if watched else None
             self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init,
                                             initargs=(self.stream,))
         return self
