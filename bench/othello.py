@@ -14,6 +14,10 @@ With no section named, runs them all (about 15-25 minutes with the defaults; mat
   processes, from its PARALLEL_EMPTIES); with --wld also the win/loss/draw solve (window -1..1).
 - match: alphabeta at --match-limit seconds a move against greedy and random, each opening
   (--openings seeded random 4-ply openings) played with both colours.
+- evalcost: the cost of one evaluation, learned patterns (``bots.othello.patterns``) against the
+  hand-set one, and the engine's nodes a second with each (not in the default run).
+- versus: the learned evaluation against the hand one, both the same engine at --match-limit
+  seconds a move (or the hand one at a fixed --hand-depth), colour-balanced (not in the default run).
 
 Wall-clock figures depend on the load: the script prints the CPU time beside the wall time where
 they can differ (the machine is shared). With --cpu the bot's time limit is counted in CPU
@@ -220,9 +224,100 @@ def bench_match(openings: int, limit: float, opponents: list[str]) -> None:
               f"mean disc margin {statistics.mean(discs):+.1f}; slowest move {slowest:.2f} s (limit {limit:g} s)")
 
 
+def bench_evalcost(count: int, seconds: float) -> None:
+    from bots.othello.eval import HandEvaluator
+    from bots.othello.patterns import PatternEvaluator
+
+    section(f"evaluation cost: {count * 4} positions (plies 10-40), and engine speed ({count} positions, {seconds:g} s each)")
+    positions = [s.mover_bits() for plies in (10, 20, 30, 40) for s in midgame_positions(count, plies)]
+    wall = time.perf_counter()
+    learned = PatternEvaluator()
+    print(f"weights loaded in {time.perf_counter() - wall:.3f} s")
+    rows = {}
+    for name, ev in (("hand", HandEvaluator()), ("patterns", learned)):
+        f = ev.evaluate
+        reps = 200
+        cpu = time.process_time()
+        for _ in range(reps):
+            for p, o in positions:
+                f(p, o)
+        per = (time.process_time() - cpu) / (reps * len(positions))
+        rates = []
+        for state in midgame_positions(count):
+            p, o = state.mover_bits()
+            engine = Engine(ev)
+            cpu = time.process_time()
+            info = engine.search(p, o, time.perf_counter() + seconds, soft_fraction=1.0)
+            rates.append(info.nodes / max(time.process_time() - cpu, 1e-9))
+        rows[name] = per
+        print(f"{name:8}: {per * 1e6:6.1f} µs CPU an evaluation; engine {statistics.median(rates):,.0f} nodes/s CPU (median)",
+              flush=True)
+    print(f"patterns cost {rows['patterns'] / rows['hand']:.1f}× the hand evaluation")
+
+
+def bench_versus(openings: int, limit: float, hand_depth: int | None) -> None:
+    from bots.othello.eval import HandEvaluator
+    from bots.othello.patterns import PatternEvaluator
+
+    game = Othello()
+    against = f"hand evaluation at depth {hand_depth} (any time)" if hand_depth else f"hand evaluation at {limit:g} s"
+    section(f"learned (patterns) at {limit:g} s a move vs {against}: {openings} openings × both colours")
+    points = 0.0
+    wins = draws = losses = 0
+    slowest = 0.0
+    discs = []
+    for n in range(openings):
+        start = opening(n, 6)
+        for side in (0, 1):
+            learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator())
+            learned.clock = CLOCK
+            if hand_depth:
+                hand = FixedDepthBot(game, hand_depth)
+            else:
+                hand = AlphaBetaBot(game, limit, evaluator=HandEvaluator())
+                hand.clock = CLOCK
+            bots = (learned, hand) if side == 0 else (hand, learned)
+            rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
+            outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
+            slowest = max(slowest, outcome.move_seconds[side])
+            nb, no = outcome.state.counts()
+            discs.append(nb - no if side == 0 else no - nb)
+            winner = outcome.result.winner
+            if winner is None:
+                draws += 1
+            elif winner == side:
+                wins += 1
+            else:
+                losses += 1
+            print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {discs[-1]:+d} discs "
+                  f"({wins}-{draws}-{losses} so far)", flush=True)
+    games = wins + draws + losses
+    points = wins + draws / 2
+    print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * points / games:.0f}% of points; "
+          f"mean disc margin {statistics.mean(discs):+.1f}; slowest move {slowest:.2f} s (limit {limit:g} s)")
+
+
+class FixedDepthBot(AlphaBetaBot):
+    """The engine with the hand evaluation searching to a fixed depth whatever the time (the
+    exact endgame as the bot's own)."""
+
+    def __init__(self, game: Othello, depth: int) -> None:
+        super().__init__(game, 1000.0)
+        self.depth = depth
+
+    def _choose(self, state, ctx):
+        moves = self.game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        p, o = state.mover_bits()
+        if 64 - (p | o).bit_count() <= 12:
+            return self.engine.solve(p, o).move
+        return self.engine.search(p, o, float("inf"), max_depth=self.depth).move
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sections", nargs="*", default=[], help="perft speed depth endgame match (default all)")
+    parser.add_argument("sections", nargs="*", default=[], help="perft speed depth endgame match (default all); evalcost versus")
     parser.add_argument("--perft-depth", type=int, default=9)
     parser.add_argument("--positions", type=int, default=7, help="midgame positions for speed and depth")
     parser.add_argument("--limits", default="1,10", help="time limits for the depth section")
@@ -233,6 +328,8 @@ def main() -> None:
     parser.add_argument("--openings", type=int, default=10)
     parser.add_argument("--match-limit", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy,random")
+    parser.add_argument("--hand-depth", type=int, default=0,
+                        help="versus: the hand evaluation searches to this fixed depth instead of the time limit")
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
@@ -255,6 +352,10 @@ def main() -> None:
                       [int(x) for x in args.cores.split(",")])
     if "match" in chosen:
         bench_match(args.openings, args.match_limit, args.opponents.split(","))
+    if "evalcost" in chosen:
+        bench_evalcost(args.positions, 2.0)
+    if "versus" in chosen:
+        bench_versus(args.openings, args.match_limit, args.hand_depth or None)
 
 
 if __name__ == "__main__":
