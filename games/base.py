@@ -328,6 +328,11 @@ class Game:
         """The move's text form, as the UI, logs and command line write it."""
         return str(move)
 
+    def move_label(self, state: State, move: Move) -> str:
+        """The move as a player reads it in a move list (``move_text`` unless the game has a
+        friendlier form, e.g. Robot Ludo's ``15→17`` for ``(1, 15, 2)``). Not parsed back."""
+        return self.move_text(state, move)
+
     def parse_move(self, state: State, text: str) -> Move:
         """The legal move whose text is ``text`` (case-insensitive); ``IllegalMove`` otherwise."""
         wanted = text.strip().upper()

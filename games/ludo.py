@@ -576,6 +576,19 @@ class Ludo(Game):
             return str(move)
         return str(tuple(move))
 
+    def move_label(self, state: LudoState, move: Any) -> str:
+        """``pass``, ``enter →10``, ``15→17``, ``15→home``: the squares, not the tuple."""
+        if state.to_move == CHANCE:
+            return str(move)
+        turn, pos, steps = move
+        if (pos, steps) == (-1, -1):
+            return "pass"
+        if (pos, steps) == (0, 0):
+            return f"enter →{self.home_square(turn)}"
+        new = pos + steps if turn == 0 else (pos + steps) % self.length
+        home = new == self.length if turn == 0 else new == self.length // 2
+        return f"{pos}→{'home' if home else new}"
+
     def parse_move(self, state: LudoState, text: str) -> Any:
         """Accepts ``(0, 3, 4)``, ``0,3,4``, ``e``/``enter``, ``p``/``pass``, or the square of the
         counter to move (``3``); a roll ``1``..``6`` at a chance step."""

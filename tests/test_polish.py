@@ -282,3 +282,97 @@ async def test_every_screen_survives_any_size_and_paging(where):
             await pilot.resize_terminal(*size)
             await pilot.pause()
         assert app.return_code in (None, 0), (where, size)
+
+
+# -- defect 9: the small things -------------------------------------------------------------------------
+async def test_a_long_bot_name_puts_the_score_on_its_own_line():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("random_move", "human"), n=4)
+        panel = screen.query_one("#side-panel")
+        text = str(panel.render()).splitlines()
+        assert "bot random_move" in [line.strip() for line in text] and "4 players" in [line.strip() for line in text]
+        assert all(len(line) <= panel.size.width for line in text)
+
+
+async def test_othello_never_shows_two_analysis_keys_even_when_too_small():
+    app = make_app()
+    async with app.run_test(size=(60, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert screen.has_class("too-small")
+        assert list(_footer(screen).values()).count("Analysis") == 1
+
+
+async def test_the_move_list_shows_moves_as_players_read_them_and_never_cuts_dice():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        play_moves(screen, [10, (4, 5, 5, 3, 3, 4, 4, 5, 5, 3)])
+        await settle(pilot)
+        table = screen.query_one("#moves")
+        assert table.get_row_at(1)[2] == "4553344553"
+        assert not table.show_horizontal_scrollbar
+    from games.ludo import Ludo, make_start_board
+
+    game = Ludo()
+    state = game.state_from_board(make_start_board(4, 20), 0, 6)
+    assert game.move_label(state, (0, 0, 0)) == "enter →0"
+    assert game.move_label(state, (0, -1, -1)) == "pass"
+    assert game.move_label(game.state_from_board(make_start_board(4, 20), 1, 3), (1, 15, 3)) == "15→18"
+    assert game.move_label(game.state_from_board(make_start_board(4, 20), 1, 3), (1, 8, 2)) == "8→home"
+
+
+async def test_the_heat_maps_cursor_marker_never_overwrites_a_column_label():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        await pilot.press("a")
+        await settle(pilot)
+        board = screen.board
+        for co in range(0, 100, 3):
+            board.cursor = (20, co)
+            header = board.analysis_view(60, 20)[1].plain
+            assert header.count("▼") == 1
+            _, _, _, col0, _, cols = board.map_geometry
+            expected = [o for o in range(col0, col0 + cols) if o % 10 == 0 and o - col0 + len(str(o)) < cols]
+            tokens = header[len("you\\"):].replace("▼", " ").split()
+            assert all(str(o) in tokens for o in expected), header
+
+
+async def test_undo_when_only_the_bot_has_moved_refuses_instead_of_replaying_it():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("perfect", "human"))
+        assert len(screen.history) == 2 and screen.state.to_move == 1
+        first = screen.history[1]
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.history[1] is first and len(screen.history) == 2
+        assert any("Nothing of yours" in str(n.message) for n in app._notifications)
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("u")  # now there is a move of the human's to take back
+        await settle(pilot)
+        assert len(screen.history) == 2 and screen.state.to_move == 1
+
+
+async def test_othello_shows_no_cursor_at_a_pass_and_a_disc_under_the_cursor_keeps_its_colour():
+    from games.othello import PASS
+    from tests.test_othello_screens import first_pass_game
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        play_moves(screen, first_pass_game())
+        await settle(pilot)
+        assert screen.game.legal_moves(screen.state) == [PASS]
+        text = screen.board.render()
+        assert not any(span.style and "reverse" in str(span.style) for span in text.spans)
+        play_moves(screen, [PASS])
+        await settle(pilot)
+        board = screen.board
+        disc = next(sq for sq in range(64) if screen.state.at(sq) is not None)
+        board.cursor = disc
+        text = board.render()
+        cursor_spans = [span for span in text.spans if "underline" in str(span.style)]
+        assert cursor_spans and all("reverse" not in str(span.style) for span in cursor_spans)

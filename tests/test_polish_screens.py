@@ -50,3 +50,23 @@ def test_the_keys_panel_beside_hog_shows_the_notice_not_a_garbled_board(snap_com
 def test_othello_at_70_columns(snap_compare):
     """Defect 7: Othello's board is 30 wide; 70 columns are enough for the whole game screen."""
     assert snapshot_after(snap_compare, "othello", size=(70, 24))
+
+
+def test_hog_heat_map_cursor_on_a_labelled_column(snap_compare):
+    """Defect 9: the cursor's ▼ sits on column 30 and the label 30 moves past it."""
+    assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a"])
+
+
+def test_ludo_move_list_in_squares(snap_compare):
+    """Defect 9: the move list says enter →0, 0→3, pass… not (0, 0, 0) tuples."""
+    from games.ludo import make_start_board
+
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        state = screen.game.state_from_board(make_start_board(4, 20), 0, None)
+        screen.history = [screen.game.initial_state(), state]
+        play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 5, (0, 3, 5), 1])
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

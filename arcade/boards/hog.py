@@ -420,15 +420,19 @@ class HogBoard(Board):
         col_span = range(first_col, min(goal, first_col + cols))
         header = Text("you\\", style=self.style("label"))
         ticks = [" "] * len(col_span)
-        for i, o in enumerate(col_span):
-            if o % 10 == 0:
-                label = str(o)
-                for k, ch in enumerate(label):
-                    if i + k < len(ticks):
-                        ticks[i + k] = ch
         marker = co - first_col
         if 0 <= marker < len(ticks):
             ticks[marker] = "▼"
+        for i, o in enumerate(col_span):
+            if o % 10 == 0:
+                label = str(o)
+                # the cursor's ▼ never overwrites a label: the label moves just past it
+                for start in (i, marker + 1):
+                    cells = range(start, start + len(label))
+                    if start >= i and all(k < len(ticks) and ticks[k] == " " for k in cells):
+                        for k, ch in zip(cells, label):
+                            ticks[k] = ch
+                        break
         header.append("".join(ticks), style=self.style("label"))
         lines.append(header)
         self.map_geometry = (len(lines), 4, first_row, first_col, len(row_span), len(col_span))

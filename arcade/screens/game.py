@@ -175,7 +175,12 @@ class GameScreen(Screen):
         need_w, need_h = self.board.min_size()
         width, height = self.available_width(), self.app.size.height
         small = width < need_w or height < need_h
+        was_small = self.has_class("too-small")
         self.set_class(small, "too-small")
+        if small and self.board.has_focus:
+            self.set_focus(None)  # a hidden board's keys would crowd the Footer's Rules and Menu
+        elif was_small and not small and self.session.next_step() == "human":
+            self.board.focus()
         self.fit_footer()
         if small:
             self.query_one("#too-small-notice", Static).update(
@@ -246,7 +251,8 @@ class GameScreen(Screen):
             self.later(0 if self.step_once else self.CHANCE_DELAY, lambda: self.roll(generation))
             return
         if step == "human":
-            self.board.focus()
+            if not self.has_class("too-small"):
+                self.board.focus()
             return
         if self.paused and not self.step_once:
             return
@@ -372,10 +378,14 @@ class GameScreen(Screen):
             to_move = self.result is None and state.to_move == side
             lines.append("▶ " if to_move else "  ", style="bold")
             lines.append(f"{info.symbol} {info.name}", style=self.board.side_style(side))
-            lines.append(f"\n    {self.player_label(side)}")
+            label = self.player_label(side)
+            lines.append(f"\n    {label}")
             score = self.game.score_text(state, side)
-            if score:
+            width = self.query_one("#side-panel").size.width or 26
+            if score and 4 + len(label) + 3 + len(score) <= width:
                 lines.append(f" · {score}")
+            elif score:  # a long bot name: the score on a line of its own, not wrapped mid-way
+                lines.append(f"\n    {score}")
             lines.append("\n")
         lines.append("\n")
         if self.result is not None:
@@ -421,8 +431,20 @@ class GameScreen(Screen):
             return
         who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
         table = self.query_one("#moves", DataTable)
-        table.add_row(str(state.ply), who, self.game.move_text(previous, event.move))
+        table.add_row(str(state.ply), who, self.fit_move(self.game.move_label(previous, event.move), who))
         table.scroll_end(animate=False)
+
+    def fit_move(self, text: str, who: str) -> str:
+        """The move's text within the moves pane (no sideways scrolling): Hog's ten dice lose
+        their dashes (``5555544433``) before anything is cut, and a cut ends in ``…``."""
+        names = max([4] + [len(side.name) for side in self.game.sides])
+        width = self.query_one("#moves").outer_size.width or 30  # border 2, scrollbar 1, cell padding
+        room = width - 2 - 1 - (len(str(len(self.history))) + 2) - (names + 2) - 2
+        if len(text) > room:
+            text = text.replace("-", "")
+        if len(text) > room:
+            text = text[: room - 1] + "…"
+        return text
 
     # -- keys --------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
@@ -442,9 +464,10 @@ class GameScreen(Screen):
             return watching and self.paused
         if action == "step":
             return watching
-        if action == "analysis" and parameters:
-            # shift+a, shown while the board takes ``a`` as a letter (a human to move in Othello)
-            return self.board_types_letters()
+        if action == "analysis":
+            # shift+a instead of a while the board takes ``a`` as a letter (a human to move in
+            # Othello): one of the two, never both (the too-small notice showed both)
+            return self.board_types_letters() == bool(parameters)
         return True
 
     def action_quiet(self, action: str) -> None:
@@ -499,6 +522,13 @@ class GameScreen(Screen):
         self.new_game()
 
     def action_undo(self) -> None:
+        if self.humans and not any(s.event is not None and s.event.side in self.humans for s in self.history):
+            # the bot moved first and the human has not: undoing would only replay the bot's move
+            self.app.bell()
+            if len(self.history) > 1:
+                self.notify("Nothing of yours to take back yet: the bot's opening move stands.",
+                            title="Cannot undo", severity="warning")
+            return
         try:
             self.session.undo()
         except CannotUndo as exc:
