@@ -61,14 +61,18 @@ WIN_BUDGET = 5000
 """Nodes the win/loss search may visit for one move before the bot relies on the book."""
 LOSS_BUDGET = 3000
 """Nodes the exact count of winning replies may take in a lost position (a fresh search)."""
-WIN_DEADLINE = 0.035
+WIN_DEADLINE = 0.020
 """Seconds after which the win/loss search gives up even within its node budget (a slow machine)."""
-EXTRA_SECONDS = 0.030
+EXTRA_SECONDS = 0.020
 """Wall-clock time up to which a position not settled by ``WIN_BUDGET`` is searched further."""
-LOSS_DEADLINE = 0.040
+LOSS_DEADLINE = 0.015
 """After this much time in one move the lost-position count is skipped (the cheap rule)."""
-HARD_DEADLINE = 0.060
-"""The lost-position count gives up at this time (the cheap rule answers instead)."""
+HARD_DEADLINE = 0.025
+"""The lost-position count gives up at this time (the cheap rule answers instead). No phase starts
+after 25 ms of wall-clock time, so a busy 2-core machine has 75 ms of margin for what no deadline
+controls: another process's time slice, the screen's thread holding the GIL (an unloaded machine
+searches 5,000 nodes in about 11 ms, so the deadlines rarely change a choice there).
+``bench/dfootball.py --load 2 --threads 1`` measures the p99.9 and the slowest move."""
 
 FIRST_TEAM_WINS: dict[int, bool] = {
     1: False, 2: True, 3: False, 4: True, 5: True, 6: True,

@@ -160,7 +160,8 @@ class Solver:
         self._update_cap()
 
     def set_deadline(self, deadline: float | None, clock=None) -> None:
-        """Also give up (``Budget``) once ``clock()`` passes ``deadline`` (checked every 256 nodes)."""
+        """Also give up (``Budget``) once ``clock()`` passes ``deadline`` (checked every 64 nodes:
+        well under a millisecond of search, even on a loaded machine)."""
         self.deadline = deadline
         if clock is not None:
             self.clock = clock
@@ -171,7 +172,7 @@ class Solver:
         if self._limit is not None:
             caps.append(self._limit)
         if self.deadline is not None:
-            caps.append(self.nodes + 256)
+            caps.append(self.nodes + 64)
         self.cap = min(caps) if caps else 1 << 62
 
     def _check_clock(self) -> None:
