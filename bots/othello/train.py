@@ -14,7 +14,13 @@ commands (niced, on the shared 2-core machine; wall-clock times under a load of 
     wait
     # its scores calibrated to disc margins by stage; 50,209 positions (with the exact ones)
     $T blend $D/hand4-0.txt $D/hand4-1.txt --mix 1.0 --out $D/hand4-mix10.txt
-    $T fit $D/hand4-mix10.txt --epochs 25 --l2 0.01 --out bots/othello/patterns.bin   # 35 s
+    $T fit $D/hand4-mix10.txt --epochs 25 --l2 0.01 --out $D/h4m10.bin                # 35 s
+    # generation 2: the same with generation 1 (h4m10.bin) as the teacher (2 x 6 min)
+    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 0/2 --weights $D/h4m10.bin --out $D/g2-0.txt &
+    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 1/2 --weights $D/h4m10.bin --out $D/g2-1.txt
+    wait
+    $T blend $D/g2-0.txt $D/g2-1.txt --mix 1.0 --out $D/g2-mix10.txt
+    $T fit $D/g2-mix10.txt --epochs 25 --l2 0.01 --out bots/othello/patterns.bin       # 25 s
 
 ``generate`` plays self-play games from varied openings (a seeded random number of random plies,
 4 to 13, then the hand evaluation's 2-ply search with 8% random moves), solves each game exactly
@@ -231,7 +237,7 @@ def blend_command(args) -> None:
             s[0] += target * score / 100
             s[1] += (score / 100) ** 2
     slope = {s: v[0] / v[1] for s, v in sums.items() if v[1] > 0}
-    print("disc margin per 100 of the hand search's score, by stage:",
+    print("disc margin per 100 of the search's score, by stage:",
           " ".join(f"{s}:{slope[s]:.2f}" for s in sorted(slope)))
     with open(args.out, "w") as f:
         for p, o, target, exact, score in rows:
@@ -244,6 +250,24 @@ def blend_command(args) -> None:
                               + (1 - args.mix) * target)
             f.write(f"{p:x} {o:x} {max(-64, min(64, label))} {exact}\n")
     print(f"{len(rows)} positions written to {args.out}")
+
+
+def error_command(args) -> None:
+    """The evaluation's mean absolute disc error against exact solves, by stage, on fresh
+    self-play games (another seed than the training set's), each game solved from
+    ``--solve-empties`` on."""
+    from bots.othello import patterns
+
+    evaluate = patterns.PatternEvaluator(path=args.weights).evaluate
+    errors: dict[int, list[float]] = {}
+    for g in range(args.games):
+        for p, o, target, exact in self_play_game(args.seed * 1_000_003 + g, args.solve_empties):
+            if exact and (legal_bits(p, o) or legal_bits(o, p)):
+                v = max(-64.0, min(64.0, evaluate(p, o) / 100))
+                errors.setdefault(patterns.stage_of((p | o).bit_count()), []).append(abs(v - target))
+    for s in sorted(errors):
+        e = errors[s]
+        print(f"stage {s:2} ({4 + 4 * s:2}-{7 + 4 * s:2} discs): {sum(e) / len(e):5.2f} discs ({len(e)} positions)")
 
 
 def read_positions(path: str | Path) -> list[tuple[int, int, int, int]]:
@@ -416,6 +440,11 @@ def main(argv: list[str] | None = None) -> None:
     bl.add_argument("data", nargs="+")
     bl.add_argument("--mix", type=float, default=0.7, help="weight of the calibrated search score")
     bl.add_argument("--out", required=True)
+    er = sub.add_parser("error", help="mean absolute disc error against exact solves, on fresh games")
+    er.add_argument("--weights", default=None)
+    er.add_argument("--games", type=int, default=40)
+    er.add_argument("--seed", type=int, default=99)
+    er.add_argument("--solve-empties", type=int, default=14)
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
@@ -427,6 +456,8 @@ def main(argv: list[str] | None = None) -> None:
         search_labels_command(args)
     elif args.command == "blend":
         blend_command(args)
+    elif args.command == "error":
+        error_command(args)
 
 
 if __name__ == "__main__":
