@@ -137,3 +137,15 @@ def test_the_training_pipeline_end_to_end(tmp_path):
     p, o = data[10][0], data[10][1]
     assert ev.evaluate(p, o) == max(-HEURISTIC_MAX, min(HEURISTIC_MAX, sum(
         weights[patterns.stage_of((p | o).bit_count())][i] for i in patterns.features(p, o))))
+
+
+def test_alphabeta_plays_with_the_learned_evaluation_and_alphabeta_hand_with_the_hand_one():
+    from bots.othello import BOTS
+    from bots.othello.eval import HandEvaluator
+    from games.othello import Othello
+
+    game = Othello()
+    assert isinstance(BOTS["alphabeta"].make(game).engine.evaluator, patterns.PatternEvaluator)
+    assert isinstance(BOTS["alphabeta-1s"].make(game).engine.evaluator, patterns.PatternEvaluator)
+    hand = BOTS["alphabeta-hand"].make(game)
+    assert isinstance(hand.engine.evaluator, HandEvaluator) and hand.time_limit is None
