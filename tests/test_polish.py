@@ -452,3 +452,49 @@ def test_dfootball_perfect_answers_well_inside_100_ms_even_on_a_slow_clock():
             bit = rng.choice(options)[0]
             m, o = child(m, o, bit, size)
     assert searched > 50
+
+
+# -- friction: no game in progress is thrown away without a question --------------------------------
+async def test_leaving_or_restarting_a_game_in_progress_asks_first():
+    from arcade.screens.confirm import ConfirmScreen
+    from arcade.screens.game import GameScreen
+    from arcade.screens.menu import MenuScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.press("q")  # nothing played yet: leaves at once
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.press("1")
+        await settle(pilot)
+        for key in ("q", "escape", "n"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")  # No: the game goes on
+            await settle(pilot)
+            assert app.screen is screen and len(screen.history) == 2
+        await pilot.press("n", "y")  # Yes to a new game
+        await settle(pilot)
+        assert app.screen is screen and len(screen.history) == 1
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("q", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_finished_game_is_left_without_a_question():
+    from arcade.screens.menu import MenuScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=1)
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)

@@ -70,3 +70,8 @@ def test_ludo_move_list_in_squares(snap_compare):
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+def test_leaving_a_game_in_progress_asks_first(snap_compare):
+    """Friction: q in a game in progress asks before throwing it away."""
+    assert snapshot_after(snap_compare, "toothpicks", moves=(2,), keys=("q",))

@@ -518,8 +518,21 @@ class GameScreen(Screen):
     def board_types_letters(self) -> bool:
         return self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
 
+    def in_progress(self) -> bool:
+        """A game someone has moved in and that is not over: leaving it throws it away."""
+        return self.result is None and len(self.history) > 1
+
+    def confirmed(self, question: str, yes: str, then) -> None:
+        """``then()`` at once if no game is in progress, else after a Yes to ``question``."""
+        if not self.in_progress():
+            then()
+            return
+        from arcade.screens.confirm import ConfirmScreen
+
+        self.app.push_screen(ConfirmScreen(question, yes), lambda answer: then() if answer else None)
+
     def action_new_game(self) -> None:
-        self.new_game()
+        self.confirmed("Throw this game away and start a new one?", "New game", self.new_game)
 
     def action_undo(self) -> None:
         if self.humans and not any(s.event is not None and s.event.side in self.humans for s in self.history):
@@ -568,6 +581,9 @@ class GameScreen(Screen):
         self.app.push_screen(HelpScreen(self.entry.id))
 
     def action_back(self) -> None:
+        self.confirmed("Leave this game for the menu? It is not over.", "Leave", self.leave)
+
+    def leave(self) -> None:
         self.cancel_bot()
         self.dismiss()
 
