@@ -328,6 +328,12 @@ class Game:
         """The move's text form, as the UI, logs and command line write it."""
         return str(move)
 
+    def forced_pass(self, state: State) -> Move | None:
+        """The pass a side must play when it is its only move and nothing is decided by playing
+        it (Robot Ludo's roll with no move): the game screen plays it for a human, with a note.
+        ``None`` by default: every move is the player's."""
+        return None
+
     def move_label(self, state: State, move: Move) -> str:
         """The move as a player reads it in a move list (``move_text`` unless the game has a
         friendlier form, e.g. Robot Ludo's ``15→17`` for ``(1, 15, 2)``). Not parsed back."""

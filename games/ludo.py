@@ -582,6 +582,13 @@ class Ludo(Game):
             return str(move)
         return str(tuple(move))
 
+    def forced_pass(self, state: LudoState) -> Any:
+        """``(turn, -1, -1)`` when the roll leaves no other move."""
+        if state.result is not None or state.to_move == CHANCE:
+            return None
+        legal = self.legal_moves(state)
+        return legal[0] if legal == [(state.turn, -1, -1)] else None
+
     def move_label(self, state: LudoState, move: Any) -> str:
         """``pass``, ``enter →10``, ``15→17``, ``15→home``: the squares, not the tuple."""
         if state.to_move == CHANCE:

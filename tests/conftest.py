@@ -21,6 +21,7 @@ def pinned_environment(monkeypatch):
     monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
     monkeypatch.setattr(GameScreen, "CHANCE_DELAY", 0)
     monkeypatch.setattr(GameScreen, "DICE_LOOK", 0)
+    monkeypatch.setattr(GameScreen, "FORCED_DELAY", 0)
 
 
 def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:

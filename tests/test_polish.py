@@ -498,3 +498,23 @@ async def test_a_finished_game_is_left_without_a_question():
         await pilot.press("q")
         await settle(pilot)
         assert isinstance(app.screen, MenuScreen)
+
+
+# -- friction: Robot Ludo plays a human's forced pass, with a note ------------------------------------
+async def test_a_humans_forced_pass_in_ludo_is_played_for_them_with_a_note():
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        state = screen.game.state_from_board(make_start_board(4, 20), 0, 2)  # all in the pen, a 2
+        screen.history = [screen.game.initial_state(), state]
+        screen.rebuild_logs()
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        passes = [s for s in screen.history if s.event is not None and s.event.side == 0]
+        assert passes and passes[0].event.move == (0, -1, -1)  # no Enter needed
+        log = "\n".join(strip.text for strip in screen.query_one("#commentary").lines)
+        assert "Red has no move: passed for you" in log
+        assert screen.state.to_move != 0 or screen.state.roll is None

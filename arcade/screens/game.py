@@ -93,6 +93,8 @@ class GameScreen(Screen):
     """Seconds between moves when bots play each other: a watchable pace."""
     CHANCE_DELAY = 0.25
     """Seconds before the dice are rolled."""
+    FORCED_DELAY = 0.8
+    """Seconds a human's forced pass (Robot Ludo: no move with this roll) stays on the board."""
     DICE_LOOK = 1.2
     """Seconds a human gets to look at the dice just rolled before a bot moves (Hog, Ludo)."""
 
@@ -251,6 +253,12 @@ class GameScreen(Screen):
             self.later(0 if self.step_once else self.CHANCE_DELAY, lambda: self.roll(generation))
             return
         if step == "human":
+            forced = self.game.forced_pass(self.state)
+            if forced is not None:  # nothing to choose: played for the human, said in the commentary
+                side = self.game.sides[self.state.to_move].name
+                self.write_commentary(f"[i]{side} has no move: passed for you[/i]")
+                self.later(0 if self.step_once else self.FORCED_DELAY, lambda: self.play_forced(generation, forced))
+                return
             if not self.has_class("too-small"):
                 self.board.focus()
             return
@@ -266,6 +274,13 @@ class GameScreen(Screen):
             self.call_later(callback)
         else:
             self.set_timer(delay, callback)
+
+    def play_forced(self, generation: int, move) -> None:
+        if generation != self.generation or self.session.next_step() != "human":
+            return
+        previous = self.state
+        self.session.play(move)
+        self.pushed(previous)
 
     def roll(self, generation: int) -> None:
         if generation != self.generation or self.session.next_step() != "chance":
