@@ -518,3 +518,31 @@ async def test_a_humans_forced_pass_in_ludo_is_played_for_them_with_a_note():
         log = "\n".join(strip.text for strip in screen.query_one("#commentary").lines)
         assert "Red has no move: passed for you" in log
         assert screen.state.to_move != 0 or screen.state.roll is None
+
+
+# -- friction: a speed control when bots play each other ----------------------------------------------
+async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeypatch):
+    from arcade.screens.game import GameScreen
+
+    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0.8)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("random", "random"), wait=False, count=99)
+        footer = _footer(screen)
+        assert footer.get("minus") == "Slower" and footer.get("plus") == "Faster"
+        assert screen.watch_delay() == pytest.approx(0.8)
+        assert "pace: 0.8 s a move" in str(screen.query_one("#side-panel").render())
+        await pilot.press("minus")
+        assert screen.watch_delay() == pytest.approx(1.6)
+        for _ in range(10):
+            await pilot.press("plus")
+        assert screen.watch_delay() == 0 and "plus" not in _footer(screen)  # the fastest: no wait
+        for _ in range(100):  # bots now play without waiting: 99 toothpicks are soon gone
+            if screen.result is not None:
+                break
+            await pilot.pause(0.05)
+        assert screen.result is not None
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:  # a human's game has no pace keys
+        screen = await open_game(pilot, "toothpicks", ("human", "random"))
+        assert "minus" not in _footer(screen) and "pace" not in str(screen.query_one("#side-panel").render())

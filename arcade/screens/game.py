@@ -66,6 +66,9 @@ class GameScreen(Screen):
         Binding("p", "pause", "Pause", id="pause", tooltip="Pause the bots"),
         Binding("p", "resume", "Resume", id="resume", tooltip="Let the bots play on"),
         Binding("s", "step", "Step", id="step", tooltip="Pause, and play one move"),
+        Binding("minus", "pace(-1)", "Slower", key_display="-", id="slower", tooltip="Bots play each other more slowly"),
+        Binding("plus,equals_sign", "pace(1)", "Faster", key_display="+", id="faster",
+                tooltip="Bots play each other faster"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
     ]
@@ -78,10 +81,10 @@ class GameScreen(Screen):
         Binding("escape", "back", "Menu", show=False),
         # every key again, not in the Footer: it still works (and the keys panel names it) when
         # the Footer has no room to show it
-        *(Binding(b.key, f"quiet('{b.action}')", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
+        *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
-    FOOTER_PRIORITY = ("back", "help", "new_game", "undo", "pause", "resume", "analysis", "step")
+    FOOTER_PRIORITY = ("back", "help", "new_game", "undo", "pause", "resume", "pace", "analysis", "step")
     """The screen's keys in the order the Footer keeps them when it is short of room (the board's
     own keys, needed to play, come first)."""
     PALETTE_WIDTH = 14
@@ -90,7 +93,9 @@ class GameScreen(Screen):
     BOT_DELAY = 0.35
     """Seconds before a bot moves when a human plays (so the human sees the position)."""
     WATCH_DELAY = 0.8
-    """Seconds between moves when bots play each other: a watchable pace."""
+    """Seconds between moves when bots play each other at the normal pace (``-``/``+`` change it)."""
+    PACES = (8.0, 4.0, 2.0, 1.0, 0.5, 0.25, 0.0)
+    """The bot-vs-bot paces, as multiples of ``WATCH_DELAY``: 6.4 s to no wait; 1.0 at the start."""
     CHANCE_DELAY = 0.25
     """Seconds before the dice are rolled."""
     FORCED_DELAY = 0.8
@@ -139,6 +144,7 @@ class GameScreen(Screen):
         self.thinking: int | None = None
         self.thought = ""
         self.analysis = False
+        self.pace = self.PACES.index(1.0)
         self.footer_hidden: set[str] = set()
         """The screen's actions left out of the Footer for lack of room (their keys still work)."""
         self.commentator = self.game.commentator()
@@ -264,7 +270,7 @@ class GameScreen(Screen):
             return
         if self.paused and not self.step_once:
             return
-        delay = 0 if self.step_once else self.WATCH_DELAY if not self.humans else self.BOT_DELAY
+        delay = 0 if self.step_once else self.watch_delay() if not self.humans else self.BOT_DELAY
         if self.humans and not self.step_once and self.state.event is not None and self.state.event.side == CHANCE:
             delay = max(delay, self.DICE_LOOK)
         self.later(delay, lambda: self.start_bot(generation))
@@ -274,6 +280,15 @@ class GameScreen(Screen):
             self.call_later(callback)
         else:
             self.set_timer(delay, callback)
+
+    def watch_delay(self) -> float:
+        return self.WATCH_DELAY * self.PACES[self.pace]
+
+    def action_pace(self, step: int) -> None:
+        """Slower (-1) or faster (+1) when bots play each other; the side panel says the pace."""
+        self.pace = max(0, min(len(self.PACES) - 1, self.pace + step))
+        self.refresh_panel()
+        self.refresh_bindings()
 
     def play_forced(self, generation: int, move) -> None:
         if generation != self.generation or self.session.next_step() != "human":
@@ -414,6 +429,9 @@ class GameScreen(Screen):
                     lines.append(self.thought + "\n", style="dim")
             elif self.paused and not self.humans:
                 lines.append("paused · p resume · s step\n", style="italic")
+            if not self.humans:
+                seconds = GameScreen.WATCH_DELAY * self.PACES[self.pace]
+                lines.append(f"pace: {seconds:g} s a move · - slower · + faster\n", style="dim")
         if self.analysis:
             lines.append("\n")
             for line in self.board.analysis_lines(state):
@@ -464,7 +482,9 @@ class GameScreen(Screen):
     # -- keys --------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "quiet":
-            return self.available(parameters[0], ()) and parameters[0] in self.footer_hidden
+            name, _, rest = parameters[0].partition("(")
+            quiet_parameters = parse_action(parameters[0])[2]
+            return self.available(name, quiet_parameters) and name in self.footer_hidden
         available = self.available(action, parameters)
         if available and action in self.footer_hidden:
             return False
@@ -479,6 +499,12 @@ class GameScreen(Screen):
             return watching and self.paused
         if action == "step":
             return watching
+        if action == "pace":
+            if not watching:
+                return False
+            if not parameters:
+                return True
+            return 0 <= self.pace + parameters[0] < len(self.PACES)
         if action == "analysis":
             # shift+a instead of a while the board takes ``a`` as a letter (a human to move in
             # Othello): one of the two, never both (the too-small notice showed both)
@@ -487,7 +513,8 @@ class GameScreen(Screen):
 
     def action_quiet(self, action: str) -> None:
         """A key whose Footer entry was left out for lack of room: do what it does."""
-        getattr(self, f"action_{action}")()
+        _, name, parameters = parse_action(action)
+        getattr(self, f"action_{name}")(*parameters)
 
     def fit_footer(self) -> None:
         """Leave the least needed of the screen's keys out of the Footer when the terminal is too
@@ -496,12 +523,18 @@ class GameScreen(Screen):
         for binding in [] if self.has_class("too-small") else self.shown_board_bindings():
             room -= self.footer_width(binding)
         hidden = set()
+        shown: dict[str, list[tuple[Binding, tuple]]] = {}
+        seen = set()
+        for _key, binding in self._bindings:
+            if binding.show and binding.description and (binding.action, binding.description) not in seen:
+                seen.add((binding.action, binding.description))  # "plus,equals_sign": one entry
+                _, action, parameters = parse_action(binding.action)
+                shown.setdefault(action, []).append((binding, parameters))
         for action in self.FOOTER_PRIORITY:
-            bindings = [b for b in self._bindings.key_to_bindings.get(self.key_of(action), ())
-                        if b.action == action and b.show]
-            if not bindings or not self.available(action, ()):
+            entries = [(b, p) for b, p in shown.get(action, ()) if self.available(action, p)]
+            if not entries:
                 continue
-            width = self.footer_width(bindings[0])
+            width = sum(self.footer_width(b) for b, _p in entries)
             if width <= room:
                 room -= width
             else:
@@ -509,9 +542,6 @@ class GameScreen(Screen):
         if hidden != self.footer_hidden:
             self.footer_hidden = hidden
             self.refresh_bindings()
-
-    def key_of(self, action: str) -> str:
-        return next(b.key for _, b in self._bindings if b.action == action)
 
     def shown_board_bindings(self) -> list[Binding]:
         board = self.board
