@@ -139,13 +139,13 @@ def test_the_training_pipeline_end_to_end(tmp_path):
         weights[patterns.stage_of((p | o).bit_count())][i] for i in patterns.features(p, o))))
 
 
-def test_alphabeta_plays_with_the_learned_evaluation_and_alphabeta_hand_with_the_hand_one():
+def test_alphabeta_plays_with_the_hand_evaluation_and_alphabeta_learned_with_the_patterns():
     from bots.othello import BOTS
     from bots.othello.eval import HandEvaluator
     from games.othello import Othello
 
     game = Othello()
-    assert isinstance(BOTS["alphabeta"].make(game).engine.evaluator, patterns.PatternEvaluator)
-    assert isinstance(BOTS["alphabeta-1s"].make(game).engine.evaluator, patterns.PatternEvaluator)
-    hand = BOTS["alphabeta-hand"].make(game)
-    assert isinstance(hand.engine.evaluator, HandEvaluator) and hand.time_limit is None
+    assert isinstance(BOTS["alphabeta"].make(game).engine.evaluator, HandEvaluator)
+    assert isinstance(BOTS["alphabeta-1s"].make(game).engine.evaluator, HandEvaluator)
+    learned = BOTS["alphabeta-learned"].make(game)
+    assert isinstance(learned.engine.evaluator, patterns.PatternEvaluator) and learned.time_limit is None
