@@ -130,6 +130,9 @@ class Option:
     choices: tuple[str, ...] = ()
     even: bool = False
     help: str = ""
+    presets: tuple[tuple[str, Any], ...] = ()
+    """Named values the setup screen offers as one choice each (``(label, value)``); the first
+    is where a casual game starts, ``default`` stays the contest's (command line, matches)."""
 
     def bounds_text(self) -> str:
         """A short description of the accepted values, e.g. ``1–99`` or ``even, 6–40``."""

@@ -367,6 +367,7 @@ class Othello(Game):
             minimum=0.1,
             maximum=600.0,
             help="seconds a program may take for a move (the seed's time-limit; bots use it)",
+            presets=(("1 s · quick", 1.0), ("3 s", 3.0), (f"{TIME_LIMIT:g} s · the contest's", TIME_LIMIT), ("30 s", 30.0)),
         ),
     )
 

@@ -178,12 +178,20 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
         await pilot.pause()
         assert not screen.paused and _footer(screen).get("p") == "Pause"
         await pilot.press("p")
-        await pilot.resize_terminal(60, 24) if hasattr(pilot, "resize_terminal") else None
+        await pilot.resize_terminal(72, 24)
         await pilot.pause()
-        assert "analysis" in screen.footer_hidden and "a" not in _footer(screen)
-        await pilot.press("a")  # still works
+        assert not screen.has_class("too-small")
+        assert _footer(screen).get("a") == "Analysis" and _footer(screen).get("q") == "Menu"
+        assert "pace" in screen.footer_hidden and "plus" not in _footer(screen)
+        assert "step" in screen.footer_hidden and "s" not in _footer(screen)
+        pace = screen.pace
+        await pilot.press("plus")  # still works
         await pilot.pause()
-        assert screen.analysis
+        assert screen.pace == pace + 1
+        played = len(screen.history)
+        await pilot.press("s")  # so does step: paused, one move
+        await settle(pilot)
+        assert screen.paused and len(screen.history) == played + 1
 
 
 # -- defect 5: Hog keeps each player's last roll, and a bot waits while the human looks at the dice ---
@@ -529,7 +537,7 @@ async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeyp
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("random", "random"), wait=False, count=99)
         footer = _footer(screen)
-        assert footer.get("minus") == "Slower" and footer.get("plus") == "Faster"
+        assert footer.get("minus") == "Slow" and footer.get("plus") == "Fast" and footer.get("a") == "Analysis"
         assert screen.watch_delay() == pytest.approx(0.8)
         assert "pace: 0.8 s a move" in str(screen.query_one("#side-panel").render())
         await pilot.press("minus")
@@ -546,3 +554,21 @@ async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeyp
     async with app.run_test(size=(80, 24)) as pilot:  # a human's game has no pace keys
         screen = await open_game(pilot, "toothpicks", ("human", "random"))
         assert "minus" not in _footer(screen) and "pace" not in str(screen.query_one("#side-panel").render())
+
+
+# -- friction: Othello's casual default is quick, the contest's one choice away ---------------------------
+async def test_othello_setup_starts_quick_and_offers_the_contests_time_limit():
+    from arcade.screens.game import GameScreen
+    from games.othello import TIME_LIMIT, Othello
+
+    assert Othello().time_limit == TIME_LIMIT == 10.0  # the command line and matches keep the contest's
+    app = make_app(start_game="othello")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        field = app.screen.query_one("#option-time_limit", Select)
+        assert field.value == "1.0"
+        assert ("10 s · the contest's", "10.0") in [(str(label), value) for label, value in field._options]
+        field.value = "10.0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen) and app.screen.game.time_limit == 10.0

@@ -66,8 +66,8 @@ class GameScreen(Screen):
         Binding("p", "pause", "Pause", id="pause", tooltip="Pause the bots"),
         Binding("p", "resume", "Resume", id="resume", tooltip="Let the bots play on"),
         Binding("s", "step", "Step", id="step", tooltip="Pause, and play one move"),
-        Binding("minus", "pace(-1)", "Slower", key_display="-", id="slower", tooltip="Bots play each other more slowly"),
-        Binding("plus,equals_sign", "pace(1)", "Faster", key_display="+", id="faster",
+        Binding("minus", "pace(-1)", "Slow", key_display="-", id="slower", tooltip="Bots play each other more slowly"),
+        Binding("plus,equals_sign", "pace(1)", "Fast", key_display="+", id="faster",
                 tooltip="Bots play each other faster"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
@@ -84,7 +84,7 @@ class GameScreen(Screen):
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
-    FOOTER_PRIORITY = ("back", "help", "new_game", "undo", "pause", "resume", "pace", "analysis", "step")
+    FOOTER_PRIORITY = ("back", "help", "new_game", "pause", "resume", "analysis", "pace", "undo", "step")
     """The screen's keys in the order the Footer keeps them when it is short of room (the board's
     own keys, needed to play, come first)."""
     PALETTE_WIDTH = 14

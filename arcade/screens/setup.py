@@ -94,16 +94,23 @@ class SetupScreen(Screen):
             for option in self.game_cls.options:
                 with Horizontal(classes="setup-row"):
                     yield Label(f"  {option.label}", classes="setup-label")
-                    value = self.settings.get(option.key, option.default)
+                    value = self.settings.get(option.key, option.presets[0][1] if option.presets else option.default)
                     if isinstance(value, tuple):
                         value = ",".join(map(str, value))
-                    yield Input(
-                        str(value),
-                        compact=True,
-                        id=f"option-{option.key}",
-                        classes="setup-field",
-                        tooltip=option.help,
-                    )
+                    if option.presets:  # one choice each: a quick casual game, the contest's setting
+                        presets = [(label, str(v)) for label, v in option.presets]
+                        if str(value) not in [v for _, v in presets]:
+                            presets.append((str(value), str(value)))
+                        yield Select(presets, value=str(value), allow_blank=False, compact=True,
+                                     id=f"option-{option.key}", classes="setup-field", tooltip=option.help)
+                    else:
+                        yield Input(
+                            str(value),
+                            compact=True,
+                            id=f"option-{option.key}",
+                            classes="setup-field",
+                            tooltip=option.help,
+                        )
                     yield Label(option.bounds_text(), classes="setup-bounds")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
@@ -150,12 +157,13 @@ class SetupScreen(Screen):
         """The options as typed, checked by the game; ``None`` (and a message) if any is wrong."""
         settings = {}
         for option in self.game_cls.options:
-            settings[option.key] = value = self.query_one(f"#option-{option.key}", Input).value
+            field = self.query_one(f"#option-{option.key}")
+            settings[option.key] = value = str(field.value)
             try:
                 option.parse(value)
             except OptionError:  # named by its label, as on this screen (the CLI names the key)
                 self.show_error(f"{option.label} must be {option.bounds_text() or option.kind}, not {value!r}")
-                self.query_one(f"#option-{option.key}", Input).focus()
+                field.focus()
                 return None
         try:
             game = self.game_cls(**settings)
