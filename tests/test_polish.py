@@ -572,3 +572,54 @@ async def test_othello_setup_starts_quick_and_offers_the_contests_time_limit():
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen) and app.screen.game.time_limit == 10.0
+
+
+# -- friction: the analysis shows the recommended move on the board --------------------------------------
+async def test_dfootball_analysis_marks_perfects_move_on_the_field():
+    import random
+
+    from bots.base import Context
+    from bots.dfootball import BOTS
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("human", "human"))
+        play_moves(screen, [11, 13, 10])
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        board = screen.board
+        best = board.recommended(screen.state)
+        bot = BOTS["perfect"].make(screen.game)
+        assert best == bot.choose(screen.state, Context(rng=random.Random(0)))
+        lines = board.render_field().plain.split("\n")
+        marks = lines[board.rows["marks"]]
+        assert marks.index("★") == board.column(best)
+        assert f"★ perfect moves {best}" in str(screen.query_one("#side-panel").render())
+        await pilot.press("a")  # analysis off: no star
+        await settle(pilot)
+        assert "★" not in board.render_field().plain
+
+
+async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
+    import random
+
+    from bots.base import Context
+    from bots.ludo import BOTS
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        board = make_start_board(4, 20)
+        board.red[3], board.red[8], board.blue[12], board.redpen, board.bluepen = 1, 1, 1, 2, 3
+        state = screen.game.state_from_board(board, 0, 5)
+        screen.history = [screen.game.initial_state(), state]
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        best = BOTS["expectimax"].make(screen.game).choose(state, Context(rng=random.Random(0), time_limit=0.5))
+        label = screen.game.move_label(state, best)
+        assert f"★ expectimax: {label}" in screen.board.render().plain

@@ -96,6 +96,7 @@ class FootballBoard(Board):
 
     def watch_analysis(self, value: bool) -> None:
         super().watch_analysis(value)
+        self.redraw()  # the analysis's ★ on the field
         self.announce()
 
     def announce(self) -> None:
@@ -183,6 +184,9 @@ class FootballBoard(Board):
             lo, hi = self.column(min(last)), self.column(max(last))
             bracket = "╰" + "─" * max(0, hi - lo - 1) + "╯" if hi > lo else "^"
             put(marks, lo, bracket, self.style("last"))
+        best = self.recommended(state) if self.analysis and not state.over else None
+        if best is not None:  # the analysis's move, on the board: ★ under the player to move
+            put(marks, self.column(best), "★", Style(bold=True) + self.style("last"))
 
         number_rows = self.number_rows(valid if not state.over else set())
         text = Text()
@@ -287,6 +291,20 @@ class FootballBoard(Board):
             self._verdicts[key] = result
         return self._verdicts[key]
 
+    def recommended(self, state: FootballState) -> int | None:
+        """The square of the player ``perfect`` moves here (its book, or its exact search; in a
+        lost position the move that leaves the fewest winning replies), cached by position."""
+        key = (state.board, state.to_move, "move")
+        if key not in self._verdicts:
+            from bots.dfootball import decide
+            from bots.dfootball.solver import from_board
+
+            size = len(state.board)
+            m, o = from_board(state.board, state.team)
+            square = decide(m, o, size).square
+            self._verdicts[key] = square if state.team == 1 else size + 1 - square
+        return self._verdicts[key]
+
     def analysis_lines(self, state: FootballState) -> list[str]:
         from bots.dfootball import first_team_wins
 
@@ -306,7 +324,10 @@ class FootballBoard(Board):
             now = f"[b]{name}[/b] to move [b]wins[/b] with perfect play"
         else:
             now = f"[b]{name}[/b] to move [b]loses[/b] with perfect play"
-        return [now, start]
+        best = self.recommended(state)
+        advice = f"★ perfect moves {best}" + ("" if verdict else " (best try)")
+        # who wins from the start is said at the start; later the panel has no room for it
+        return [now, advice, start] if state.ply == 0 else [now, advice]
 
     # -- input ----------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
