@@ -25,6 +25,12 @@ class ArcadeApp(App[None]):
         """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
 
     def on_mount(self) -> None:
+        from arcade import memory
+
+        theme = memory.last_theme()
+        if theme in self.available_themes and self.theme == "textual-dark":  # not one set before mount
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, lambda theme: memory.remember_theme(theme.name))
         self.push_screen(MenuScreen())
         if self.start_game is not None:
             from arcade.screens.setup import SetupScreen

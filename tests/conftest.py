@@ -12,10 +12,13 @@ THEME = "textual-dark"
 
 
 @pytest.fixture(autouse=True)
-def pinned_environment(monkeypatch):
+def pinned_environment(monkeypatch, tmp_path):
     """Snapshots must not depend on the user's environment or on timing."""
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
+    # what the arcade remembers (last setups, the theme) goes to a temporary directory, never
+    # the real home, and starts empty in every test
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
     monkeypatch.setattr(GameScreen, "BOT_DELAY", 0)
     monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)

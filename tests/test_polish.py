@@ -623,3 +623,49 @@ async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
         best = BOTS["expectimax"].make(screen.game).choose(state, Context(rng=random.Random(0), time_limit=0.5))
         label = screen.game.move_label(state, best)
         assert f"★ expectimax: {label}" in screen.board.render().plain
+
+
+# -- friction: setup remembers the last choices per game, and the theme -----------------------------------
+async def test_setup_remembers_the_last_players_and_options_per_game_and_the_theme(tmp_path, monkeypatch):
+    import json
+    import os
+
+    from arcade import memory
+    from arcade.screens.game import GameScreen
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # nothing may go to the real home
+    assert memory.config_dir() == tmp_path / "config" / "contest-arcade"
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#side-1", Select).value = "random"
+        app.screen.query_one("#option-count", Input).value = "21"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        app.theme = "nord"
+        await pilot.pause()
+    saved = json.loads((memory.config_dir() / "settings.json").read_text())
+    assert saved["games"]["toothpicks"] == {"players": ["human", "random"], "settings": {"count": 21, "max_take": 2}}
+    assert saved["theme"] == "nord"
+    assert not (tmp_path / "home").exists()
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "nord"
+        assert app.screen.query_one("#side-1", Select).value == "random"
+        assert app.screen.query_one("#option-count", Input).value == "21"
+    app = make_app(start_game="hog")  # another game: its own defaults
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#side-0", Select).value == "human"
+
+
+def test_a_broken_settings_file_is_ignored():
+    from arcade import memory
+
+    memory.config_dir().mkdir(parents=True)
+    (memory.config_dir() / "settings.json").write_text("{not json")
+    assert memory.last_setup("hog") == (None, None) and memory.last_theme() is None
+    memory.remember_theme("nord")
+    assert memory.last_theme() == "nord"

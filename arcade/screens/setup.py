@@ -39,6 +39,12 @@ class SetupScreen(Screen):
         self.game_cls: type[Game] = entry.load()
         self.bots: dict[str, BotEntry] = bots_for(entry.id)
         first_bot = next(iter(self.bots))
+        if choices is None and settings is None:  # the last setup started for this game, if any
+            from arcade import memory
+
+            remembered, settings = memory.last_setup(entry.id)
+            if remembered and all(c == HUMAN or c in self.bots or ".py:" in c for c in remembered):
+                choices = remembered
         self.choices = choices or (HUMAN, first_bot)
         # a side given as a file bot's spec shows as "bot from a file…" with the spec typed in
         self.file_specs = [c if c not in self.bots and c != HUMAN else "" for c in self.choices]
@@ -95,7 +101,7 @@ class SetupScreen(Screen):
                 with Horizontal(classes="setup-row"):
                     yield Label(f"  {option.label}", classes="setup-label")
                     value = self.settings.get(option.key, option.presets[0][1] if option.presets else option.default)
-                    if isinstance(value, tuple):
+                    if isinstance(value, (tuple, list)):
                         value = ",".join(map(str, value))
                     if option.presets:  # one choice each: a quick casual game, the contest's setting
                         presets = [(label, str(v)) for label, v in option.presets]
@@ -246,6 +252,9 @@ class SetupScreen(Screen):
 
     def open_game(self, players: tuple[str, str], settings: dict, entries: dict[int, BotEntry]) -> None:
         """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
+        from arcade import memory
+
+        memory.remember_setup(self.entry.id, players, settings)
         self.app.push_screen(GameScreen(self.entry, players, settings, entries), callback=self.game_closed)
 
     def game_closed(self, _result: object) -> None:
