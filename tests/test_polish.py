@@ -669,3 +669,25 @@ def test_a_broken_settings_file_is_ignored():
     assert memory.last_setup("hog") == (None, None) and memory.last_theme() is None
     memory.remember_theme("nord")
     assert memory.last_theme() == "nord"
+
+
+# -- friction: rematch and swap sides at the end ----------------------------------------------------------
+async def test_at_the_end_x_swaps_sides_and_n_is_a_rematch():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "perfect"), count=1)
+        assert "x" not in _footer(screen)  # only at the end
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None and screen.result.winner == 0
+        assert _footer(screen).get("x") == "Swap sides" and _footer(screen).get("n") == "New"
+        assert "x swap sides" in str(screen.query_one("#result-banner").render())
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.players == ("perfect", "human") and screen.humans == {1}
+        assert screen.result is not None and screen.result.winner == 0  # perfect took the one stick
+        assert "Player 1 (bot perfect) vs Player 2 (Human)" in " ".join(
+            strip.text.strip() for strip in screen.query_one("#commentary").lines)
+        await pilot.press("n")  # a rematch, same sides, no question at the end
+        await settle(pilot)
+        assert screen.players == ("perfect", "human") and len(screen.history) == 2

@@ -69,6 +69,7 @@ class GameScreen(Screen):
         Binding("minus", "pace(-1)", "Slow", key_display="-", id="slower", tooltip="Bots play each other more slowly"),
         Binding("plus,equals_sign", "pace(1)", "Fast", key_display="+", id="faster",
                 tooltip="Bots play each other faster"),
+        Binding("x", "swap", "Swap sides", id="swap", tooltip="A new game with the players' sides swapped"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
     ]
@@ -84,7 +85,7 @@ class GameScreen(Screen):
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
-    FOOTER_PRIORITY = ("back", "help", "new_game", "pause", "resume", "analysis", "pace", "undo", "step")
+    FOOTER_PRIORITY = ("back", "help", "new_game", "swap", "pause", "resume", "analysis", "pace", "undo", "step")
     """The screen's keys in the order the Footer keeps them when it is short of room (the board's
     own keys, needed to play, come first)."""
     PALETTE_WIDTH = 14
@@ -384,7 +385,11 @@ class GameScreen(Screen):
         self.refresh_panel()
         banner = self.query_one("#result-banner", Static)
         if self.result is not None:
-            banner.update(Text.from_markup(f"[b]{self.result_headline()}[/b] · n play again · q menu"))
+            headline = self.result_headline()
+            width = banner.size.width or self.query_one("#board-area").size.width or 46
+            tail = next((t for t in (" · n rematch · x swap sides · q menu", " · n rematch · x swap", "")
+                         if len(headline) + len(t) <= width), "")
+            banner.update(Text.from_markup(f"[b]{headline}[/b]{tail}"))
             banner.add_class("shown")
         else:
             banner.remove_class("shown")
@@ -499,6 +504,8 @@ class GameScreen(Screen):
             return watching and self.paused
         if action == "step":
             return watching
+        if action == "swap":
+            return self.result is not None
         if action == "pace":
             if not watching:
                 return False
@@ -575,6 +582,13 @@ class GameScreen(Screen):
         from arcade.screens.confirm import ConfirmScreen
 
         self.app.push_screen(ConfirmScreen(question, yes), lambda answer: then() if answer else None)
+
+    def action_swap(self) -> None:
+        """A rematch with the sides swapped: each player (human or bot) takes the other side."""
+        self.players = (self.players[1], self.players[0])
+        self.bot_entries = {1 - side: entry for side, entry in self.bot_entries.items()}
+        self.humans = {1 - side for side in self.humans}
+        self.new_game()
 
     def action_new_game(self) -> None:
         self.confirmed("Throw this game away and start a new one?", "New game", self.new_game)
