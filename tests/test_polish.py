@@ -681,7 +681,7 @@ async def test_at_the_end_x_swaps_sides_and_n_is_a_rematch():
         await settle(pilot)
         assert screen.result is not None and screen.result.winner == 0
         assert _footer(screen).get("x") == "Swap sides" and _footer(screen).get("n") == "New"
-        assert "x swap sides" in str(screen.query_one("#result-banner").render())
+        assert "n rematch · x swap" in str(screen.query_one("#result-banner").render())
         await pilot.press("x")
         await settle(pilot)
         assert screen.players == ("perfect", "human") and screen.humans == {1}
