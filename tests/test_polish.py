@@ -691,3 +691,18 @@ async def test_at_the_end_x_swaps_sides_and_n_is_a_rematch():
         await pilot.press("n")  # a rematch, same sides, no question at the end
         await settle(pilot)
         assert screen.players == ("perfect", "human") and len(screen.history) == 2
+
+
+# -- friction: a big terminal is used: the commentary grows, the side panel widens -------------------------
+async def test_a_big_terminal_gives_the_commentary_and_the_side_panel_more_room():
+    sizes = {}
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await open_game(pilot, "hog", ("human", "human"))
+            sizes[size] = (screen.query_one("#commentary").size, screen.query_one("#side-panel").size,
+                           screen.board.size)
+    (small_log, small_panel, small_board), (big_log, big_panel, big_board) = sizes[(80, 24)], sizes[(120, 40)]
+    assert small_log.height == 6 and big_log.height >= 12
+    assert big_panel.width > small_panel.width
+    assert big_board.height > small_board.height and big_board.width > small_board.width

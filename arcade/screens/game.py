@@ -186,6 +186,8 @@ class GameScreen(Screen):
         small = width < need_w or height < need_h
         was_small = self.has_class("too-small")
         self.set_class(small, "too-small")
+        self.set_class(height >= 34, "tall")  # the commentary grows (CSS)
+        self.set_class(width >= 110, "wide")  # the side panel and the moves widen
         if small and self.board.has_focus:
             self.set_focus(None)  # a hidden board's keys would crowd the Footer's Rules and Menu
         elif was_small and not small and self.session.next_step() == "human":
