@@ -706,3 +706,38 @@ async def test_a_big_terminal_gives_the_commentary_and_the_side_panel_more_room(
     assert small_log.height == 6 and big_log.height >= 12
     assert big_panel.width > small_panel.width
     assert big_board.height > small_board.height and big_board.width > small_board.width
+
+
+# -- friction: the game's commands in the command palette --------------------------------------------------
+async def test_the_command_palette_offers_the_games_commands():
+    from arcade.screens.palette import GameCommands
+
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # the setup screen's Start: human against perfect
+        await settle(pilot)
+        screen = app.screen
+        provider = GameCommands(screen)
+        names = [name for name, _help, _run in provider.commands()]
+        assert {"New game", "Analysis on/off", "Swap sides", "Rules", "Switch game: Hog"} <= set(names)
+        hits = [hit async for hit in provider.search("analysis")]
+        assert hits and "Analysis" in str(hits[0].match_display)
+        dict((n, run) for n, _h, run in provider.commands())["Analysis on/off"]()
+        assert screen.analysis
+        await pilot.press("1")  # a game in progress: switching asks first
+        await settle(pilot)
+        dict((n, run) for n, _h, run in provider.commands())["Switch game: Hog"]()
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        from arcade.screens.menu import MenuScreen
+        from arcade.screens.setup import SetupScreen
+
+        assert isinstance(app.screen, SetupScreen) and app.screen.entry.id == "hog"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "CommandPalette"

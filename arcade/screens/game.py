@@ -85,6 +85,9 @@ class GameScreen(Screen):
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
+    COMMANDS = Screen.COMMANDS | {lambda: __import__("arcade.screens.palette", fromlist=["GameCommands"]).GameCommands}
+    """The command palette: the app's commands and the game's (``arcade/screens/palette.py``)."""
+
     FOOTER_PRIORITY = ("back", "help", "new_game", "swap", "pause", "resume", "analysis", "pace", "undo", "step")
     """The screen's keys in the order the Footer keeps them when it is short of room (the board's
     own keys, needed to play, come first)."""
@@ -584,6 +587,19 @@ class GameScreen(Screen):
         from arcade.screens.confirm import ConfirmScreen
 
         self.app.push_screen(ConfirmScreen(question, yes), lambda answer: then() if answer else None)
+
+    def request_swap(self) -> None:
+        """Swap sides from the palette: asks first if a game is in progress."""
+        self.confirmed("Throw this game away and play again with the sides swapped?", "Swap", self.action_swap)
+
+    def switch_game(self, entry: GameEntry) -> None:
+        """Leave this game (asking first if it is in progress) for ``entry``'s setup screen."""
+
+        def go() -> None:
+            self.cancel_bot()
+            self.dismiss(entry)  # the setup screen under this one opens ``entry``'s in its place
+
+        self.confirmed(f"Leave this game for {entry.title}? It is not over.", "Leave", go)
 
     def action_swap(self) -> None:
         """A rematch with the sides swapped: each player (human or bot) takes the other side."""

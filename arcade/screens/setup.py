@@ -257,10 +257,13 @@ class SetupScreen(Screen):
         memory.remember_setup(self.entry.id, players, settings)
         self.app.push_screen(GameScreen(self.entry, players, settings, entries), callback=self.game_closed)
 
-    def game_closed(self, _result: object) -> None:
-        """The game was left: leave this screen too (not awaited: a callback may not await it)."""
+    def game_closed(self, result: object) -> None:
+        """The game was left: leave this screen too (not awaited: a callback may not await it);
+        for another game's setup if the game asked for it (the palette's Switch game)."""
         if self.is_current:
             self.app.pop_screen()
+            if isinstance(result, GameEntry):
+                self.app.push_screen(SetupScreen(result))
 
     def action_back(self) -> None:
         self.app.pop_screen()

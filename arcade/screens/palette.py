@@ -1,0 +1,48 @@
+"""The game screen's commands in the command palette (Ctrl+P): new game, switch game, analysis,
+swap sides, pause or resume, the rules. Each runs what its key does (the same questions first)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from arcade.catalog import CATALOG
+
+if TYPE_CHECKING:  # pragma: no cover
+    from arcade.screens.game import GameScreen
+
+
+class GameCommands(Provider):
+    """The commands of the game on screen."""
+
+    def commands(self) -> list[tuple[str, str, Callable[[], None]]]:
+        screen: GameScreen = self.screen  # type: ignore[assignment]
+        game = screen.entry
+        items = [
+            ("New game", f"a new {game.title} game with the same players (n)", screen.action_new_game),
+            ("Analysis on/off", "show or hide the analysis: who wins, the recommended move (a)",
+             screen.action_analysis),
+            ("Swap sides", "a new game with each player on the other side (x)", screen.request_swap),
+            ("Rules", f"the rules of {game.title} (?)", screen.action_help),
+        ]
+        if screen.available("pause", ()):
+            items.append(("Pause the bots", "stop the bots between moves (p)", screen.action_pause))
+        if screen.available("resume", ()):
+            items.append(("Resume the bots", "let the bots play on (p)", screen.action_resume))
+        for other in CATALOG.values():
+            if other.id != game.id:
+                items.append((f"Switch game: {other.title}", f"leave this game and set up {other.title}",
+                              lambda other=other: screen.switch_game(other)))
+        return items
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self.commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self.commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)
