@@ -126,7 +126,7 @@ def test_the_plan_says_how_many_games_and_how_long_without_playing(tmp_path):
 
 
 def test_the_same_seed_gives_the_same_standings_on_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed", reason="distributed is part of .[test]")
+    import distributed  # part of .[test]
     slow = slow_bot(tmp_path)  # a file bot: its files travel with the games
     bots = ["perfect", "always_1", "random", slow]
     one = run_tournament("toothpicks", bots, games=10, seed=4, jobs=1).as_json()
