@@ -741,3 +741,15 @@ async def test_the_command_palette_offers_the_games_commands():
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert app.screen.__class__.__name__ == "CommandPalette"
+
+
+# -- friction: the Ludo ring shows its squares' numbers and a legend that explains itself ------------------
+async def test_the_ludo_ring_numbers_its_squares_when_there_is_room():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        lines = screen.board.render().plain.split("\n")
+        top, bottom = lines[1].split(), lines[1 + 7 + 1].split()
+        assert top == ["14", "13", "12", "11", "10"] and bottom[:5] == ["0", "1", "2", "3", "4"]
+        text = "\n".join(lines)
+        assert "⌂ home ◇ safe square" in text and "∘ just left · R² = 2 Red" in text

@@ -170,15 +170,34 @@ class LudoBoard(Board):
         avail = (self.size.width or 46)
         info_lines = self.info_lines()
         beside = avail - ring_w - 2 >= INFO_WIDTH or width < 6
+        if not beside and len(info_lines) > height - 2:  # inside the ring: the legend on one line
+            info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
         # grid of Text cells: rows of the ring
         rows: list[list[Text | None]] = [[None] * width for _ in range(height)]
         for square, (col, row) in self.cells.items():
             rows[row][col] = self.square_text(square)
         text = Text(no_wrap=True, overflow="crop")
+        top = 0
         if not state.over:  # at the end the screen's result banner takes this line
             text.append_text(self.headline())
             text.append("\n")
-        self._origin = (0, 1)
+            top = 1
+        # the squares' numbers above the top row and below the bottom one, when there is room
+        # (the side columns continue them: the track runs counter-clockwise from 0)
+        numbered = (self.size.height or 0) >= top + height + 2
+        by_cell = {cell: square for square, cell in self.cells.items()}
+
+        def number_row(row: int) -> Text:
+            line = Text(no_wrap=True)
+            for c in range(width):
+                line.append(f"{by_cell[(c, row)]:>3} ", style=self.style("label"))
+            return line
+
+        if numbered:
+            text.append_text(number_row(0))
+            text.append("\n")
+            top += 1
+        self._origin = (0, top)
         interior_w = (width - 2) * CELL
         for r in range(height):
             line = Text(no_wrap=True)
@@ -204,11 +223,18 @@ class LudoBoard(Board):
                     line.append_text(extra)
             text.append_text(line)
             text.append("\n")
-        if beside:
-            for extra in info_lines[height:]:
-                text.append(" " * (ring_w + 2))
-                text.append_text(extra)
-                text.append("\n")
+        rest = info_lines[height:] if beside else []
+        if numbered:
+            line = number_row(height - 1)
+            if rest:
+                line.append("  ")
+                line.append_text(rest.pop(0))
+            text.append_text(line)
+            text.append("\n")
+        for extra in rest:
+            text.append(" " * (ring_w + 2))
+            text.append_text(extra)
+            text.append("\n")
         return text
 
     def headline(self) -> Text:
@@ -356,7 +382,8 @@ class LudoBoard(Board):
         last = state.last_move
         if last is not None:
             lines.append(self.last_text(last))
-        lines.append(Text("⌂ home ◇ safe ∘ left", style=self.style("label")))
+        lines.append(Text("⌂ home ◇ safe square", style=self.style("label")))
+        lines.append(Text("∘ just left · R² = 2 Red", style=self.style("label")))
         return lines
 
     def last_text(self, last: LudoEvent) -> Text:
