@@ -753,3 +753,21 @@ async def test_the_ludo_ring_numbers_its_squares_when_there_is_room():
         assert top == ["14", "13", "12", "11", "10"] and bottom[:5] == ["0", "1", "2", "3", "4"]
         text = "\n".join(lines)
         assert "⌂ home ◇ safe square" in text and "∘ just left · R² = 2 Red" in text
+
+
+async def test_othello_analysis_puts_a_star_on_the_best_move():
+    from games.othello import square_name
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert "★" not in screen.board.render().plain
+        await pilot.press("A")
+        await settle(pilot)
+        best = screen.board._analyse(screen.state)[1]
+        text = screen.board.render().plain
+        assert text.count("★") == 1
+        row = best // 8 + 1  # square = (row - 1) * 8 + column
+        line = next(line for line in text.split("\n") if line.strip().startswith(str(row)) and "★" in line)
+        assert f"best move: {square_name(best)}" in str(screen.query_one("#side-panel").render())
+        assert line

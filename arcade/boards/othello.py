@@ -96,6 +96,8 @@ class OthelloBoard(Board):
             legal = legal_bits(p, o)
         flipped = set(event.flipped) if event else set()
         last = event.square if event else None
+        # the analysis's best move, on the board: ★ on its square
+        best = self._analyse(state)[1] if self.analysis and not state.over else None
         label, empty_style, square = self.style("label"), self.style("empty"), self.style("square")
         text = Text(no_wrap=True, overflow="crop")
         text.append(pad)
@@ -124,7 +126,9 @@ class OthelloBoard(Board):
                 elif sq in flipped:
                     left_mark, right_mark = "‹", "›"
                 if owner is None:
-                    if legal >> sq & 1:
+                    if sq == best:
+                        glyph, glyph_style = "★", self.style("legal")
+                    elif legal >> sq & 1:
                         glyph, glyph_style = "+", self.style("legal")
                     else:
                         glyph, glyph_style = "·", empty_style
