@@ -146,7 +146,7 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
     app = make_app()
     async with app.run_test(size=(width, 24)) as pilot:
         screen = await open_game(pilot, game_id, players)
-        for _ in range(200):  # bots: to the end
+        for _ in range(1200):  # bots: to the end (a minute at most, for a loaded machine)
             if "human" in players or screen.result is not None:
                 break
             await pilot.pause(0.05)

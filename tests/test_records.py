@@ -193,3 +193,28 @@ async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
         await pilot.press("q")
         await settle(pilot)
         assert app.screen is not screen
+
+
+async def test_a_game_saved_from_the_screen_replays_to_the_same_position(tmp_path, monkeypatch):
+    from arcade.records import read_games
+    from tests.conftest import make_app, open_game, settle
+
+    monkeypatch.setenv("ARCADE_GAMES", str(tmp_path / "games"))
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "perfect"))
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        (path,) = (tmp_path / "games").glob("toothpicks-*.jsonl")
+        assert any("Game saved" in (n.title or "") for n in app._notifications)
+        header, (line,) = read_games(path)
+        assert header["kind"] == "game" and header["finished"] is False and line["reason"] == "not finished"
+        game = load("toothpicks")(**header["options"])
+        state = game.initial_state()
+        for text in line["moves"]:
+            state = game.play(state, game.parse_move(state, text))
+        assert state == screen.state and line["pair"] == ["Human", "perfect"]
+    done = subprocess.run([*CLI, "replay", str(path), "5"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "holds games 1 to 1, not 5" in done.stderr

@@ -80,6 +80,8 @@ class GameScreen(Screen):
                 tooltip="Show or hide the analysis"),
         *_KEYS[3:],
         Binding("escape", "back", "Menu", show=False),
+        Binding("ctrl+s", "save_game", "Save", show=False, id="save",
+                tooltip="Save the game (arcade replay FILE steps through it)"),
         # every key again, not in the Footer: it still works (and the keys panel names it) when
         # the Footer has no room to show it
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
@@ -653,6 +655,19 @@ class GameScreen(Screen):
             self.cancel_bot()
         self.step_once = True
         self.advance()
+
+    def action_save_game(self) -> None:
+        """Save the game so far (finished or not) as a record; say where, and how to replay it."""
+        from arcade.records import RecordError, save_game
+        from bots.external import short_name
+
+        players = tuple(short_name(p) if p != HUMAN else "Human" for p in self.players)
+        try:
+            path = save_game(self.game, players, self.session)  # type: ignore[arg-type]
+        except (OSError, RecordError) as exc:
+            self.notify(f"cannot save the game: {exc}", title="Not saved", severity="error")
+            return
+        self.notify(f"{path}\narcade replay {path} steps through it", title="Game saved", timeout=8)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.entry.id))

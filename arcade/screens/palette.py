@@ -25,6 +25,8 @@ class GameCommands(Provider):
              screen.action_analysis),
             ("Swap sides", "a new game with each player on the other side (x)", screen.request_swap),
             ("Rules", f"the rules of {game.title} (?)", screen.action_help),
+            ("Save game", "save the game as a record: arcade replay FILE steps through it (Ctrl+S)",
+             screen.action_save_game),
         ]
         if screen.available("pause", ()):
             items.append(("Pause the bots", "stop the bots between moves (p)", screen.action_pause))
