@@ -120,10 +120,8 @@ def test_the_arcade_keeps_the_clock(logs, name):
     """Freezing its own timers or forging a fast answer on the pipe does not hide 450 ms."""
     result, _ = match(attack(name), VICTIM, "--time-limit", "0.2")
     assert result["forfeits"] == [2, 0]
-    assert result["forfeit_reasons"][0] == {"Player 1 strategy took >200ms to return a move": 0} or all(
-        reason.startswith(("Player 1 strategy took >200ms", "Player 2 strategy took >200ms"))
-        for reason in result["forfeit_reasons"][0]
-    )
+    assert all(reason.startswith(("Player 1 strategy took >200ms", "Player 2 strategy took >200ms"))
+               for reason in result["forfeit_reasons"][0])
 
 
 def test_spying_sees_no_process_no_secret_no_other_bot(logs):
