@@ -255,22 +255,27 @@ def bench_evalcost(count: int, seconds: float) -> None:
     print(f"patterns cost {rows['patterns'] / rows['hand']:.1f}× the hand evaluation")
 
 
-def bench_versus(openings: int, limit: float, hand_depth: int | None) -> None:
+def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
+                 weights: str | None = None) -> None:
     from bots.othello.eval import HandEvaluator
     from bots.othello.patterns import PatternEvaluator
 
     game = Othello()
     against = f"hand evaluation at depth {hand_depth} (any time)" if hand_depth else f"hand evaluation at {limit:g} s"
-    section(f"learned (patterns) at {limit:g} s a move vs {against}: {openings} openings × both colours")
+    mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
+    section(f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}: openings {openings.start}-{openings.stop - 1} × both colours")
     points = 0.0
     wins = draws = losses = 0
     slowest = 0.0
     discs = []
-    for n in range(openings):
+    for n in openings:
         start = opening(n, 6)
         for side in (0, 1):
-            learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator())
-            learned.clock = CLOCK
+            if learned_depth:
+                learned = FixedDepthBot(game, learned_depth, PatternEvaluator(path=weights))
+            else:
+                learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights))
+                learned.clock = CLOCK
             if hand_depth:
                 hand = FixedDepthBot(game, hand_depth)
             else:
@@ -298,11 +303,11 @@ def bench_versus(openings: int, limit: float, hand_depth: int | None) -> None:
 
 
 class FixedDepthBot(AlphaBetaBot):
-    """The engine with the hand evaluation searching to a fixed depth whatever the time (the
-    exact endgame as the bot's own)."""
+    """The engine (the hand evaluation unless another is given) searching to a fixed depth
+    whatever the time (the exact endgame as the bot's own)."""
 
-    def __init__(self, game: Othello, depth: int) -> None:
-        super().__init__(game, 1000.0)
+    def __init__(self, game: Othello, depth: int, evaluator=None) -> None:
+        super().__init__(game, 1000.0, evaluator=evaluator)
         self.depth = depth
 
     def _choose(self, state, ctx):
@@ -330,6 +335,11 @@ def main() -> None:
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--hand-depth", type=int, default=0,
                         help="versus: the hand evaluation searches to this fixed depth instead of the time limit")
+    parser.add_argument("--learned-depth", type=int, default=0,
+                        help="versus: the learned evaluation searches to this fixed depth instead of the time limit")
+    parser.add_argument("--weights", default=None, help="versus: a weights file instead of the shipped patterns.bin")
+    parser.add_argument("--first-opening", type=int, default=0,
+                        help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
@@ -355,7 +365,8 @@ def main() -> None:
     if "evalcost" in chosen:
         bench_evalcost(args.positions, 2.0)
     if "versus" in chosen:
-        bench_versus(args.openings, args.match_limit, args.hand_depth or None)
+        bench_versus(range(args.first_opening, args.first_opening + args.openings), args.match_limit,
+                     args.hand_depth or None, args.learned_depth or None, args.weights)
 
 
 if __name__ == "__main__":

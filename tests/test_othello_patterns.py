@@ -32,52 +32,55 @@ def positions(count: int, seed: int = 0):
     return out
 
 
-def _symmetries():
-    def make(t):
-        def f(sq):
-            r, c = divmod(sq, 8)
-            if t & 1:
-                c = 7 - c
-            if t & 2:
-                r = 7 - r
-            if t & 4:
-                r, c = c, r
-            return r * 8 + c
-        return f
-    return [make(t) for t in range(8)]
-
-
-def _cells_in_order(expr: str, cells: int) -> list[int]:
-    """The squares an instance's expression reads, by digit (from single-disc boards)."""
+def _squares_read(instance_at: int) -> list[int]:
+    """The squares the generated code reads for one instance, by digit (from single-disc boards:
+    a disc of the mover's on ``sq`` shows up as a digit 1 in the instance's index)."""
+    name, cells = None, 0
+    at = 3
+    for pname, pcells, insts in patterns.PATTERNS:
+        if at <= instance_at < at + len(insts):
+            name, cells = pname, pcells
+        at += len(insts)
     order = [None] * cells
     for sq in range(64):
-        x = 1 << sq
-        env = {"X": x, "R8": patterns.REV[8], "R7": patterns.REV[7], "R6": patterns.REV[6],
-               "R5": patterns.REV[5], "R4": patterns.REV[4]}
-        for r in range(8):
-            env[f"Xr{r}"] = x >> 8 * r & 255
-        for c in range(8):
-            env[f"Xc{c}"] = ((x >> c) & 0x0101010101010101) * 0x0102040810204080 >> 56 & 255
-        for name in ("r0", "r1", "r2", "r5", "r6", "r7", "c0", "c1", "c6", "c7"):
-            env["XR" + name] = patterns.REV[8][env["X" + name]]
-        v = eval(expr, env)
-        if v:
-            assert v & (v - 1) == 0, (expr, sq)
-            k = v.bit_length() - 1
-            assert k < cells and order[k] is None, (expr, sq)
-            order[k] = sq
-    assert None not in order, expr
+        index = patterns.features(1 << sq, 0)[instance_at] - patterns.OFFSETS[name]
+        digits = [index // 3 ** k % 3 for k in range(cells)]
+        assert digits.count(2) == 0 and digits.count(1) <= 1, (name, sq)
+        if 1 in digits:
+            assert order[digits.index(1)] is None
+            order[digits.index(1)] = sq
+        # the opponent's disc: the same digit, 2
+        index = patterns.features(0, 1 << sq)[instance_at] - patterns.OFFSETS[name]
+        assert [index // 3 ** k % 3 for k in range(cells)] == [2 * d for d in digits]
+    assert None not in order, name
     return order
 
 
-def test_every_instance_is_an_image_of_the_first_by_a_board_symmetry():
-    syms = _symmetries()
-    assert sum(len(i) for _, _, i in patterns.PATTERNS) == 46
+def test_the_generated_code_reads_each_instance_s_squares_and_instances_are_symmetric_images():
+    assert [name for name, _, _ in patterns.PATTERNS] == list(patterns.USED)
+    assert sum(len(i) for _, _, i in patterns.PATTERNS) == 30
+    at = 3
     for name, cells, instances in patterns.PATTERNS:
-        orders = [_cells_in_order(e, cells) for e in instances]
-        assert len({tuple(sorted(o)) for o in orders}) == len(orders), name  # distinct squares
-        for order in orders[1:]:
-            assert any([f(s) for s in orders[0]] == order for f in syms), (name, order)
+        assert instances[0] == patterns.ALL_PATTERNS[name] and cells == len(instances[0])
+        assert len({frozenset(i) for i in instances}) == len(instances), name  # distinct squares
+        for k, instance in enumerate(instances):
+            assert _squares_read(at + k) == instance
+            assert any([patterns.symmetry(t, sq) for sq in instances[0]] == instance for t in range(8)), (name, k)
+        # every image of the first instance is one of them (as a set of squares)
+        images = {frozenset(patterns.symmetry(t, sq) for sq in instances[0]) for t in range(8)}
+        assert images == {frozenset(i) for i in instances}
+        at += len(instances)
+    expected = {"edge+2X": 4, "corner2x5": 8, "corner3x3": 4, "line2": 4, "line3": 4, "diag8": 2, "diag7": 4}
+    assert {name: len(i) for name, _, i in patterns.PATTERNS} == expected
+
+
+def test_every_pattern_of_the_classic_set_decomposes_into_lines_that_cover_it_once():
+    for name, first in patterns.ALL_PATTERNS.items():
+        for instance in patterns.instances(first):
+            parts = patterns.decompose(instance)
+            digits = sorted(d for _, mapping in parts for _, d in mapping)
+            assert digits == list(range(len(first))), name
+            assert len(parts) <= 3
 
 
 def test_evaluation_is_the_sum_of_the_stage_weights_of_its_features(tmp_path):
@@ -149,3 +152,50 @@ def test_alphabeta_plays_with_the_hand_evaluation_and_alphabeta_learned_with_the
     assert isinstance(BOTS["alphabeta-1s"].make(game).engine.evaluator, HandEvaluator)
     learned = BOTS["alphabeta-learned"].make(game)
     assert isinstance(learned.engine.evaluator, patterns.PatternEvaluator) and learned.time_limit is None
+
+
+def _midgame(seed: int):
+    from bench.othello import midgame_positions
+
+    return [s.mover_bits() for s in midgame_positions(3, 20 + seed)]
+
+
+def test_probcut_that_never_trusts_the_shallow_search_changes_no_score_and_a_confident_one_prunes():
+    from bots.othello.search import Engine
+
+    plain = patterns.PatternEvaluator()
+    plain.probcut = None
+    never = patterns.PatternEvaluator()
+    never.probcut = {d: (1, 1.0, 0.0, (5000,) * 65) for d in range(3, 9)}  # 75 discs: never
+    sure = patterns.PatternEvaluator()
+    sure.probcut = {d: (d - 2, 1.0, 0.0, (0,) * 65) for d in range(3, 9)}
+    for p, o in _midgame(0):
+        base = Engine(plain, parallel=False).search(p, o, float("inf"), max_depth=5)
+        same = Engine(never, parallel=False).search(p, o, float("inf"), max_depth=5)
+        cut = Engine(sure, parallel=False).search(p, o, float("inf"), max_depth=5)
+        assert same.score == base.score and same.nodes > base.nodes  # its shallow searches ran, and never cut
+        assert cut.nodes < base.nodes  # trusting them prunes
+
+
+def test_probcut_calibration_belongs_to_its_weights(tmp_path):
+    import json
+    import shutil
+
+    weights = tmp_path / "w.bin"
+    shutil.copy(patterns.WEIGHTS_FILE, weights)
+    from bots.othello import train
+
+    samples = tmp_path / "s.txt"
+    rows = [f"{20 + i % 30} " + " ".join(str((i * 37 + d * 11) % 400 - 200 + d * i) for d in range(1, 6)) for i in range(60)]
+    samples.write_text("\n".join(rows) + "\n")
+    out = patterns.probcut_path(weights)
+    train.main(["probcut-fit", str(samples), "--weights", str(weights), "--out", str(out)])
+    table = patterns.load_probcut(weights)
+    assert set(table) == {3, 4, 5} and table[5][0] == train.probcut_shallow(5) == 3
+    assert all(len(entry[3]) == 65 and min(entry[3]) > 0 for entry in table.values())
+    assert patterns.PatternEvaluator(path=weights).probcut == table
+    assert patterns.PatternEvaluator(path=weights, probcut=False).probcut is None
+    data = json.loads(out.read_text())
+    data["weights_sha256"] = "0" * 64  # made for other weights: not used
+    out.write_text(json.dumps(data))
+    assert patterns.load_probcut(weights) is None

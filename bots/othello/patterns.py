@@ -4,30 +4,30 @@ The value of a position (for the side to move, in hundredths of a disc: the expe
 margin) is a sum of weights looked up by the configuration of squares of each pattern, in the
 table of the game's stage (every four discs: 15 stages):
 
-========  ======  =========  =====================================================
-pattern   cells   instances  squares (the first instance; the others are its
-                             images by the board's symmetries and share its weights)
-========  ======  =========  =====================================================
-edge+2X   10      4          row 1 and the X-squares B2, G2
-corner2x5 10      8          A1–E1 and A2–E2 (and the transposed block)
-corner3x3 9       4          A1–C3
-line2     8       4          row 2 (and rows/columns B, G, 7)
-line3     8       4          row 3
-line4     8       4          row 4
-diag8     8       2          A1–H8
-diag7     7       4          B1–H7
-diag6     6       4          C1–H6
-diag5     5       4          D1–H5
-diag4     4       4          E1–H4
-========  ======  =========  =====================================================
+=========  =====  =========  ====================================================
+pattern    cells  instances  squares of the first instance (the others are its
+                             images by the board's symmetries and share its table)
+=========  =====  =========  ====================================================
+edge+2X    10     4          row 1 and the X-squares B2, G2
+corner2x5  10     8          A1-E1 and A2-E2 (and the transposed block)
+corner3x3  9      4          A1-C3
+line2      8      4          row 2 (and rows/columns B, G, 7)
+line3      8      4          row 3
+diag8      8      2          A1-H8
+diag7      7      4          B1-H7
+=========  =====  =========  ====================================================
 
 plus the mover's and the opponent's mobility (a weight per number of moves) and the parity of
-the empties (who is due the last square). A configuration is a base-3 number (0 empty, 1 the
-mover's, 2 the opponent's) of the cells in the pattern's order; the evaluator gathers each
-instance's cells from row, column and diagonal bytes of the two bitboards (multiply-gathers)
-and turns a byte of bits into its base-3 digits by a table, so one evaluation is a few hundred
-integer operations and 49 array look-ups per stage, no loops (the code is generated once at
-import from the pattern table below).
+the empties (who is due the last square). ``ALL_PATTERNS`` also names the classic set's rows 4
+and diagonals 4-6; they cost a third more time an evaluation and, measured, were not worth it.
+
+A configuration is a base-3 number (digit ``k``: 0 empty, 1 the mover's, 2 the opponent's disc on
+the instance's ``k``-th square). The evaluator never loops over squares: code generated once at
+import reads each row, column and diagonal of both sides as one 16-bit key (rows and columns by
+spreading the bytes of the two bitboards, and of their transposes, into 16-bit lanes; diagonals
+by one multiply-gather of both sides packed into one integer) and looks the key up in a table
+that holds that line's part of the base-3 index. An instance is one to three such look-ups and a
+weight look-up; one evaluation is about 300 integer operations.
 
 The weights, per stage, are one flat array of int16 (hundredths of a disc), stored zlib-packed
 in ``patterns.bin`` beside this module (``load``/``save``); ``bots.othello.train`` makes them.
@@ -39,96 +39,75 @@ from __future__ import annotations
 import struct
 import zlib
 from array import array
+from itertools import repeat
+from operator import add
 from pathlib import Path
 
 from bots.othello.eval import HEURISTIC_MAX, utility
 from games.othello import FULL, legal_pair
 
 WEIGHTS_FILE = Path(__file__).with_name("patterns.bin")
-MAGIC = b"OTPW1\n"
+MAGIC = b"OTPW2\n"
 STAGES = 15
 """Stage of a position with ``n`` discs: ``(n - 4) // 4`` (the finished board is never looked up)."""
-
-_COL_A = 0x0101010101010101
-_GATHER_COL = 0x0102040810204080
-_GATHER_DIAG = 0x0101010101010101
 
 
 def stage_of(discs: int) -> int:
     return min(STAGES - 1, max(0, (discs - 4) // 4))
 
 
-def _diag_mask(d: int) -> int:
-    """Squares with column - row == d."""
-    return sum(1 << (r * 8 + r + d) for r in range(8) if 0 <= r + d < 8)
+def _squares(names: str) -> list[int]:
+    """``"A1 B1"`` -> ``[0, 1]`` (square = 8 * row + column, A1 = 0)."""
+    return [(int(s[1]) - 1) * 8 + "ABCDEFGH".index(s[0]) for s in names.split()]
 
 
-def _anti_mask(s: int) -> int:
-    """Squares with row + column == s."""
-    return sum(1 << (r * 8 + s - r) for r in range(8) if 0 <= s - r < 8)
+ALL_PATTERNS: dict[str, list[int]] = {
+    "edge+2X": _squares("A1 B1 C1 D1 E1 F1 G1 H1 B2 G2"),
+    "corner2x5": _squares("A1 B1 C1 D1 E1 A2 B2 C2 D2 E2"),
+    "corner3x3": _squares("A1 B1 C1 A2 B2 C2 A3 B3 C3"),
+    "line2": _squares("A2 B2 C2 D2 E2 F2 G2 H2"),
+    "line3": _squares("A3 B3 C3 D3 E3 F3 G3 H3"),
+    "line4": _squares("A4 B4 C4 D4 E4 F4 G4 H4"),
+    "diag8": _squares("A1 B2 C3 D4 E5 F6 G7 H8"),
+    "diag7": _squares("B1 C2 D3 E4 F5 G6 H7"),
+    "diag6": _squares("C1 D2 E3 F4 G5 H6"),
+    "diag5": _squares("D1 E2 F3 G4 H5"),
+    "diag4": _squares("E1 F2 G3 H4"),
+}
+"""The classic pattern set, each by its first instance's squares in digit order."""
+
+USED = ("edge+2X", "corner2x5", "corner3x3", "line2", "line3", "diag8", "diag7")
+"""The patterns this evaluation uses (and ``patterns.bin`` holds weights for)."""
 
 
-def _rev(bits: int, n: int) -> int:
-    return sum(1 << (n - 1 - k) for k in range(n) if bits >> k & 1)
+def symmetry(t: int, sq: int) -> int:
+    """The image of square ``sq`` by the board symmetry ``t`` (0-7: mirror columns, rows, transpose)."""
+    r, c = divmod(sq, 8)
+    if t & 1:
+        c = 7 - c
+    if t & 2:
+        r = 7 - r
+    if t & 4:
+        r, c = c, r
+    return r * 8 + c
 
 
-REV = {n: tuple(_rev(b, n) for b in range(1 << n)) for n in range(4, 9)}
-B3 = tuple(sum(3 ** k for k in range(10) if b >> k & 1) for b in range(1024))
-B3X2 = tuple(2 * v for v in B3)
-
-
-def _diag_exprs(length: int) -> list[str]:
-    """The four (two for length 8) instances of a diagonal, as expressions of side ``X``."""
-    m = 8 - length
-
-    def gather(mask: int) -> str:
-        return f"((X & {mask:#x}) * {_GATHER_DIAG:#x} >> 56 & 255)"
-
-    out = [f"({gather(_diag_mask(m))} >> {m})" if m else gather(_diag_mask(0))]
-    if m:
-        out.append(gather(_diag_mask(-m)))
-    out.append(f"R{length}[{gather(_anti_mask(length - 1))}]")
-    if m:
-        out.append(f"R{length}[{gather(_anti_mask(15 - length))} >> {m}]")
+def instances(first: list[int]) -> list[list[int]]:
+    """The distinct images of a pattern's first instance (same squares = same instance)."""
+    out, seen = [], set()
+    for t in range(8):
+        image = [symmetry(t, sq) for sq in first]
+        if frozenset(image) not in seen:
+            seen.add(frozenset(image))
+            out.append(image)
     return out
 
 
-# (name, cells, instances as expressions of one side's bytes: Xr0..Xr7 rows, Xc0..Xc7 columns
-# (bit k = row k + 1), XRr*/XRc* the same reversed, X the bitboard)
-PATTERNS: tuple[tuple[str, int, list[str]], ...] = (
-    ("edge+2X", 10, [
-        "(Xr0 | (X >> 9 & 1) << 8 | (X >> 14 & 1) << 9)",
-        "(Xr7 | (X >> 49 & 1) << 8 | (X >> 54 & 1) << 9)",
-        "(Xc0 | (X >> 9 & 1) << 8 | (X >> 49 & 1) << 9)",
-        "(Xc7 | (X >> 14 & 1) << 8 | (X >> 54 & 1) << 9)",
-    ]),
-    ("corner2x5", 10, [
-        "((Xr0 & 31) | (Xr1 & 31) << 5)",
-        "((XRr0 & 31) | (XRr1 & 31) << 5)",
-        "((Xr7 & 31) | (Xr6 & 31) << 5)",
-        "((XRr7 & 31) | (XRr6 & 31) << 5)",
-        "((Xc0 & 31) | (Xc1 & 31) << 5)",
-        "((XRc0 & 31) | (XRc1 & 31) << 5)",
-        "((Xc7 & 31) | (Xc6 & 31) << 5)",
-        "((XRc7 & 31) | (XRc6 & 31) << 5)",
-    ]),
-    ("corner3x3", 9, [
-        "((Xr0 & 7) | (Xr1 & 7) << 3 | (Xr2 & 7) << 6)",
-        "((XRr0 & 7) | (XRr1 & 7) << 3 | (XRr2 & 7) << 6)",
-        "((Xr7 & 7) | (Xr6 & 7) << 3 | (Xr5 & 7) << 6)",
-        "((XRr7 & 7) | (XRr6 & 7) << 3 | (XRr5 & 7) << 6)",
-    ]),
-    ("line2", 8, ["Xr1", "Xr6", "Xc1", "Xc6"]),
-    ("line3", 8, ["Xr2", "Xr5", "Xc2", "Xc5"]),
-    ("line4", 8, ["Xr3", "Xr4", "Xc3", "Xc4"]),
-    ("diag8", 8, _diag_exprs(8)),
-    ("diag7", 7, _diag_exprs(7)),
-    ("diag6", 6, _diag_exprs(6)),
-    ("diag5", 5, _diag_exprs(5)),
-    ("diag4", 4, _diag_exprs(4)),
-)
-MOBILITY_SIZE = 64
+PATTERNS: tuple[tuple[str, int, list[list[int]]], ...] = tuple(
+    (name, len(ALL_PATTERNS[name]), instances(ALL_PATTERNS[name])) for name in USED)
+"""``(name, cells, instances)``: every instance as its squares in digit order."""
 
+MOBILITY_SIZE = 64
 OFFSETS: dict[str, int] = {}
 _size = 0
 for _name, _cells, _ in PATTERNS:
@@ -142,38 +121,102 @@ STAGE_SIZE = _size + 2 * MOBILITY_SIZE + 2
 FEATURES = sum(len(instances) for _, _, instances in PATTERNS) + 3
 """Weights summed in one evaluation (one per pattern instance, two mobilities, the parity)."""
 
-
-def _side_code(x: str) -> list[str]:
-    lines = [f"{x}r{r} = {x} >> {8 * r} & 255" if r else f"{x}r0 = {x} & 255" for r in range(8)]
-    lines[7] = f"{x}r7 = {x} >> 56"
-    for c in range(8):
-        shifted = f"{x} >> {c}" if c else x
-        lines.append(f"{x}c{c} = (({shifted}) & {_COL_A:#x}) * {_GATHER_COL:#x} >> 56 & 255")
-    for name in ("r0", "r1", "r2", "r5", "r6", "r7", "c0", "c1", "c6", "c7"):
-        lines.append(f"{x}R{name} = R8[{x}{name}]")
-    return lines
+# -- the generated evaluation ---------------------------------------------------------------------
+_KINDS = ("row", "col", "diag", "anti")
 
 
-def _instance_terms() -> list[tuple[int, str, str]]:
-    """(offset, expression for the mover ``p``, for the opponent ``o``) of every instance."""
-    out = []
-    for name, _cells, instances in PATTERNS:
-        for expr in instances:
-            out.append((OFFSETS[name], expr.replace("X", "p"), expr.replace("X", "o")))
+def _lines_through(sq: int) -> list[tuple[tuple[str, int], int]]:
+    """The lines through ``sq`` with its bit in each line's key (rows: the column; columns: the
+    row; diagonals (column - row) and anti-diagonals (row + column): the column)."""
+    r, c = divmod(sq, 8)
+    return [(("row", r), c), (("col", c), r), (("diag", c - r), c), (("anti", r + c), c)]
+
+
+def decompose(instance: list[int]) -> list[tuple[tuple[str, int], tuple[tuple[int, int], ...]]]:
+    """The instance as parts ``(line, ((bit, digit), ...))``: fewest lines, rows first."""
+    left = {sq: digit for digit, sq in enumerate(instance)}
+    parts = []
+    while left:
+        found: dict = {}
+        for sq, digit in left.items():
+            for line, bit in _lines_through(sq):
+                found.setdefault(line, []).append((bit, digit, sq))
+        line = min(found, key=lambda ln: (-len(found[ln]), _KINDS.index(ln[0]), ln[1]))
+        parts.append((line, tuple(sorted((bit, digit) for bit, digit, _ in found[line]))))
+        for _, _, sq in found[line]:
+            del left[sq]
+    return parts
+
+
+def _part_table(mapping: tuple[tuple[int, int], ...], offset: int = 0) -> list[int]:
+    """A line's part of the base-3 index, plus ``offset``, for every key ``mover byte | opponent
+    byte << 8`` (the entries share one int object per value: a table is 65,536 pointers)."""
+    mine = [sum(3 ** d for b, d in mapping if m >> b & 1) for m in range(256)]
+    values = list(range(offset, offset + 3 * max(mine) + 1))
+    get = values.__getitem__
+    out: list[int] = []
+    for b in mine:
+        out += map(get, map(add, mine, repeat(2 * b, 256)))
     return out
 
 
-def _source() -> str:
-    """The source of ``make(W, ...)``: the evaluation closure and the feature indices."""
-    body = _side_code("p") + _side_code("o")
-    terms = [f"w[{off} + B3[{ep}] + B3X2[{eo}]]" for off, ep, eo in _instance_terms()]
-    idx = [f"{off} + B3[{ep}] + B3X2[{eo}]" for off, ep, eo in _instance_terms()]
-    mob = OFFSETS["mobility"]
-    omob = OFFSETS["opponent mobility"]
-    par = OFFSETS["parity"]
+_M32 = 0x00000000FFFFFFFF00000000FFFFFFFF
+_M16 = 0x0000FFFF0000FFFF0000FFFF0000FFFF
+_M8 = 0x00FF00FF00FF00FF00FF00FF00FF00FF
+_T1 = 0x5500550055005500 | 0x5500550055005500 << 128
+_T2 = 0x3333000033330000 | 0x3333000033330000 << 128
+_T4 = 0x0F0F0F0F00000000 | 0x0F0F0F0F00000000 << 128
+_GATHER = 0x0101010101010101
+
+
+def _line_mask(kind: str, k: int) -> int:
+    return sum(1 << sq for sq in range(64) if (sq % 8 - sq // 8 if kind == "diag" else sq // 8 + sq % 8) == k)
+
+
+def _source(patterns=PATTERNS, offsets=OFFSETS) -> tuple[str, list]:
+    """The source of ``make(...)`` and the part tables it takes (``K0``, ``K1``, ...)."""
+    tables: dict[tuple, int] = {}
+    terms = []
+    used: set = set()
+    for name, _cells, insts in patterns:
+        for inst in insts:
+            looks = []
+            for i, (line, mapping) in enumerate(decompose(inst)):
+                t = tables.setdefault((mapping, 0 if i else offsets[name]), len(tables))
+                used.add(line)
+                looks.append(f"K{t}[{_key_name(line)}]")
+            terms.append(" + ".join(looks))
+    body = []
+    rows = sorted(k for kind, k in used if kind == "row")
+    cols = sorted(k for kind, k in used if kind == "col")
+    diags = sorted((kind, k) for kind, k in used if kind in ("diag", "anti"))
+
+    def spread(x: str, out: str) -> list[str]:
+        return [f"{out} = ({x} | {x} << 32) & {_M32:#x}",
+                f"{out} = ({out} | {out} << 16) & {_M16:#x}",
+                f"{out} = ({out} | {out} << 8) & {_M8:#x}"]
+
+    if rows:
+        body += spread("p", "sp") + spread("o", "so") + ["R = sp | so << 8"]
+        body += [f"{_key_name(('row', r))} = R >> {16 * r} & 65535" if r else "row0 = R & 65535" for r in rows]
+    if cols or diags:
+        body.append("z = p | o << 128")
+    if cols:
+        body += ["t = z", f"u = {_T4:#x} & (t ^ (t << 28))", "t ^= u ^ (u >> 28)",
+                 f"u = {_T2:#x} & (t ^ (t << 14))", "t ^= u ^ (u >> 14)",
+                 f"u = {_T1:#x} & (t ^ (t << 7))", "t ^= u ^ (u >> 7)",
+                 f"tp = t & {FULL:#x}", "to = t >> 128"]
+        body += spread("tp", "sp") + spread("to", "so") + ["C = sp | so << 8"]
+        body += [f"{_key_name(('col', c))} = C >> {16 * c} & 65535" if c else "col0 = C & 65535" for c in cols]
+    for kind, k in diags:
+        m = _line_mask(kind, k)
+        body += [f"x = (z & {m | m << 128:#x}) * {_GATHER:#x}",
+                 f"{_key_name((kind, k))} = (x >> 56 & 255) | (x >> 176 & 65280)"]
+    mob, omob, par = offsets["mobility"], offsets["opponent mobility"], offsets["parity"]
     ind = "        "
-    return (
-        "def make(W, pair, full, util, hmax, B3, B3X2, R8, R7, R6, R5, R4):\n"
+    names = ", ".join(f"K{i}" for i in range(len(tables)))
+    src = (
+        f"def make(W, pair, full, util, hmax, {names}):\n"
         "    def evaluate(p, o):\n"
         "        both = pair(p, o)\n"
         "        mp = (both & full).bit_count()\n"
@@ -184,7 +227,7 @@ def _source() -> str:
         "        w = W[n]\n"
         + "".join(f"{ind}{line}\n" for line in body)
         + f"{ind}v = (w[{mob} + mp] + w[{omob} + mo] + w[{par} + (n & 1)]\n"
-        + "".join(f"{ind}     + {t}\n" for t in terms)
+        + "".join(f"{ind}     + w[{t}]\n" for t in terms)
         + f"{ind}     )\n"
         f"{ind}if v > hmax:\n{ind}    return hmax\n"
         f"{ind}if v < -hmax:\n{ind}    return -hmax\n"
@@ -196,22 +239,32 @@ def _source() -> str:
         "        n = (p | o).bit_count()\n"
         + "".join(f"{ind}{line}\n" for line in body)
         + f"{ind}return [{mob} + mp, {omob} + mo, {par} + (n & 1),\n"
-        + "".join(f"{ind}        {t},\n" for t in idx)
+        + "".join(f"{ind}        {t},\n" for t in terms)
         + f"{ind}        ]\n"
         "    return evaluate, features\n"
     )
+    return src, [_part_table(mapping, offset) for mapping, offset in tables]
 
 
-_namespace: dict = {}
-exec(compile(_source(), "<bots.othello.patterns generated>", "exec"), _namespace)
-_make = _namespace["make"]
+def _key_name(line: tuple[str, int]) -> str:
+    kind, k = line
+    return f"{kind}{k}" if k >= 0 else f"{kind}_{-k}"
 
 
-def _bind(per_disc: list) -> tuple:
-    return _make(per_disc, legal_pair, FULL, utility, HEURISTIC_MAX, B3, B3X2,
-                 REV[8], REV[7], REV[6], REV[5], REV[4])
+def build(patterns=PATTERNS, offsets=OFFSETS):
+    """``bind(per_disc) -> (evaluate, features)`` for a pattern set (``PATTERNS`` by default)."""
+    source, tables = _source(patterns, offsets)
+    namespace: dict = {}
+    exec(compile(source, "<bots.othello.patterns generated>", "exec"), namespace)
+    make = namespace["make"]
+
+    def bind(per_disc: list) -> tuple:
+        return make(per_disc, legal_pair, FULL, utility, HEURISTIC_MAX, *tables)
+
+    return bind
 
 
+_bind = build()
 _features = _bind([None] * 65)[1]
 
 
@@ -257,18 +310,50 @@ def load(path: Path | str = WEIGHTS_FILE) -> list[array]:
     return [raw[i * size:(i + 1) * size] for i in range(stages)]
 
 
+def probcut_path(weights: Path | str) -> Path:
+    """Where the Multi-ProbCut calibration of a weights file lives: ``patterns.bin`` ->
+    ``patterns.probcut.json``."""
+    return Path(weights).with_suffix(".probcut.json")
+
+
+def load_probcut(weights: Path | str) -> dict | None:
+    """The engine's Multi-ProbCut table for a weights file, ``{depth: (shallow, a, b, sigma by
+    disc count)}``, or None when there is no calibration or it was made for other weights."""
+    import hashlib
+    import json
+
+    path = probcut_path(weights)
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    if data.get("weights_sha256") != hashlib.sha256(Path(weights).read_bytes()).hexdigest():
+        return None
+    groups = data["groups"]
+    table = {}
+    for depth, c in data["depths"].items():
+        by_discs = tuple(c["sigma"][sum(n >= g for g in groups)] for n in range(65))
+        table[int(depth)] = (c["shallow"], c["a"], c["b"], by_discs)
+    return table
+
+
 _CACHE: dict[str, list[array]] = {}
 
 
 class PatternEvaluator:
-    """The learned evaluation: ``evaluate(p, o)`` in hundredths of a disc for the mover."""
+    """The learned evaluation: ``evaluate(p, o)`` in hundredths of a disc for the mover.
 
-    def __init__(self, stages: list | None = None, path: Path | str | None = None) -> None:
+    ``probcut`` is the Multi-ProbCut calibration the engine uses with it (``load_probcut``);
+    ``probcut=False`` leaves it out."""
+
+    def __init__(self, stages: list | None = None, path: Path | str | None = None, probcut: bool = True) -> None:
+        self.probcut = None
         if stages is None:
             key = str(path or WEIGHTS_FILE)
             if key not in _CACHE:
                 _CACHE[key] = load(key)
             stages = _CACHE[key]
+            if probcut:
+                self.probcut = load_probcut(key)
         self.stages = stages
         per_disc = [stages[stage_of(n)] for n in range(65)]
         self.evaluate, self.features = _bind(per_disc)

@@ -218,8 +218,13 @@ class Engine:
     parallel: bool = True
     """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello.parallel``)."""
 
+    probcut_t: float = 1.5
+    """Multi-ProbCut's confidence: cut when the shallow search is this many residual deviations
+    past the window (only with an evaluator that carries a ``probcut`` calibration)."""
+
     def __post_init__(self) -> None:
         self.evaluate = self.evaluator.evaluate
+        self.probcut: dict | None = getattr(self.evaluator, "probcut", None)
         self.fastest_depth = 4
         self.tt: dict[int, tuple] = {}
         self.eval_cache: dict[int, int] = {}
@@ -334,6 +339,20 @@ class Engine:
                     return e_value
                 elif e_value < beta:
                     beta = e_value
+        probcut = self.probcut
+        if probcut is not None and beta - alpha == 1 and -HEURISTIC_MAX < alpha and beta < HEURISTIC_MAX:
+            cut = probcut.get(depth)
+            if cut is not None:
+                # Multi-ProbCut: a shallow null-window search predicts this deeper one
+                # (deep ~ a * shallow + b, residual sigma by stage); cut when it is confident
+                shallow, a, b, sigmas = cut
+                margin = self.probcut_t * sigmas[(p | o).bit_count()]
+                bound = int(-(-(beta + margin - b) // a))  # ceil: the shallow value that predicts >= beta
+                if bound < HEURISTIC_MAX and self._negamax(p, o, shallow, bound - 1, bound, ply, passed) >= bound:
+                    return beta
+                bound = int((alpha - margin - b) // a)  # floor: the shallow value that predicts <= alpha
+                if bound > -HEURISTIC_MAX and self._negamax(p, o, shallow, bound, bound + 1, ply, passed) <= bound:
+                    return alpha
         alpha0 = alpha
         best = -INF
         best_move = -1

@@ -409,6 +409,86 @@ def fit_command(args) -> None:
     print(f"wrote {args.out} ({Path(args.out).stat().st_size:,} bytes) in {time.time() - start:.0f} s")
 
 
+def probcut_shallow(depth: int) -> int:
+    """The shallow search that predicts a ``depth``-ply one (Edax's choice: a quarter, same parity)."""
+    return 2 * (depth // 4) + (depth & 1)
+
+
+def probcut_sample_command(args) -> None:
+    """Search sampled positions (more than 14 empties, not finished) to ``--max-depth`` with the
+    ``--weights`` evaluation, and write each position's disc count and its score at every depth
+    (one iterative-deepening search gives them all)."""
+    from bots.othello.patterns import PatternEvaluator
+
+    start = time.time()
+    evaluator = PatternEvaluator(path=args.weights, probcut=False)
+    rng = random.Random(args.seed)
+    pool = [(p, o) for p, o, _, exact in read_positions(args.data)
+            if not exact and (FULL ^ (p | o)).bit_count() > 14 and legal_bits(p, o)]
+    chosen = rng.sample(pool, min(args.positions, len(pool)))
+    shard, shards = (int(x) for x in args.shard.split("/"))
+    with open(args.out, "w") as f:
+        for i, (p, o) in enumerate(chosen):
+            if i % shards != shard:
+                continue
+            scores = {}
+            engine = Engine(evaluator, parallel=False)
+            engine.search(p, o, float("inf"), max_depth=args.max_depth, soft_fraction=1.0,
+                          report=lambda info: scores.__setitem__(info.depth, info.score))
+            if len(scores) == args.max_depth:
+                f.write(f"{(p | o).bit_count()} " + " ".join(str(scores[d]) for d in range(1, args.max_depth + 1)) + "\n")
+                f.flush()
+            if i % 10 == shard:
+                print(f"{i + 1} positions, {time.time() - start:.0f} s", flush=True)
+    print(f"done in {time.time() - start:.0f} s", flush=True)
+
+
+PROBCUT_GROUPS = (24, 36, 48)
+"""Disc counts where the residual deviation's groups start anew (four groups)."""
+
+
+def probcut_fit_command(args) -> None:
+    """Fit ``deep = a * shallow + b`` for every depth (least squares over the samples), and the
+    residual's deviation by group of disc counts; write the calibration beside the weights."""
+    import hashlib
+    import json
+    import statistics
+
+    rows = []
+    for path in args.samples:
+        with open(path) as f:
+            rows += [[int(x) for x in line.split()] for line in f if line.strip()]
+    max_depth = min(len(r) - 1 for r in rows)
+    depths = {}
+    for d in range(3, max_depth + 1):
+        s = probcut_shallow(d)
+        pairs = [(r[0], r[s], r[d]) for r in rows if abs(r[s]) < 9000 and abs(r[d]) < 9000]
+        xs = [x for _, x, _ in pairs]
+        ys = [y for _, _, y in pairs]
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        a = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+        b = my - a * mx
+        sigmas: list = []
+        for lo, hi in zip((0,) + PROBCUT_GROUPS, PROBCUT_GROUPS + (65,)):
+            res = [y - (a * x + b) for n, x, y in pairs if lo <= n < hi]
+            sigmas.append(round(statistics.pstdev(res), 1) if len(res) >= 8 else None)
+        # a group with too few samples takes its nearest neighbour's deviation (the largest if two)
+        known = [(i, v) for i, v in enumerate(sigmas) if v is not None]
+        if not known:
+            continue
+        for i, v in enumerate(sigmas):
+            if v is None:
+                near = min(abs(i - j) for j, _ in known)
+                sigmas[i] = max(v2 for j, v2 in known if abs(i - j) == near)
+        depths[d] = {"shallow": s, "a": round(a, 4), "b": round(b, 1), "sigma": sigmas, "samples": len(pairs)}
+        print(f"depth {d} from {s}: deep = {a:.3f} shallow {b:+.0f}, residual sigma by group {sigmas} "
+              f"(hundredths of a disc; {len(pairs)} positions)")
+    digest = hashlib.sha256(Path(args.weights).read_bytes()).hexdigest()
+    out = {"weights_sha256": digest, "groups": list(PROBCUT_GROUPS), "depths": depths}
+    Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    print(f"wrote {args.out}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bots.othello.train", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -445,8 +525,24 @@ def main(argv: list[str] | None = None) -> None:
     er.add_argument("--games", type=int, default=40)
     er.add_argument("--seed", type=int, default=99)
     er.add_argument("--solve-empties", type=int, default=14)
+    ps = sub.add_parser("probcut-sample", help="search scores at every depth of sampled positions (ProbCut's data)")
+    ps.add_argument("data")
+    ps.add_argument("--weights", required=True)
+    ps.add_argument("--positions", type=int, default=200)
+    ps.add_argument("--max-depth", type=int, default=9)
+    ps.add_argument("--seed", type=int, default=5)
+    ps.add_argument("--shard", default="0/1", help="i/n: the sampled positions i, i+n, i+2n...")
+    ps.add_argument("--out", required=True)
+    pf = sub.add_parser("probcut-fit", help="fit Multi-ProbCut's calibration and write it beside the weights")
+    pf.add_argument("samples", nargs="+")
+    pf.add_argument("--weights", required=True)
+    pf.add_argument("--out", required=True)
     args = parser.parse_args(argv)
-    if args.command == "generate":
+    if args.command == "probcut-sample":
+        probcut_sample_command(args)
+    elif args.command == "probcut-fit":
+        probcut_fit_command(args)
+    elif args.command == "generate":
         generate(args)
     elif args.command == "fit":
         fit_command(args)

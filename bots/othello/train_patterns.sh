@@ -1,0 +1,42 @@
+#!/bin/sh
+# The commands that made bots/othello/patterns.bin (the learned Othello evaluation), in order.
+# Every step is seeded and deterministic. Run from the repository root with the training extra
+# installed (pip install -e '.[train]'); data go to $D. Never run in CI: about an hour and a half
+# of two cores. The figures after each step are what it took on the shared 2-core machine.
+set -eu
+D=${D:-/tmp/othello-train}
+T="nice -n 19 python -m bots.othello.train"
+mkdir -p "$D"
+
+# Round 1 (the earlier 46-pattern evaluation; kept: its labels are reused below).
+# 1800 self-play games, 107,788 positions, the last 12 empties solved exactly (12 min).
+[ -f "$D/gen0-1800.txt" ] || $T generate --games 1800 --seed 1 --solve-empties 12 --out "$D/gen0-1800.txt"
+# Teacher: the hand evaluation's 4-ply search of every third position (2 x 130 s), then
+# generation 1's (2 x 6 min); labels calibrated to disc margins: 50,209 positions.
+if [ ! -f "$D/g2-mix10.txt" ]; then
+    $T search-labels "$D/gen0-1800.txt" --depth 4 --every 3 --shard 0/2 --out "$D/hand4-0.txt" &
+    $T search-labels "$D/gen0-1800.txt" --depth 4 --every 3 --shard 1/2 --out "$D/hand4-1.txt"
+    wait
+    $T blend "$D/hand4-0.txt" "$D/hand4-1.txt" --mix 1.0 --out "$D/hand4-mix10.txt"
+    $T fit "$D/hand4-mix10.txt" --epochs 25 --l2 0.01 --out "$D/h4m10.bin"
+    $T search-labels "$D/gen0-1800.txt" --depth 4 --every 3 --shard 0/2 --weights "$D/h4m10.bin" --out "$D/g2-0.txt" &
+    $T search-labels "$D/gen0-1800.txt" --depth 4 --every 3 --shard 1/2 --weights "$D/h4m10.bin" --out "$D/g2-1.txt"
+    wait
+    $T blend "$D/g2-0.txt" "$D/g2-1.txt" --mix 1.0 --out "$D/g2-mix10.txt"
+fi
+
+# Round 2 (the 30-instance evaluation shipped now).
+# 4000 more self-play games, the last 14 empties solved exactly (2 x 20 min).
+$T generate --games 2000 --seed 2 --solve-empties 14 --out "$D/e14-s2.txt" &
+$T generate --games 2000 --seed 3 --solve-empties 14 --out "$D/e14-s3.txt"
+wait
+# Teacher A1: round 1's labels and the new exact positions.
+awk '$4 == 1' "$D/e14-s2.txt" "$D/e14-s3.txt" > "$D/e14-exact.txt"
+$T fit "$D/g2-mix10.txt" "$D/e14-exact.txt" --epochs 25 --l2 0.01 --out "$D/A1.bin"
+# A1's 4-ply search labels every second position of the new games.
+$T search-labels "$D/e14-s2.txt" --depth 4 --every 2 --weights "$D/A1.bin" --out "$D/a1-s2.txt" &
+$T search-labels "$D/e14-s3.txt" --depth 4 --every 2 --weights "$D/A1.bin" --out "$D/a1-s3.txt"
+wait
+$T blend "$D/a1-s2.txt" "$D/a1-s3.txt" --mix 1.0 --out "$D/a1-mix.txt"
+$T fit "$D/g2-mix10.txt" "$D/a1-mix.txt" --epochs 25 --l2 0.01 --out "$D/A2.bin"
+cp "$D/A2.bin" bots/othello/patterns.bin
