@@ -272,3 +272,31 @@ def test_perfect_beats_the_course_bots_from_the_winning_side():
                 assert play_game(instant_perfect, opponent, n=n, clock=lambda: 0) == "michigan"
     # the course-style function itself answers with a valid square
     assert perfect(new_game(11)) == 11
+
+
+def test_a_big_table_is_retired_at_a_game_start_and_freed_in_slices(monkeypatch):
+    """Issue 15, defect 11: emptying a big table inside a move once cost a forfeit. At a game's
+    start a table over the cap is put aside whole (a new empty one answers at once); quick moves
+    free it a slice at a time and the end of the game frees the rest."""
+    import bots.dfootball as dfb
+
+    size = 23
+    monkeypatch.setattr(dfb, "_TABLES", {})
+    monkeypatch.setattr(dfb, "_RETIRED", [])
+    big = {k: True for k in range(dfb.TABLE_SOFT_CAP + 50_000)}
+    dfb._TABLES[size] = big
+    m, o = start_position(11)
+    for _ in range(4):  # four plies in: the middle of a game
+        m, o = child(m, o, moves(m, o, size)[0][0], size)
+    assert dfb.shared_table(size, m, o) is big  # in the middle of a game: kept, never emptied
+    start_m, start_o = start_position(11)
+    fresh = dfb.shared_table(size, start_m, start_o)
+    assert fresh == {} and fresh is not big and dfb._TABLES[size] is fresh
+    assert dfb._RETIRED == [big] and len(big) == dfb.TABLE_SOFT_CAP + 50_000  # not emptied in the move
+    # a quick move (the book's opening answer) frees one slice, no more
+    decide(start_m, start_o, size, clock=frozen_clock)
+    assert len(big) == dfb.TABLE_SOFT_CAP + 50_000 - dfb.RELEASE_ITEMS
+    # the end of the game (no clock running) frees the rest
+    state = DFootball(n=11).initial_state()
+    BOTS["perfect"].make(DFootball(n=11)).game_over(state, None)
+    assert big == {} and dfb._RETIRED == []

@@ -168,18 +168,60 @@ BOOK = Book.load()
 
 _TABLES: dict[int, dict[int, bool]] = {}
 _TABLES_LOCK = threading.Lock()
-TABLE_SOFT_CAP = 600_000
-"""A table bigger than this is emptied when a new game starts (never in the middle of one)."""
+TABLE_SOFT_CAP = 20_000
+"""A table bigger than this is retired when a new game starts (never in the middle of one: the
+book counts on a game's proofs staying in the table). Small, because a dict grows by copying
+itself whole: at 175,000 entries that took 8 ms, at 350,000 20 ms, and 50-90 ms under load, in
+one move. One game adds a median 5,000 entries (at most 58,500 in 200 games at n = 11), so the
+table stays under 87,381 entries, where the copies cost 1-4 ms; the book needs no more, as it
+assumes every search starts from an empty table."""
 TABLE_HARD_CAP = 3_000_000
+_RETIRED: list[dict[int, bool]] = []
+"""Tables taken out of use, emptied a little at a time by ``release_retired``. Emptying a big
+table at once is not free (600,000 entries: 36 ms on the 2-core machine, 60-70 ms under load;
+3 million: a third of a second), and a move that did it once took 121 ms and forfeited."""
+RELEASE_ITEMS = 20_000
+"""Entries of a retired table one move may free at most, after its answer is known."""
+RELEASE_IF_UNDER = 0.002
+"""A move frees retired entries only if its answer took less than this (a book move, a proof
+from the table): the freeing stops ``RELEASE_FOR`` seconds after the move began."""
+RELEASE_FOR = 0.004
 
 
 def shared_table(size: int, m: int = 0, o: int = 0) -> dict[int, bool]:
-    """The exact-value table for ``size`` squares, emptied at a game's start if it grew big."""
+    """The exact-value table for ``size`` squares; at a game's start a big one is retired (a new,
+    empty table takes its place at once; ``release_retired`` frees the old one in small steps)."""
     with _TABLES_LOCK:
         table = _TABLES.setdefault(size, {})
         if len(table) > TABLE_HARD_CAP or (len(table) > TABLE_SOFT_CAP and _near_start(m, o, size)):
-            table.clear()
+            _RETIRED.append(table)
+            table = _TABLES[size] = {}
         return table
+
+
+def release_retired(items: int | None = RELEASE_ITEMS, until: float | None = None,
+                    clock=time.perf_counter) -> int:
+    """Free up to ``items`` entries of the retired tables (``None``: all of them), stopping once
+    ``clock()`` passes ``until``; a Python-level loop in small steps, so that other threads keep
+    their turns. Returns the number freed."""
+    freed = 0
+    while _RETIRED and (items is None or freed < items):
+        if until is not None and clock() > until:
+            break
+        with _TABLES_LOCK:
+            if not _RETIRED:
+                break
+            table = _RETIRED[-1]
+        step = 256 if items is None else min(256, items - freed)
+        try:
+            for _ in range(step):
+                table.popitem()
+                freed += 1
+        except KeyError:  # empty: the table goes (its memory is one free)
+            with _TABLES_LOCK:
+                if _RETIRED and _RETIRED[-1] is table:
+                    _RETIRED.pop()
+    return freed
 
 
 _NEAR_START: dict[int, frozenset[tuple[int, int]]] = {}
@@ -219,8 +261,17 @@ def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: fl
 
     Node budgets make the choice a function of the position alone (the book's generator relies
     on it); wall-clock deadlines (``WIN_DEADLINE``, ``extra_seconds``, ``LOSS_DEADLINE``,
-    ``HARD_DEADLINE``) keep every answer inside the contest's 100 ms on a loaded machine."""
+    ``HARD_DEADLINE``) keep every answer inside the contest's 100 ms on a loaded machine. A
+    quick answer (under ``RELEASE_IF_UNDER``) then frees a slice of a retired table."""
     start = clock()
+    decision = _decide(m, o, size, clock, extra_seconds, table, start)
+    if _RETIRED and clock() - start < RELEASE_IF_UNDER:
+        release_retired(RELEASE_ITEMS, until=start + RELEASE_FOR, clock=clock)
+    return decision
+
+
+def _decide(m: int, o: int, size: int, clock, extra_seconds: float, table: dict[int, bool] | None,
+            start: float) -> Decision:
     if table is None:
         table = shared_table(size, m, o)
     hit = BOOK.get(size, m, o)
@@ -336,6 +387,10 @@ class Perfect(Bot):
         verdict = {True: "winning", False: "losing", None: "unknown"}[d.winning]
         ctx.report(f"{d.path}: {verdict}, {d.nodes} nodes, {d.seconds * 1000:.0f} ms")
         return d.square if state.team == 1 else size + 1 - d.square
+
+    def game_over(self, state: FootballState, result) -> None:
+        """Between games (no clock running): free what is left of the retired tables."""
+        release_retired(None)
 
 
 def _course_bot(fn):
