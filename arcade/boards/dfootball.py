@@ -28,6 +28,8 @@ from arcade.boards.base import SIDE_STYLES, Board, Drawing
 from games.dfootball import DFootball, FootballEvent, FootballState
 
 LEFT = 1  # columns before square 1
+BIG_HEIGHT = 16  # board lines from which the squares may widen to five columns, the players are
+# drawn in boxes three lines tall and the drawing is centred (never at 80×24: 12 lines)
 DIGIT_SECONDS = 1.0  # how long a first digit waits for a second one
 
 
@@ -70,6 +72,7 @@ class FootballBoard(Board):
         self.typed_at = 0.0
         self.hint = ""
         self.width_per_square = 2
+        self.left = LEFT  # columns before square 1 (more when the drawing is centred)
         self.rows: dict[str, int] = {}
         self._verdicts: dict[tuple, bool | None] = {}
         self._announced: tuple | None = None
@@ -121,15 +124,19 @@ class FootballBoard(Board):
             return
         self.query_one("#field", Field).update(self.render_field())
 
+    def big(self) -> bool:
+        """A big terminal: boxed players, up to five columns a square, the drawing centred."""
+        return (self.size.height or 0) >= BIG_HEIGHT
+
     def cell_width(self) -> int:
         squares = self.game.squares
         width = self.size.width or 48
-        return max(1, min(3, (width - LEFT - 1) // squares))
+        return max(1, min(5 if self.big() else 3, (width - LEFT - 1) // squares))
 
     def column(self, square: int) -> int:
         """The column of ``square``'s player."""
         w = self.width_per_square
-        return LEFT + (square - 1) * w + (1 if w == 3 else 0)
+        return self.left + (square - 1) * w + ((w - 1) // 2 if w >= 3 else 0)
 
     def heading(self) -> Text:
         state = self.state
@@ -140,12 +147,19 @@ class FootballBoard(Board):
     def render_field(self) -> Text:
         state = self.state
         self.width_per_square = w = self.cell_width()
+        big = self.big()
+        boxed = big and w >= 4
         size = self.game.squares
+        self.left = LEFT
         event = state.event if isinstance(state.event, FootballEvent) else None
         last = set(event.squares) if event else set()
         valid = set(self.game.legal_moves(state))
         movable = set(self.movable())
         total = LEFT + size * w + 1
+        if big:  # centred: the rows of squares and the lines of text below them as one block
+            widest = max([total] + [line.cell_len for line in self.info_lines(event)] + [self.heading().cell_len])
+            self.left = LEFT + max(0, ((self.size.width or 0) - widest) // 2)
+            total += self.left - LEFT
 
         def blank() -> list[tuple[str, Style]]:
             return [(" ", Style())] * total
@@ -158,6 +172,7 @@ class FootballBoard(Board):
         cursor_row = blank()
         pieces = blank()
         marks = blank()
+        box_top, box_bottom = blank(), blank()  # a big board: each player in a box
         if self.cursor is not None and self.cursor in movable:
             put(cursor_row, self.column(self.cursor), "▼", self.style("cursor"))
         for square in range(1, size + 1):
@@ -180,6 +195,12 @@ class FootballBoard(Board):
             elif square in last:
                 style = style + Style(underline=True)
             put(pieces, col, glyph, style)
+            if boxed and piece:
+                frame = Style.parse(SIDE_STYLES[0 if piece == 1 else 1]) + Style(bold=False)
+                put(box_top, col - 1, "┌─┐", frame)
+                put(pieces, col - 1, "│", frame)
+                put(pieces, col + 1, "│", frame)
+                put(box_bottom, col - 1, "└─┘", frame)
         if last:
             lo, hi = self.column(min(last)), self.column(max(last))
             bracket = "╰" + "─" * max(0, hi - lo - 1) + "╯" if hi > lo else "^"
@@ -190,11 +211,20 @@ class FootballBoard(Board):
 
         number_rows = self.number_rows(valid if not state.over else set())
         text = Text()
+        line = 0
+        if big:  # the block centred in the lines too (room kept for the most lines below it)
+            block = 2 + 5 + len(number_rows) + 1 + 4
+            line = max(0, ((self.size.height or 0) - block) // 2)
+            text.append("\n" * line)
+        text.append(" " * (self.left - LEFT))
         text.append_text(self.heading())
         text.append("\n\n")
         self.rows = {}
-        line = 2
-        for name, row in (("cursor", cursor_row), ("pieces", pieces), ("marks", marks)):
+        line += 2
+        drawn = [("cursor", cursor_row), ("pieces", pieces), ("marks", marks)]
+        if boxed:
+            drawn[1:2] = [("box_top", box_top), ("pieces", pieces), ("box_bottom", box_bottom)]
+        for name, row in drawn:
             self.rows[name] = line
             self.append_row(text, row)
             line += 1
@@ -204,6 +234,7 @@ class FootballBoard(Board):
             line += 1
         text.append("\n")
         for extra in self.info_lines(event):
+            text.append(" " * (self.left - LEFT))
             text.append_text(extra)
             text.append("\n")
         return text
@@ -211,7 +242,7 @@ class FootballBoard(Board):
     def number_rows(self, valid: set[int]) -> list[list[tuple[str, Style]]]:
         size = self.game.squares
         w = self.width_per_square
-        total = LEFT + size * w + 1
+        total = self.left + size * w + 1
         plain, hot = self.style("number"), self.style("valid")
 
         def blank():
@@ -226,7 +257,7 @@ class FootballBoard(Board):
             row = blank()
             for square in range(1, size + 1):
                 label = str(square)
-                col = LEFT + (square - 1) * w + (1 if len(label) == 1 else 0)
+                col = self.column(square) - len(label) // 2
                 put(row, col, label, hot if square in valid else plain)
             return [row]
         if w == 2:
@@ -374,9 +405,9 @@ class FootballBoard(Board):
 
     def square_at(self, x: int) -> int | None:
         w = self.width_per_square
-        if x < LEFT:
+        if x < self.left:
             return None
-        square = (x - LEFT) // w + 1
+        square = (x - self.left) // w + 1
         return square if 1 <= square <= self.game.squares else None
 
     def click_at(self, x: int, y: int) -> None:

@@ -25,6 +25,8 @@ from games.base import CHANCE
 from games.hog import MAX_DICE, Hog, HogEvent, HogState, more_boar, piggy_points
 
 DIE_GAP = 1
+BIG_DIE = 11  # columns of a die on a big terminal (five lines tall)
+BIG_HEIGHT = 16  # board lines from which the dice may be big and centred (never at 80×24: 12)
 PIPS = {
     1: {(1, 1)},
     2: {(0, 2), (2, 0)},
@@ -51,14 +53,20 @@ def dice_digit(n: int) -> str:
 
 
 def die_lines(face: int | None, width: int, sad_style: Style, face_style: Style) -> list[Text]:
-    """A die as three rows of ``width`` (3 or 5) cells; ``face`` None is a die still rolling.
+    """A die as three rows of ``width`` (3, 5 or 7) cells, or five rows of ``BIG_DIE`` (a big
+    terminal); ``face`` None is a die still rolling.
 
     A 1 (Sow Sad) is drawn in the Sow Sad style with ``SAD`` written on it (not colour alone).
     """
-    step = 2 if width >= 5 else 1
+    big = width >= BIG_DIE
+    step = 4 if big else 2 if width >= 5 else 1
     pad = (width - 2 * step - 1) // 2
     rows = []
-    for r in range(3):
+    for line in range(5 if big else 3):
+        r = line // 2 if big else line
+        if big and line % 2:  # the rows between the pips' rows
+            rows.append(Text(" " * width, style=sad_style if face == 1 else face_style))
+            continue
         cells = [" "] * width
         for c in range(3):
             if face is None:
@@ -69,7 +77,7 @@ def die_lines(face: int | None, width: int, sad_style: Style, face_style: Style)
         rows.append(Text("".join(cells), style=sad_style if face == 1 else face_style))
     if face == 1:
         label = "SAD" if width >= 3 else "1"
-        rows[2] = Text(label.center(width), style=sad_style)
+        rows[-1] = Text(label.center(width), style=sad_style)
     return rows
 
 
@@ -303,28 +311,37 @@ class HogBoard(Board):
             return []
         count = len(faces)
         layout = None
+        big = (self.size.height or 0) >= BIG_HEIGHT
+        if big:  # big dice, in as few rows as fit, the rows balanced (ten: two rows of five)
+            fits = max(1, (width + DIE_GAP + 1) // (BIG_DIE + DIE_GAP + 1))
+            rows = -(-count // fits)
+            if rows * 6 - 1 <= room:
+                layout = (BIG_DIE, -(-count // rows))
         for die_width in (7, 5, 3):
-            if count * (die_width + DIE_GAP) - DIE_GAP <= width:
+            if layout is None and count * (die_width + DIE_GAP) - DIE_GAP <= width:
                 layout = (die_width, count)
                 break
         if layout is None:
             per_row = max(1, (width + DIE_GAP) // (3 + DIE_GAP))
             layout = (3, per_row)
         die_width, per_row = layout
+        tall = 5 if die_width >= BIG_DIE else 3
+        gap = DIE_GAP + (tall == 5)  # big dice: two columns apart, and centred
         rows = -(-count // per_row)
-        if rows * 4 - 1 > room:
+        if rows * (tall + 1) - 1 > room:
             return self.compact_dice()
+        margin = " " * ((width - (min(count, per_row) * (die_width + gap) - gap)) // 2 if tall == 5 else 0)
         die, sad, rolling = self.style("die"), self.style("sad"), self.style("rolling")
         lines: list[Text] = []
         for r in range(rows):
             if r:
                 lines.append(Text())
             pictures = [die_lines(face, die_width, sad, rolling if face is None else die) for face in faces[r * per_row : (r + 1) * per_row]]
-            for level in range(3):
-                line = Text()
+            for level in range(tall):
+                line = Text(margin)
                 for picture in pictures:
                     line.append_text(picture[level])
-                    line.append(" " * DIE_GAP)
+                    line.append(" " * gap)
                 lines.append(line)
         return lines
 

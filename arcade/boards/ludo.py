@@ -32,6 +32,8 @@ from games.base import CHANCE
 from games.ludo import Ludo, LudoEvent, LudoState
 
 CELL = 4  # columns per square
+BIG_CELL = 6  # columns per square on a big terminal (two lines tall)
+BIG_HEIGHT = 16  # board lines from which the drawing is centred (never at 80×24: 12 lines)
 LETTERS = ("R", "B")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 PIPS = {
@@ -110,6 +112,8 @@ class LudoBoard(Board):
         self._tumble = random.Random()
         self._rolled_ply = -1
         self._origin = (0, 0)  # where the ring starts in the widget, for clicks
+        self.cell_w, self.cell_h = CELL, 1  # a square's size on screen (``layout``)
+        self.numbered_cells = False  # no room for numbers round the ring: empty squares show theirs
 
     # -- state ----------------------------------------------------------------------------------
     def show(self, state: LudoState, human: bool) -> None:
@@ -163,67 +167,98 @@ class LudoBoard(Board):
     def render(self) -> Text:
         return self.render_board()
 
+    def layout(self) -> tuple[int, int, bool]:
+        """(columns a square, lines a square, numbers above and below the ring): squares of
+        six columns and two lines on a terminal with room for them (and the numbers), else four
+        columns and one line, the numbers outside the ring when the lines allow; otherwise each
+        empty square shows its own number (``numbered_cells``)."""
+        width, height = self.shape
+        avail_w = self.size.width or 46
+        avail_h = self.size.height or 12
+        top = 0 if self.state.over else 1
+        if avail_h >= BIG_HEIGHT and width * BIG_CELL + 2 + INFO_WIDTH <= avail_w and top + 2 * height + 2 <= avail_h:
+            return BIG_CELL, 2, True
+        return CELL, 1, avail_h >= top + height + 2
+
     def render_board(self) -> Text:
         state = self.state
         width, height = self.shape
-        ring_w = width * CELL
-        avail = (self.size.width or 46)
+        cw, ch, numbered = self.layout()
+        self.cell_w, self.cell_h = cw, ch
+        self.numbered_cells = not numbered
+        ring_w = width * cw
+        avail = self.size.width or 46
         info_lines = self.info_lines()
         beside = avail - ring_w - 2 >= INFO_WIDTH or width < 6
-        if not beside and len(info_lines) > height - 2:  # inside the ring: the legend on one line
+        if not beside and len(info_lines) > ch * (height - 2):  # inside the ring: the legend on one line
             info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
-        # grid of Text cells: rows of the ring
-        rows: list[list[Text | None]] = [[None] * width for _ in range(height)]
+        # grid of Text cells: rows of the ring, each square ``ch`` lines
+        rows: list[list[list[Text] | None]] = [[None] * width for _ in range(height)]
         for square, (col, row) in self.cells.items():
-            rows[row][col] = self.square_text(square)
+            rows[row][col] = self.square_lines(square)
+        # a big terminal: the drawing centred in the spare room
+        block_w = ring_w + (2 + max((line.cell_len for line in info_lines), default=0) if beside else 0)
+        block_h = (0 if state.over else 1) + height * ch + (2 if numbered else 0)
+        spare_w, spare_h = avail - block_w, (self.size.height or 0) - block_h
+        big = (self.size.height or 0) >= BIG_HEIGHT
+        left = spare_w // 2 if big and spare_w > 0 else 0
+        lift = spare_h // 2 if big and spare_h > 0 else 0
+        margin = " " * left
         text = Text(no_wrap=True, overflow="crop")
-        top = 0
+        text.append("\n" * lift)
+        top = lift
         if not state.over:  # at the end the screen's result banner takes this line
+            text.append(margin)
             text.append_text(self.headline())
             text.append("\n")
-            top = 1
+            top += 1
         # the squares' numbers above the top row and below the bottom one, when there is room
         # (the side columns continue them: the track runs counter-clockwise from 0)
-        numbered = (self.size.height or 0) >= top + height + 2
         by_cell = {cell: square for square, cell in self.cells.items()}
 
         def number_row(row: int) -> Text:
             line = Text(no_wrap=True)
+            line.append(margin)
             for c in range(width):
-                line.append(f"{by_cell[(c, row)]:>3} ", style=self.style("label"))
+                number = by_cell[(c, row)]
+                label = f"{number:>3} " if cw == CELL else " " + str(number).center(cw - 1)
+                line.append(label, style=self.style("label"))
             return line
 
         if numbered:
             text.append_text(number_row(0))
             text.append("\n")
             top += 1
-        self._origin = (0, top)
-        interior_w = (width - 2) * CELL
+        self._origin = (left, top)
+        interior_w = (width - 2) * cw
         for r in range(height):
-            line = Text(no_wrap=True)
-            for c in range(width):
-                cell = rows[r][c]
-                if cell is not None:
-                    line.append_text(cell)
-                elif not beside and c == 1:
-                    inner = info_lines[r - 1] if 0 <= r - 1 < len(info_lines) else Text("")
-                    inner = inner.copy()
-                    inner.truncate(interior_w - 2, pad=True)
-                    line.append(" ")
-                    line.append_text(inner)
-                    line.append(" ")
-                elif not beside:
-                    continue
-                else:
-                    line.append(" " * CELL)
-            if beside:
-                extra = info_lines[r] if r < len(info_lines) else None
-                if extra is not None:
-                    line.append("  ")
-                    line.append_text(extra)
-            text.append_text(line)
-            text.append("\n")
-        rest = info_lines[height:] if beside else []
+            for k in range(ch):
+                y = r * ch + k  # the line of the ring
+                line = Text(no_wrap=True)
+                line.append(margin)
+                for c in range(width):
+                    cell = rows[r][c]
+                    if cell is not None:
+                        line.append_text(cell[k])
+                    elif not beside and c == 1:
+                        inner = info_lines[y - ch] if 0 <= y - ch < len(info_lines) else Text("")
+                        inner = inner.copy()
+                        inner.truncate(interior_w - 2, pad=True)
+                        line.append(" ")
+                        line.append_text(inner)
+                        line.append(" ")
+                    elif not beside:
+                        continue
+                    else:
+                        line.append(" " * cw)
+                if beside:
+                    extra = info_lines[y] if y < len(info_lines) else None
+                    if extra is not None:
+                        line.append("  ")
+                        line.append_text(extra)
+                text.append_text(line)
+                text.append("\n")
+        rest = info_lines[height * ch:] if beside else []
         if numbered:
             line = number_row(height - 1)
             if rest:
@@ -232,7 +267,7 @@ class LudoBoard(Board):
             text.append_text(line)
             text.append("\n")
         for extra in rest:
-            text.append(" " * (ring_w + 2))
+            text.append(margin + " " * (ring_w + 2))
             text.append_text(extra)
             text.append("\n")
         return text
@@ -283,7 +318,10 @@ class LudoBoard(Board):
         new = (pos + steps) % L
         return None if new == L // 2 else new
 
-    def square_text(self, square: int) -> Text:
+    def square_lines(self, square: int) -> list[Text]:
+        """The ``cell_h`` lines of a square: its mark and contents, then (a big square) its
+        tile below them, highlighted alike."""
+        cw = self.cell_w
         state = self.state
         game = self.game
         L = game.length
@@ -310,27 +348,37 @@ class LudoBoard(Board):
         if not content.plain:
             if last is not None and last.source == square:
                 content.append("∘", style=self.style("track"))
+            elif self.numbered_cells:  # no room for numbers round the ring: the square's own
+                content.append(str(square), style=self.style("track"))
             else:
                 content.append("·", style=self.style("track"))
-        content.truncate(CELL - 1)
-        pad = CELL - 1 - content.cell_len
+        content.truncate(cw - 1)
+        pad = cw - 1 - content.cell_len
         content.pad_left(pad // 2)
         content.pad_right(pad - pad // 2)
-        content.stylize(self.mark("safe-tile" if game.safe[square] else "tile"), 0)
+        tile = self.mark("safe-tile" if game.safe[square] else "tile")
+        content.stylize(tile, 0)
         cell.append_text(content)
+        lines = [cell] + [Text(" ") + Text(" " * (cw - 1), style=tile) for _ in range(self.cell_h - 1)]
         # highlights
         moves = self.moves()
         chosen = self.chosen_move()
+        highlight = None
         if chosen is not None and chosen[1] >= 0 and (chosen[1] == square and chosen[2] > 0
                                                       or self.target_of(chosen) == square):
-            cell.stylize(self.mark("chosen"))
+            highlight = "chosen"
         elif any(m[1] == square and m[2] > 0 for m in moves):
-            cell.stylize(self.mark("movable"))
+            highlight = "movable"
         elif chosen is not None and chosen[1:] == (0, 0) and square == game.home_square(chosen[0]):
-            cell.stylize(self.mark("chosen"))
+            highlight = "chosen"
         elif last is not None and last.target == square:
-            cell.stylize(self.mark("last"))
-        return cell
+            highlight = "last"
+        if highlight is not None:
+            mark = self.mark(highlight)
+            cell.stylize(mark)
+            for below in lines[1:]:  # the tile below: reversed or tinted, not underlined
+                below.stylize(mark + Style(underline=False))
+        return lines
 
     def die_lines(self) -> list[Text]:
         state = self.state
@@ -434,7 +482,7 @@ class LudoBoard(Board):
         if not moves:
             return
         ox, oy = self._origin
-        col, row = (event.x - 1 - ox) // CELL, event.y - oy
+        col, row = (event.x - 1 - ox) // self.cell_w, (event.y - oy) // self.cell_h
         for square, cell in self.cells.items():
             if cell == (col, row):
                 for move in moves:

@@ -19,6 +19,8 @@ from arcade.boards.base import SIDE_COLOURS, Board, Drawing
 from games.toothpicks import TakeState, Toothpicks, is_winning, position_tree, winning_take
 
 STICK_WIDTH = 3  # columns per stick: the stick and two spaces
+BIG_HEIGHT = 16  # board lines from which the sticks may grow to TALL_STICK lines and the drawing
+TALL_STICK = 8  # is centred (never at 80×24: 12 lines)
 
 
 class Sticks(Drawing):
@@ -60,6 +62,7 @@ class ToothpickBoard(Board):
         self.stick_rows: list[int] = []  # the y of each row of sticks, for clicks
         self.stick_height = 4
         self.stick_width = STICK_WIDTH
+        self.left = 0  # columns before the first stick (the drawing centred on a big terminal)
 
     def compose(self) -> ComposeResult:
         yield Sticks(id="sticks")
@@ -113,7 +116,10 @@ class ToothpickBoard(Board):
                 labels = self.labelled_rows(per_row)
                 # a label row doubles as the gap below its row of sticks
                 spacers = sum(1 for row in range(rows - 1) if row not in labels) if gap else 0
-                for stick_height in ((1,) if self.analysis else range(min(4, max(1, 10 // rows - 1)), 0, -1)):
+                tallest = min(4, max(1, 10 // rows - 1))
+                if height >= BIG_HEIGHT:  # a big terminal: taller sticks, while every line fits
+                    tallest = max(tallest, min(TALL_STICK, (height - 4) // rows - 1))
+                for stick_height in ((1,) if self.analysis else range(tallest, 0, -1)):
                     lines = 1 + rows * stick_height + len(labels) + spacers + (0 if self.analysis else 1)
                     if lines <= height:
                         return stick_width, stick_height, gap
@@ -144,15 +150,27 @@ class ToothpickBoard(Board):
         pad = " " * (self.stick_width - 2)
         takes = self.human and not state.over
         chosen_from = state.left - self.chosen if takes else state.left
+        # a big terminal: the drawing centred (the sticks, with the lines above and below them)
+        height = self.size.height or 12
+        big = height >= BIG_HEIGHT and not self.analysis
+        self.left = lift = 0
+        width = self.size.width or 0
+        if big:
+            self.left = max(0, (width - min(shown, per_row) * self.stick_width) // 2)
+            lines = 2 + rows * self.stick_height + len(labelled) + (rows - 1 if gap else 0)
+            lift = max(0, (height - lines) // 2)
+        margin = " " * self.left
         text = Text()
-        text.append(self.headline() + "\n", style="bold")
+        text.append("\n" * lift)
+        text.append(self.beside_sticks(self.headline(), width) + "\n", style="bold")
         self.stick_rows = []
-        line_no = 1
+        line_no = 1 + lift
         for row in range(rows):
             first = row * per_row
             last = min(shown, first + per_row)
             self.stick_rows.append(line_no)
             for level in range(self.stick_height):
+                text.append(margin)
                 for i in range(first, last):
                     if i >= state.left:
                         glyph, style = "╎", self.style("taken") + Style(color=SIDE_COLOURS[event.side])
@@ -171,6 +189,7 @@ class ToothpickBoard(Board):
                     line_no += 1
                 continue
             # the label row: take numbers under the sticks a human can take, "taken" marks
+            text.append(margin)
             for i in range(first, last):
                 if takes and state.left - i <= self.game.max_take and i < state.left:
                     text.append(f"{state.left - i:>2}{pad}", style=self.style("key"))
@@ -181,8 +200,12 @@ class ToothpickBoard(Board):
             text.append("\n")
             line_no += 1
         if not self.analysis:
-            text.append(self.footline(), style=self.style("label"))
+            text.append(self.beside_sticks(self.footline(), width), style=self.style("label"))
         return text
+
+    def beside_sticks(self, line: str, width: int) -> str:
+        """``line`` starting where the sticks start, or as near as it fits."""
+        return " " * max(0, min(self.left, width - len(line))) + line
 
     def headline(self) -> str:
         state = self.state
@@ -282,7 +305,9 @@ class ToothpickBoard(Board):
         per_row = self.per_row()
         for row, top in enumerate(self.stick_rows):
             if top <= y <= top + self.stick_height:
-                index = row * per_row + x // self.stick_width
+                if x < self.left:
+                    return
+                index = row * per_row + (x - self.left) // self.stick_width
                 take = self.state.left - index
                 if 1 <= take <= self.game.max_take:
                     self.pick(take)
