@@ -73,13 +73,19 @@ async def test_a_click_on_one_of_the_last_sticks_takes_from_it_to_the_end():
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("human", "human"))
-        await pilot.click("#sticks", offset=(1 + 8 * 3, 2))  # the ninth of ten sticks
+        board = screen.query_one("ToothpickBoard")
+
+        def stick(i: int) -> tuple[int, int]:  # a point on stick i (from 0), wherever it is drawn
+            return board.left + i * board.stick_width + 1, board.stick_rows[0] + 1
+
+        assert board.left > 0  # 100×32: the sticks are centred
+        await pilot.click("#sticks", offset=stick(8))  # the ninth of ten sticks
         await settle(pilot)
         assert screen.state.left == 8 and screen.state.event.taken == 2
-        await pilot.click("#sticks", offset=(1 + 2 * 3, 2))  # too far from the end: nothing
+        await pilot.click("#sticks", offset=stick(2))  # too far from the end: nothing
         await settle(pilot)
         assert screen.state.left == 8
-        await pilot.click("#sticks", offset=(1 + 7 * 3, 2))  # the last stick: take 1
+        await pilot.click("#sticks", offset=stick(7))  # the last stick: take 1
         await settle(pilot)
         assert screen.state.left == 7 and screen.state.to_move == 0
 
