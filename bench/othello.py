@@ -87,7 +87,7 @@ def bench_speed(count: int, seconds: float) -> None:
     rates = []
     for state in midgame_positions(count):
         p, o = state.mover_bits()
-        engine = Engine()
+        engine = Engine(evaluator() or AlphaBetaBot(Othello()).engine.evaluator)
         wall, cpu = time.perf_counter(), time.process_time()
         info = engine.search(p, o, time.perf_counter() + seconds, soft_fraction=1.0)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -99,11 +99,27 @@ def bench_speed(count: int, seconds: float) -> None:
 
 
 CLOCK = time.perf_counter  # --cpu: time.process_time, the time limit counted in CPU seconds
+EVALUATION = "default"  # --evaluation: the bot's own, "hand" or "learned" (speed, depth, match)
+PROBCUT = True  # --no-probcut: the learned evaluation without its Multi-ProbCut calibration
+
+
+def evaluator(kind: str | None = None):
+    """A fresh evaluator of the kind asked (None: the ``alphabeta`` bot's own)."""
+    kind = kind or EVALUATION
+    if kind == "hand":
+        from bots.othello.eval import HandEvaluator
+
+        return HandEvaluator()
+    if kind == "learned":
+        from bots.othello.patterns import PatternEvaluator
+
+        return PatternEvaluator(probcut=PROBCUT)
+    return None
 
 
 def depth_reached(state: OthelloState, limit: float) -> tuple[int, float, float]:
     game = Othello()
-    bot = AlphaBetaBot(game, limit)
+    bot = AlphaBetaBot(game, limit, evaluator=evaluator())
     bot.clock = CLOCK
     from bots.base import Context
 
@@ -202,7 +218,7 @@ def bench_match(openings: int, limit: float, opponents: list[str]) -> None:
         for n in range(openings):
             start = opening(n)
             for ab_side in (0, 1):
-                ab = AlphaBetaBot(game, limit)
+                ab = AlphaBetaBot(game, limit, evaluator=evaluator())
                 ab.clock = CLOCK
                 other = BOTS[opponent].make(game)
                 bots = (ab, other) if ab_side == 0 else (other, ab)
@@ -272,9 +288,9 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
         start = opening(n, 6)
         for side in (0, 1):
             if learned_depth:
-                learned = FixedDepthBot(game, learned_depth, PatternEvaluator(path=weights))
+                learned = FixedDepthBot(game, learned_depth, PatternEvaluator(path=weights, probcut=PROBCUT))
             else:
-                learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights))
+                learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights, probcut=PROBCUT))
                 learned.clock = CLOCK
             if hand_depth:
                 hand = FixedDepthBot(game, hand_depth)
@@ -340,10 +356,16 @@ def main() -> None:
     parser.add_argument("--weights", default=None, help="versus: a weights file instead of the shipped patterns.bin")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
+    parser.add_argument("--evaluation", choices=("default", "hand", "learned"), default="default",
+                        help="speed, depth, match: the engine's evaluation (default: the alphabeta bot's own)")
+    parser.add_argument("--no-probcut", action="store_true",
+                        help="the learned evaluation without Multi-ProbCut (speed, depth, match, versus)")
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
-    global CLOCK
+    global CLOCK, EVALUATION, PROBCUT
+    EVALUATION = args.evaluation
+    PROBCUT = not args.no_probcut
     if args.cpu:
         CLOCK = time.process_time
         othello_parallel.disable()  # helpers' time is not this process's CPU time

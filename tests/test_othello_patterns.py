@@ -142,16 +142,30 @@ def test_the_training_pipeline_end_to_end(tmp_path):
         weights[patterns.stage_of((p | o).bit_count())][i] for i in patterns.features(p, o))))
 
 
-def test_alphabeta_plays_with_the_hand_evaluation_and_alphabeta_learned_with_the_patterns():
+def test_alphabeta_plays_with_the_learned_evaluation_and_its_probcut_and_alphabeta_hand_with_the_hand_one():
     from bots.othello import BOTS
     from bots.othello.eval import HandEvaluator
     from games.othello import Othello
 
     game = Othello()
-    assert isinstance(BOTS["alphabeta"].make(game).engine.evaluator, HandEvaluator)
-    assert isinstance(BOTS["alphabeta-1s"].make(game).engine.evaluator, HandEvaluator)
-    learned = BOTS["alphabeta-learned"].make(game)
-    assert isinstance(learned.engine.evaluator, patterns.PatternEvaluator) and learned.time_limit is None
+    for name in ("alphabeta", "alphabeta-5s", "alphabeta-1s", "alphabeta-0.1s"):
+        engine = BOTS[name].make(game).engine
+        assert isinstance(engine.evaluator, patterns.PatternEvaluator), name
+        assert engine.probcut is not None and engine.probcut == patterns.load_probcut(patterns.WEIGHTS_FILE)
+    hand = BOTS["alphabeta-hand"].make(game)
+    assert isinstance(hand.engine.evaluator, HandEvaluator) and hand.engine.probcut is None
+    assert hand.time_limit is None and BOTS["alphabeta"].make(game).time_limit is None
+
+
+def test_the_shipped_probcut_calibration_is_for_the_shipped_weights_and_covers_the_depths_searched():
+    table = patterns.load_probcut(patterns.WEIGHTS_FILE)
+    assert table is not None  # made for these weights (its checksum matches)
+    from bots.othello.train import probcut_shallow
+
+    assert set(table) == set(range(3, 9))
+    for depth, (shallow, a, b, sigmas) in table.items():
+        assert shallow == probcut_shallow(depth) < depth
+        assert 0.8 < a < 1.3 and all(s > 0 for s in sigmas)
 
 
 def _midgame(seed: int):

@@ -1,10 +1,10 @@
 """Othello bots: ``random``, ``greedy`` (most flips) and ``alphabeta`` (the engine) at levels.
 
-``alphabeta`` and its levels evaluate positions with the hand-set evaluation
-(``bots.othello.eval.HandEvaluator``); ``alphabeta-learned`` is the same engine with the learned
-pattern evaluation (``bots.othello.patterns``, weights in ``patterns.bin``): better at equal
-depth, but twice as costly a node, it loses at equal time (see the README), so it is not the
-default yet.
+``alphabeta`` and its levels evaluate positions with the learned pattern evaluation
+(``bots.othello.patterns``, weights in ``patterns.bin``) and prune with its Multi-ProbCut
+calibration (``patterns.probcut.json``); ``alphabeta-hand`` is the same engine with the hand-set
+evaluation (``bots.othello.eval.HandEvaluator``) and no ProbCut, the engine before the learned
+one, kept for comparison (it wins 28 % of the points against it at 1 s a move: the README).
 
 ``alphabeta`` searches with iterative deepening until its time limit (``ctx.time_limit``, or the
 game's ``time_limit`` option, 10 s by default as in the seed) less a safety margin, then solves
@@ -73,7 +73,7 @@ class AlphaBetaBot(Bot):
     def __init__(self, game: Othello, time_limit: float | None = None, evaluator=None) -> None:
         super().__init__(game)
         self.time_limit = time_limit
-        self.engine = Engine(evaluator or HandEvaluator())
+        self.engine = Engine(evaluator or PatternEvaluator())
         self.last: SearchInfo | None = None
         self.clock = time.perf_counter  # the bench may measure in CPU time instead
 
@@ -158,23 +158,23 @@ def _external(game: Othello) -> Bot:
 
 
 def _alphabeta(limit: float | None):
-    return lambda game: AlphaBetaBot(game, limit)
+    return lambda game: AlphaBetaBot(game, limit, PatternEvaluator())
 
 
-def _alphabeta_learned(game: Othello) -> Bot:
-    return AlphaBetaBot(game, None, PatternEvaluator())
+def _alphabeta_hand(game: Othello) -> Bot:
+    return AlphaBetaBot(game, None, HandEvaluator())
 
 
 BOTS: dict[str, BotEntry] = {
     entry.name: entry
     for entry in (
-        BotEntry("alphabeta", f"alpha-beta search to the time limit (default {TIME_LIMIT:g} s), exact endgame",
+        BotEntry("alphabeta", f"alpha-beta search with the learned evaluation to the time limit (default {TIME_LIMIT:g} s), exact endgame",
                  _alphabeta(None)),
         BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0)),
         BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0)),
         BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),
-        BotEntry("alphabeta-learned", "the same engine with the learned pattern evaluation instead of the hand-set one",
-                 _alphabeta_learned),
+        BotEntry("alphabeta-hand", "the same engine with the hand-set evaluation instead of the learned one",
+                 _alphabeta_hand),
         BotEntry.function("greedy", "plays the move that flips the most discs", greedy),
         BotEntry.function("random", "plays a random legal move", random_move),
         BotEntry(
