@@ -625,6 +625,31 @@ async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
         assert f"★ expectimax: {label}" in screen.board.render().plain
 
 
+
+async def test_ludo_longest_track_with_the_analysis_on_keeps_every_line_inside_the_ring_at_80x24():
+    """The die, both pens, the analysis's move, the last move and the legend all fit inside the
+    longest ring (the last move moves beside the die when a line is short)."""
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"), counters=10, length=40, safe="5,25")
+        board = make_start_board(10, 40, (5, 25))
+        board.red[0], board.red[7], board.blue[20], board.blue[39] = 2, 1, 3, 1
+        board.redpen, board.bluepen = 7, 6
+        state = screen.game.state_from_board(board, 1, 4)
+        screen.history = [screen.game.initial_state(), state]
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        play_moves(screen, [(1, 39, 4), 5])
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        text = screen.board.render().plain
+        for wanted in ("roll 5", "R pen 7", "B pen 6", "★ expectimax:", "last B 39→3", "just left"):
+            assert wanted in text, wanted
+
 # -- friction: setup remembers the last choices per game, and the theme -----------------------------------
 async def test_setup_remembers_the_last_players_and_options_per_game_and_the_theme(tmp_path, monkeypatch):
     import json

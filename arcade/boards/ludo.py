@@ -192,6 +192,12 @@ class LudoBoard(Board):
         beside = avail - ring_w - 2 >= INFO_WIDTH or width < 6
         if not beside and len(info_lines) > ch * (height - 2):  # inside the ring: the legend on one line
             info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
+            if len(info_lines) > ch * (height - 2) and state.last_move is not None:
+                # still a line too many (the analysis's move too): the last move beside the die
+                last = info_lines.pop(-2)
+                info_lines[4] = info_lines[4].copy()
+                info_lines[4].append(" ")
+                info_lines[4].append_text(last)
         # grid of Text cells: rows of the ring, each square ``ch`` lines
         rows: list[list[list[Text] | None]] = [[None] * width for _ in range(height)]
         for square, (col, row) in self.cells.items():
