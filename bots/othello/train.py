@@ -1,26 +1,9 @@
 """Training of the pattern evaluation (``bots.othello.patterns``): self-play, exact labels, a fit.
 
 Reproducible with fixed seeds (every step is deterministic); numpy is needed here only
-(``pip install -e .[train]``). The shipped ``bots/othello/patterns.bin`` was made by these
-commands (niced, on the shared 2-core machine; wall-clock times under a load of 5-8)::
-
-    D=/tmp/othello-train
-    T="nice -n 19 python -m bots.othello.train"
-    # 1800 self-play games, 107,788 positions, the last 12 empties solved exactly (12 min)
-    $T generate --games 1800 --seed 1 --solve-empties 12 --out $D/gen0-1800.txt
-    # teacher: the hand evaluation's 4-ply search of every third position (2 x 130 s)
-    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 0/2 --out $D/hand4-0.txt &
-    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 1/2 --out $D/hand4-1.txt
-    wait
-    # its scores calibrated to disc margins by stage; 50,209 positions (with the exact ones)
-    $T blend $D/hand4-0.txt $D/hand4-1.txt --mix 1.0 --out $D/hand4-mix10.txt
-    $T fit $D/hand4-mix10.txt --epochs 25 --l2 0.01 --out $D/h4m10.bin                # 35 s
-    # generation 2: the same with generation 1 (h4m10.bin) as the teacher (2 x 6 min)
-    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 0/2 --weights $D/h4m10.bin --out $D/g2-0.txt &
-    $T search-labels $D/gen0-1800.txt --depth 4 --every 3 --shard 1/2 --weights $D/h4m10.bin --out $D/g2-1.txt
-    wait
-    $T blend $D/g2-0.txt $D/g2-1.txt --mix 1.0 --out $D/g2-mix10.txt
-    $T fit $D/g2-mix10.txt --epochs 25 --l2 0.01 --out bots/othello/patterns.bin       # 25 s
+(``pip install -e .[train]``). The shipped ``bots/othello/patterns.bin`` and its Multi-ProbCut
+calibration ``patterns.probcut.json`` were made by the commands in ``bots/othello/train_patterns.sh``
+(run from the repository root; about an hour and a half of the shared 2-core machine, niced).
 
 ``generate`` plays self-play games from varied openings (a seeded random number of random plies,
 4 to 13, then the hand evaluation's 2-ply search with 8% random moves), solves each game exactly
@@ -41,8 +24,15 @@ equal depth (5-7 of 16 points at 3 plies, where the 4-ply teacher's fit scores 1
 ``fit`` fits every stage (four discs each; a stage also learns from its two neighbours'
 positions, half-weighted) by ridge least squares (conjugate gradients on the normal equations):
 a configuration's weight is the sum of per-cell weights plus its own residual, pulled to zero
-ten times harder (little data generalise through the cells), folded into one table. It holds out
+``--residual-penalty`` times harder (little data generalise through the cells), folded into one
+table. It holds out
 the last tenth of the file and prints the mean absolute disc error by stage.
+
+``probcut-sample`` and ``probcut-fit`` calibrate Multi-ProbCut for a weights file: sampled
+positions searched to ``--max-depth`` with it (every depth's score from one iterative deepening),
+then ``deep = a * shallow + b`` by least squares for each depth and its shallow depth
+(``probcut_shallow``: a quarter of it, of the same parity, as Edax chooses), with the residual's
+deviation by group of disc counts; written beside the weights with their checksum.
 """
 
 from __future__ import annotations
