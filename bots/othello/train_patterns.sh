@@ -42,17 +42,8 @@ $T blend "$D/a1-s2.txt" "$D/a1-s3.txt" --mix 1.0 --out "$D/a1-mix.txt"
 # 48-51 discs falls from 10.7 to 8.5 discs with 200 conjugate-gradient steps, l2 0.001 and the
 # residual pulled 3 times harder instead of 25 steps, 0.01 and 10 times).
 $T fit "$D/g2-mix10.txt" "$D/a1-mix.txt" --epochs 200 --l2 0.001 --residual-penalty 3 --out "$D/A2.bin"
-cp "$D/A2.bin" bots/othello/patterns.bin
-
-# Multi-ProbCut's calibration for these weights: 240 positions of the new games searched to 8
-# plies (2 x 8 min), deep ~ a * shallow + b fitted per depth.
-$T probcut-sample "$D/e14-s2.txt" --weights "$D/A2.bin" --positions 240 --max-depth 8 --shard 0/2 --out "$D/pc-0.txt" &
-$T probcut-sample "$D/e14-s2.txt" --weights "$D/A2.bin" --positions 240 --max-depth 8 --shard 1/2 --out "$D/pc-1.txt"
-wait
-$T probcut-fit "$D/pc-0.txt" "$D/pc-1.txt" --weights bots/othello/patterns.bin --out bots/othello/patterns.probcut.json
-
 # Round 3: A2 as the teacher of every position of round 2's games and every second one of
-# round 1's (4 x ~10 min), the same fit.
+# round 1's (2 x 15 min, then 2 x 3 min), the same fit (8 min): A3, shipped.
 $T search-labels "$D/e14-s2.txt" --depth 4 --every 1 --weights "$D/A2.bin" --out "$D/a2-s2.txt" &
 $T search-labels "$D/e14-s3.txt" --depth 4 --every 1 --weights "$D/A2.bin" --out "$D/a2-s3.txt"
 wait
@@ -61,3 +52,11 @@ $T search-labels "$D/gen0-1800.txt" --depth 4 --every 2 --shard 1/2 --weights "$
 wait
 $T blend "$D/a2-s2.txt" "$D/a2-s3.txt" "$D/a2-g0.txt" "$D/a2-g1.txt" --mix 1.0 --out "$D/a2-mix.txt"
 $T fit "$D/a2-mix.txt" --epochs 200 --l2 0.001 --residual-penalty 3 --out "$D/A3.bin"
+cp "$D/A3.bin" bots/othello/patterns.bin
+
+# Multi-ProbCut's calibration for these weights: 240 positions of round 2's games searched to 8
+# plies (2 x 2 min), deep ~ a * shallow + b fitted per depth.
+$T probcut-sample "$D/e14-s2.txt" --weights "$D/A3.bin" --positions 240 --max-depth 8 --shard 0/2 --out "$D/pc3-0.txt" &
+$T probcut-sample "$D/e14-s2.txt" --weights "$D/A3.bin" --positions 240 --max-depth 8 --shard 1/2 --out "$D/pc3-1.txt"
+wait
+$T probcut-fit "$D/pc3-0.txt" "$D/pc3-1.txt" --weights bots/othello/patterns.bin --out bots/othello/patterns.probcut.json
