@@ -101,6 +101,7 @@ def bench_speed(count: int, seconds: float) -> None:
 CLOCK = time.perf_counter  # --cpu: time.process_time, the time limit counted in CPU seconds
 EVALUATION = "default"  # --evaluation: the bot's own, "hand" or "learned" (speed, depth, match)
 PROBCUT = True  # --no-probcut: the learned evaluation without its Multi-ProbCut calibration
+PROBCUT_T = None  # --probcut-t: versus: another ProbCut confidence than the engine's
 
 
 def evaluator(kind: str | None = None):
@@ -297,6 +298,8 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             else:
                 learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights, probcut=PROBCUT))
                 learned.clock = CLOCK
+            if PROBCUT_T is not None:
+                learned.engine.probcut_t = PROBCUT_T
             if hand_depth:
                 hand = FixedDepthBot(game, hand_depth)
             else:
@@ -365,11 +368,14 @@ def main() -> None:
                         help="speed, depth, match: the engine's evaluation (default: the alphabeta bot's own)")
     parser.add_argument("--no-probcut", action="store_true",
                         help="the learned evaluation without Multi-ProbCut (speed, depth, match, versus)")
+    parser.add_argument("--probcut-t", type=float, default=None,
+                        help="versus: the learned engine's ProbCut confidence (deviations; the engine's default otherwise)")
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
-    global CLOCK, EVALUATION, PROBCUT
+    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T
     EVALUATION = args.evaluation
+    PROBCUT_T = args.probcut_t
     PROBCUT = not args.no_probcut
     if args.cpu:
         CLOCK = time.process_time
