@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
+from bots.othello.patterns import PatternEvaluator  # noqa: E402
 from bots.othello import parallel as othello_parallel  # noqa: E402
 from bots.othello.search import Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
@@ -87,7 +88,7 @@ def bench_speed(count: int, seconds: float) -> None:
     rates = []
     for state in midgame_positions(count):
         p, o = state.mover_bits()
-        engine = Engine(evaluator() or AlphaBetaBot(Othello()).engine.evaluator)
+        engine = Engine(evaluator() or PatternEvaluator())
         wall, cpu = time.perf_counter(), time.process_time()
         info = engine.search(p, o, time.perf_counter() + seconds, soft_fraction=1.0)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu

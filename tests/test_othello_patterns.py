@@ -213,3 +213,24 @@ def test_probcut_calibration_belongs_to_its_weights(tmp_path):
     data["weights_sha256"] = "0" * 64  # made for other weights: not used
     out.write_text(json.dumps(data))
     assert patterns.load_probcut(weights) is None
+
+
+def test_a_damaged_probcut_calibration_is_ignored_and_the_engine_still_plays(tmp_path):
+    import shutil
+
+    from bots.othello.search import Engine
+
+    weights = tmp_path / "w.bin"
+    shutil.copy(patterns.WEIGHTS_FILE, weights)
+    for text in ("{not json", '{"weights_sha256": 5}', "[]", '{"weights_sha256": "%s", "groups": [24], "depths": {"3": {}}}'):
+        if "%s" in text:
+            import hashlib
+
+            text = text % hashlib.sha256(weights.read_bytes()).hexdigest()
+        patterns.probcut_path(weights).write_text(text)
+        assert patterns.load_probcut(weights) is None, text
+    patterns._CACHE.pop(str(weights), None)
+    ev = patterns.PatternEvaluator(path=weights)
+    assert ev.probcut is None
+    p, o = _midgame(1)[0]
+    assert Engine(ev, parallel=False).search(p, o, float("inf"), max_depth=4).move >= 0

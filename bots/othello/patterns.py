@@ -325,18 +325,23 @@ def load_probcut(weights: Path | str) -> dict | None:
     path = probcut_path(weights)
     if not path.is_file():
         return None
-    data = json.loads(path.read_text())
-    if data.get("weights_sha256") != hashlib.sha256(Path(weights).read_bytes()).hexdigest():
-        return None
-    groups = data["groups"]
-    table = {}
-    for depth, c in data["depths"].items():
-        by_discs = tuple(c["sigma"][sum(n >= g for g in groups)] for n in range(65))
-        table[int(depth)] = (c["shallow"], c["a"], c["b"], by_discs)
+    try:
+        data = json.loads(path.read_text())
+        if data.get("weights_sha256") != hashlib.sha256(Path(weights).read_bytes()).hexdigest():
+            return None
+        groups = data["groups"]
+        table = {}
+        for depth, c in data["depths"].items():
+            by_discs = tuple(float(c["sigma"][sum(n >= g for g in groups)]) for n in range(65))
+            table[int(depth)] = (int(c["shallow"]), float(c["a"]), float(c["b"]), by_discs)
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return None  # a damaged calibration: the engine searches without ProbCut
     return table
 
 
 _CACHE: dict[str, list[list[int]]] = {}
+_PROBCUT_CACHE: dict[str, dict | None] = {}
+"""Per weights file, read once: its stages as lists, and its ProbCut calibration."""
 
 
 def _as_lists(stages: list[array]) -> list[list[int]]:
@@ -358,9 +363,10 @@ class PatternEvaluator:
             key = str(path or WEIGHTS_FILE)
             if key not in _CACHE:
                 _CACHE[key] = _as_lists(load(key))
+                _PROBCUT_CACHE[key] = load_probcut(key)
             stages = _CACHE[key]
             if probcut:
-                self.probcut = load_probcut(key)
+                self.probcut = _PROBCUT_CACHE[key]
         self.stages = stages
         per_disc = [stages[stage_of(n)] for n in range(65)]
         self.evaluate, self.features = _bind(per_disc)
