@@ -142,6 +142,37 @@ def test_the_training_pipeline_end_to_end(tmp_path):
         weights[patterns.stage_of((p | o).bit_count())][i] for i in patterns.features(p, o))))
 
 
+def _image(bits: int, t: int) -> int:
+    return sum(1 << patterns.symmetry(t, sq) for sq in range(64) if bits >> sq & 1)
+
+
+def _asymmetric_positions(evaluate, boards) -> int:
+    """How many of ``boards`` the evaluation values differently from one of their 8 images."""
+    return sum(len({evaluate(_image(p, t), _image(o, t)) for t in range(8)}) > 1 for p, o in boards)
+
+
+def test_a_symmetric_fit_values_every_position_like_its_mirror_images():
+    import numpy as np
+
+    from bots.othello import train
+
+    maps = train.stabilizer_maps(np)
+    # the edge and the lines are mirrored onto themselves, the diagonals reversed, the corner
+    # block transposed: their configurations pair up; the 2x5 block has no such symmetry
+    assert len(set(maps["edge+2X"].tolist())) == (3 ** 10 + 3 ** 5) // 2
+    assert len(set(maps["corner3x3"].tolist())) == (3 ** 9 + 3 ** 6) // 2
+    assert len(set(maps["diag8"].tolist())) == (3 ** 8 + 3 ** 4) // 2
+    assert len(set(maps["corner2x5"].tolist())) == 3 ** 10
+    data = []
+    for g in range(6):
+        data += train.self_play_game(g, solve_empties=8, depth=1)
+    boards = positions(40, seed=7)
+    tied, _ = train.fit(data, epochs=8, symmetric=True)
+    assert _asymmetric_positions(patterns.PatternEvaluator(stages=tied).evaluate, boards) == 0
+    free, _ = train.fit(data, epochs=8)
+    assert _asymmetric_positions(patterns.PatternEvaluator(stages=free).evaluate, boards) > 0
+
+
 def test_alphabeta_plays_with_the_learned_evaluation_and_its_probcut_and_alphabeta_hand_with_the_hand_one():
     from bots.othello import BOTS
     from bots.othello.eval import HandEvaluator

@@ -38,6 +38,7 @@ deviation by group of disc counts; written beside the weights with their checksu
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 import time
@@ -304,20 +305,74 @@ def _fold(np, w):
     return table
 
 
+@functools.lru_cache(maxsize=1)
+def stabilizer_maps(np) -> dict:
+    """Per pattern, its configurations' canonical ones: a pattern whose first instance some board
+    symmetries map onto itself (an edge by the mirror, a diagonal reversed, a corner block by the
+    transpose) reads a position and its image in other digit orders, and the two are worth the
+    same. ``canon[c]`` is the least configuration of ``c``'s orbit under those symmetries."""
+    from bots.othello import patterns
+
+    maps = {}
+    for name, cells, _ in patterns.PATTERNS:
+        first = patterns.ALL_PATTERNS[name]
+        configs = np.arange(3 ** cells)
+        digits = [(configs // 3 ** k) % 3 for k in range(cells)]
+        canon = configs.copy()
+        for t in range(8):
+            image = [patterns.symmetry(t, sq) for sq in first]
+            if set(image) != set(first):
+                continue
+            moved = sum(digits[k] * 3 ** first.index(image[k]) for k in range(cells))
+            canon = np.minimum(canon, moved)
+        maps[name] = canon
+    return maps
+
+
+def _canonical_features(np, feats):
+    """``feats`` (rows of ``patterns.features``) with every instance's configuration canonical."""
+    from bots.othello import patterns
+
+    feats = feats.copy()
+    maps = stabilizer_maps(np)
+    at = 3
+    for name, _cells, instances in patterns.PATTERNS:
+        off = patterns.OFFSETS[name]
+        block = feats[:, at:at + len(instances)]
+        feats[:, at:at + len(instances)] = off + maps[name][block - off]
+        at += len(instances)
+    return feats
+
+
+def _spread_canonical(np, table):
+    """Every configuration's weight set to its canonical one's (``stabilizer_maps``)."""
+    from bots.othello import patterns
+
+    for name, cells, _ in patterns.PATTERNS:
+        off = patterns.OFFSETS[name]
+        table[off:off + 3 ** cells] = table[off + stabilizer_maps(np)[name]]
+    return table
+
+
 def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float = 1e-3,
-        residual_penalty: float = 10.0, holdout: float = 0.1) -> tuple[list, dict]:
+        residual_penalty: float = 10.0, holdout: float = 0.1,
+        symmetric: bool = False) -> tuple[list, dict]:
     """Weights (``STAGES`` lists of ints, hundredths of a disc) fitted to ``positions``, and a
     report: the loss (mean squared disc error, training) by iteration, and the held-out mean
     absolute error by stage (all positions, and the exactly labelled ones).
 
     Ridge least squares by conjugate gradients on the normal equations, stage by stage (a stage
-    also learns from its two neighbours' positions, half-weighted)."""
+    also learns from its two neighbours' positions, half-weighted). ``symmetric`` ties the weights
+    of configurations that are images of each other (``stabilizer_maps``): the fitted evaluation
+    then values a position and its mirror images alike, and such a pattern's data count twice."""
     import numpy as np
 
     from bots.othello import patterns
 
     n = len(positions)
     feats = np.array([patterns.features(p, o) for p, o, _, _ in positions], dtype=np.int64).reshape(n, patterns.FEATURES)
+    if symmetric:
+        feats = _canonical_features(np, feats)
     targets = np.array([t for _, _, t, _ in positions], dtype=np.float64)
     exact = np.array([e for _, _, _, e in positions], dtype=bool)
     stages = np.array([patterns.stage_of((p | o).bit_count()) for p, o, _, _ in positions], dtype=np.int64)
@@ -366,6 +421,8 @@ def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float 
                 d = r + (rr_new / rr) * d
                 rr = rr_new
         table = _fold(np, w)
+        if symmetric:
+            table = _spread_canonical(np, table)
         weights.append(np.clip(np.rint(100 * table), -32767, 32767).astype(np.int64).tolist())
         here = valid & (stages == s)
         if here.any():
@@ -386,7 +443,8 @@ def fit_command(args) -> None:
     for path in args.data:
         positions += read_positions(path)
     print(f"{len(positions)} positions read", flush=True)
-    weights, report = fit(positions, epochs=args.epochs, l2=args.l2, residual_penalty=args.residual_penalty)
+    weights, report = fit(positions, epochs=args.epochs, l2=args.l2, residual_penalty=args.residual_penalty,
+                          symmetric=args.symmetric)
     patterns.save(weights, args.out)
     loss = report["loss"]
     print(f"loss (mean squared disc error, training): first epoch {loss[0]:.1f}, last {loss[-1]:.1f}")
@@ -493,6 +551,8 @@ def main(argv: list[str] | None = None) -> None:
     f.add_argument("--l2", type=float, default=1e-3)
     f.add_argument("--residual-penalty", type=float, default=10.0,
                    help="how much harder a configuration's own weight is pulled to zero than a cell's")
+    f.add_argument("--symmetric", action="store_true",
+                   help="tie the weights of configurations that are mirror images of each other")
     f.add_argument("--out", default="/tmp/othello-train/patterns.bin")
     r = sub.add_parser("relabel", help="bootstrapped TD(lambda) labels from a previous generation's weights")
     r.add_argument("data", nargs="+")
