@@ -159,6 +159,9 @@ class BotEntry:
     factory: Callable[[Game], Bot]
     options: dict[str, Any] = field(default_factory=dict)
     unattended: bool = True  # plays with nobody at the keyboard (tournaments take only these)
+    seconds: float | None = None
+    """The most a move takes, where the bot keeps a clock of its own shorter than the game's time
+    limit (Othello's ``alphabeta-1s``); None: the game's limit, or no clock (a quick bot)."""
 
     def make(self, game: Game) -> Bot:
         return self.factory(game)
@@ -173,7 +176,8 @@ class BotEntry:
 
     @classmethod
     def function(cls, name: str, description: str, fn: Callable[[Game, State, Context], Move]) -> "BotEntry":
-        return cls(name, description, lambda game: FunctionBot(game, fn))
+        """A bot that is a plain function: it keeps no clock (taken as answering in 10 ms)."""
+        return cls(name, description, lambda game: FunctionBot(game, fn), seconds=0.01)
 
 
 def random_move(game: Game, state: State, ctx: Context) -> Move:

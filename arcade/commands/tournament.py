@@ -188,6 +188,7 @@ def print_plan(game, args) -> int:
 
     from bots.adapters import adapter_for
     from bots.external import is_file_spec
+    from bots.registry import bots_for
     from games.base import CHANCE, random_playout
 
     games = check(args.game, args.bots, args.fmt, args.games)
@@ -200,13 +201,19 @@ def print_plan(game, args) -> int:
     moves = sum(lengths) / len(lengths)
     game_limit = getattr(game, "time_limit", None)
 
+    builtin = bots_for(game.id)
+
     def limit(bot: str) -> float:
         """Seconds a move of ``bot`` may take: the time limit file bots are held to; a built-in
-        bot's own (a clock-bound search) where the game has a time limit, else a guess of 10 ms."""
+        bot's own clock (``BotEntry.seconds``: ``alphabeta-1s``), else the game's time limit
+        where it has one (a clock-bound search), else a guess of 10 ms."""
         if args.time_limit is not None:
             return args.time_limit
         if is_file_spec(bot):
             return adapter_for(game.id).time_limit(game)
+        entry = builtin.get(bot)
+        if entry is not None and entry.seconds is not None:
+            return entry.seconds
         return float(game_limit) if game_limit is not None else 0.01
 
     per_pair = sum(limit(bot) for bot in args.bots) * (n - 1) / max(1, n * (n - 1) // 2) if n > 1 else 0.0

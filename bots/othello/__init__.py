@@ -170,9 +170,9 @@ BOTS: dict[str, BotEntry] = {
     for entry in (
         BotEntry("alphabeta", f"alpha-beta search with the learned evaluation to the time limit (default {TIME_LIMIT:g} s), exact endgame",
                  _alphabeta(None)),
-        BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0)),
-        BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0)),
-        BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),
+        BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0), seconds=5.0),
+        BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0), seconds=1.0),
+        BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1), seconds=0.1),
         BotEntry("alphabeta-hand", "the same engine with the hand-set evaluation instead of the learned one",
                  _alphabeta_hand),
         BotEntry.function("greedy", "plays the move that flips the most discs", greedy),
