@@ -306,37 +306,6 @@ async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
         assert "printing is not a fault" in log
 
 
-def test_a_bots_process_stops_when_the_arcade_is_killed(tmp_path):
-    """Even a bot stuck in a loop exits soon after the arcade dies without cleaning up."""
-    script = tmp_path / "arcade_stand_in.py"
-    script.write_text(
-        "import sys, threading, time\n"
-        f"sys.path.insert(0, {str(Path(__file__).parent.parent)!r})\n"
-        "from bots.base import Context\n"
-        "from bots.external import file_entry\n"
-        "from arcade.catalog import load\n"
-        "game = load('toothpicks')()\n"
-        f"entry = file_entry('toothpicks', {spec('toothpicks', 'hangs')!r})\n"
-        "bot = entry.make(game)\n"
-        "threading.Thread(target=lambda: bot.choose(game.initial_state(), Context(time_limit=60)),\n"
-        "                 daemon=True).start()\n"
-        "while entry.source.host is None or entry.source.host.proc is None:\n"
-        "    time.sleep(0.01)\n"
-        "print(entry.source.host.proc.pid, flush=True)\n"
-        "time.sleep(60)\n"
-    )
-    stand_in = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
-                                env=os.environ.copy())
-    try:
-        bot_pid = int(stand_in.stdout.readline())
-        time.sleep(0.3)
-        assert not gone(bot_pid)  # the bot is running (in its loop, or loading)
-    finally:
-        stand_in.kill()
-        stand_in.wait()
-    assert wait_gone([bot_pid], seconds=5)
-
-
 def test_a_big_log_rolls_over_when_the_next_process_starts(logs, monkeypatch):
     import bots.external
 
