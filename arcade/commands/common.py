@@ -63,12 +63,19 @@ def add_seed_option(parser: argparse.ArgumentParser) -> None:
 
 
 def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
-    """The run's seed and whether it is a secret: ``--seed``, or 63 bits from ``os.urandom`` that
-    no bot can guess (it is in no command line, environment or file a bot can read)."""
+    """The run's seed and whether it is a secret: ``--seed``; resuming a ``--record`` made without
+    one, the (secret) seed it was made with; else 63 bits from ``os.urandom`` that no bot can guess
+    (it is in no command line, environment or file a bot can read)."""
     import os
 
     if args.seed is not None:
         return args.seed, False
+    if getattr(args, "record", None):
+        from arcade.records import recorded_seed
+
+        recorded = recorded_seed(args.record)
+        if recorded is not None:
+            return recorded, True
     return int.from_bytes(os.urandom(8), "big") >> 1, True
 
 

@@ -54,13 +54,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     game = make_game(args.game, parse_options(args.option))
     sandbox = sandbox_for((args.bot_a, args.bot_b), args.sandbox)
-    seed, secret = seed_of(args)
+    seed, secret = seed_of(args)  # resuming a record: the seed it was made with
     log = None
     if args.record:
-        from arcade.records import RecordError, RecordLog, recorded_seed
+        from arcade.records import RecordError, RecordLog
 
-        if args.seed is None and recorded_seed(args.record) is not None:
-            seed = recorded_seed(args.record)  # resuming: the seed the record was made with
         header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
                   "games": args.games, "seed": seed, "time_limit": args.time_limit, "memory": args.memory,
                   "sandbox": sandbox}

@@ -88,13 +88,7 @@ def run(args) -> int:
     if args.plan:
         return print_plan(game, args)
     sandbox = sandbox_for(args.bots, args.sandbox, required=True)
-    seed, secret = seed_of(args)
-    if args.record and args.seed is None:
-        from arcade.records import recorded_seed
-
-        recorded = recorded_seed(args.record)
-        if recorded is not None:  # resuming: the seed the record was made with (a secret one too)
-            seed = recorded
+    seed, secret = seed_of(args)  # resuming a record: the seed it was made with
     entries = resolve_bots(game, args.bots, args.memory, sandbox=sandbox)  # checks every name, loads every file bot
     for entry in entries:
         entry.close()
