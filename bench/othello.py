@@ -279,12 +279,18 @@ def bench_evalcost(count: int, seconds: float) -> None:
 
 
 def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
-                 weights: str | None = None) -> None:
+                 weights: str | None = None, against_weights: str | None = None) -> None:
     from bots.othello.eval import HandEvaluator
     from bots.othello.patterns import PatternEvaluator
 
     game = Othello()
-    against = f"hand evaluation at depth {hand_depth} (any time)" if hand_depth else f"hand evaluation at {limit:g} s"
+
+    def opponent_evaluator():
+        """The hand evaluation, or with ``--against-weights`` another learned one (its ProbCut too)."""
+        return PatternEvaluator(path=against_weights) if against_weights else HandEvaluator()
+
+    other = f"learned ({against_weights})" if against_weights else "hand evaluation"
+    against = f"{other} at depth {hand_depth} (any time)" if hand_depth else f"{other} at {limit:g} s"
     mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
     section(f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}: openings {openings.start}-{openings.stop - 1} × both colours")
     points = 0.0
@@ -302,9 +308,9 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             if PROBCUT_T is not None:
                 learned.engine.probcut_t = PROBCUT_T
             if hand_depth:
-                hand = FixedDepthBot(game, hand_depth)
+                hand = FixedDepthBot(game, hand_depth, opponent_evaluator())
             else:
-                hand = AlphaBetaBot(game, limit, evaluator=HandEvaluator())
+                hand = AlphaBetaBot(game, limit, evaluator=opponent_evaluator())
                 hand.clock = CLOCK
             bots = (learned, hand) if side == 0 else (hand, learned)
             rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
@@ -332,7 +338,10 @@ class FixedDepthBot(AlphaBetaBot):
     whatever the time (the exact endgame as the bot's own)."""
 
     def __init__(self, game: Othello, depth: int, evaluator=None) -> None:
-        super().__init__(game, 1000.0, evaluator=evaluator)
+        from bots.othello.eval import HandEvaluator
+
+        # explicit: AlphaBetaBot's own default is the learned evaluation
+        super().__init__(game, 1000.0, evaluator=evaluator or HandEvaluator())
         self.depth = depth
 
     def _choose(self, state, ctx):
@@ -359,10 +368,13 @@ def main() -> None:
     parser.add_argument("--match-limit", type=float, default=1.0)
     parser.add_argument("--opponents", default="greedy,random")
     parser.add_argument("--hand-depth", type=int, default=0,
-                        help="versus: the hand evaluation searches to this fixed depth instead of the time limit")
+                        help="versus: the opponent searches to this fixed depth instead of the time limit")
     parser.add_argument("--learned-depth", type=int, default=0,
                         help="versus: the learned evaluation searches to this fixed depth instead of the time limit")
     parser.add_argument("--weights", default=None, help="versus: a weights file instead of the shipped patterns.bin")
+    parser.add_argument("--against-weights", default=None,
+                        help="versus: the opponent plays the learned evaluation with this weights file "
+                             "(and its ProbCut calibration) instead of the hand evaluation")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--evaluation", choices=("default", "hand", "learned"), default="default",
@@ -400,7 +412,7 @@ def main() -> None:
         bench_evalcost(args.positions, 2.0)
     if "versus" in chosen:
         bench_versus(range(args.first_opening, args.first_opening + args.openings), args.match_limit,
-                     args.hand_depth or None, args.learned_depth or None, args.weights)
+                     args.hand_depth or None, args.learned_depth or None, args.weights, args.against_weights)
 
 
 if __name__ == "__main__":
