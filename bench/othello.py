@@ -286,8 +286,9 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
     game = Othello()
 
     def opponent_evaluator():
-        """The hand evaluation, or with ``--against-weights`` another learned one (its ProbCut too)."""
-        return PatternEvaluator(path=against_weights) if against_weights else HandEvaluator()
+        """The hand evaluation, or with ``--against-weights`` another learned one (with its ProbCut
+        unless ``--no-probcut``)."""
+        return PatternEvaluator(path=against_weights, probcut=PROBCUT) if against_weights else HandEvaluator()
 
     other = f"learned ({against_weights})" if against_weights else "hand evaluation"
     against = f"{other} at depth {hand_depth} (any time)" if hand_depth else f"{other} at {limit:g} s"
