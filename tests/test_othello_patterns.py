@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -103,15 +102,20 @@ def test_evaluation_is_the_sum_of_the_stage_weights_of_its_features(tmp_path):
         assert len(idx) == patterns.FEATURES and max(idx) < patterns.STAGE_SIZE
 
 
-def test_the_shipped_weights_load_fast_and_evaluate_within_bounds():
+def test_the_shipped_weights_load_and_evaluate_within_bounds():
+    # how fast they load is bench/othello.py evalcost's figure, not a test's
     patterns._CACHE.clear()
-    start = time.perf_counter()
     ev = patterns.PatternEvaluator()
-    assert time.perf_counter() - start < 1.0
     assert len(ev.stages) == patterns.STAGES
     for p, o in positions(40, seed=5):
         v = ev.evaluate(p, o)
         assert -HEURISTIC_MAX <= v <= HEURISTIC_MAX or abs(v) >= 10_000
+
+
+def test_the_shipped_weights_value_every_position_like_its_mirror_images():
+    # fitted with --symmetric (bots/othello/train_patterns.sh, round 4)
+    ev = patterns.PatternEvaluator()
+    assert _asymmetric_positions(ev.evaluate, positions(60, seed=11)) == 0
 
 
 def test_a_file_of_another_layout_is_refused(tmp_path):
@@ -193,7 +197,7 @@ def test_the_shipped_probcut_calibration_is_for_the_shipped_weights_and_covers_t
     assert table is not None  # made for these weights (its checksum matches)
     from bots.othello.train import probcut_shallow
 
-    assert set(table) == set(range(3, 9))
+    assert set(table) == set(range(3, 11))  # calibrated to 10 plies
     for depth, (shallow, a, b, sigmas) in table.items():
         assert shallow == probcut_shallow(depth) < depth
         assert 0.8 < a < 1.3 and all(s > 0 for s in sigmas)
