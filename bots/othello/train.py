@@ -3,7 +3,7 @@
 Reproducible with fixed seeds (every step is deterministic); numpy is needed here only
 (``pip install -e .[train]``). The shipped ``bots/othello/patterns.bin`` and its Multi-ProbCut
 calibration ``patterns.probcut.json`` were made by the commands in ``bots/othello/train_patterns.sh``
-(run from the repository root; about an hour and a half of the shared 2-core machine, niced).
+(run from the repository root; about three hours of the shared 2-core machine, niced).
 
 ``generate`` plays self-play games from varied openings (a seeded random number of random plies,
 4 to 13, then the hand evaluation's 2-ply search with 8% random moves), solves each game exactly
@@ -25,7 +25,8 @@ equal depth (5-7 of 16 points at 3 plies, where the 4-ply teacher's fit scores 1
 positions, half-weighted) by ridge least squares (conjugate gradients on the normal equations):
 a configuration's weight is the sum of per-cell weights plus its own residual, pulled to zero
 ``--residual-penalty`` times harder (little data generalise through the cells), folded into one
-table. It holds out
+table; ``--symmetric`` ties the weights of configurations that are images of each other by a
+board symmetry mapping the pattern onto itself (``stabilizer_maps``). It holds out
 the last tenth of the file and prints the mean absolute disc error by stage.
 
 ``probcut-sample`` and ``probcut-fit`` calibrate Multi-ProbCut for a weights file: sampled

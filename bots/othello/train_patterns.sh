@@ -1,8 +1,8 @@
 #!/bin/sh
 # The commands that made bots/othello/patterns.bin (the learned Othello evaluation), in order.
 # Every step is seeded and deterministic. Run from the repository root with the training extra
-# installed (pip install -e '.[train]'); data go to $D. Never run in CI: about an hour and a half
-# of two cores. The figures after each step are what it took on the shared 2-core machine.
+# installed (pip install -e '.[train]'); data go to $D. Never run in CI: about three hours of two
+# cores. The figures after each step are what it took on the shared 2-core machine.
 set -eu
 D=${D:-/tmp/othello-train}
 T="nice -n 19 python -m bots.othello.train"
@@ -60,7 +60,7 @@ wait
 $T probcut-fit "$D/pc3-0.txt" "$D/pc3-1.txt" --weights "$D/A3.bin" --out "$D/A3.probcut.json"
 
 # Round 4: A3's 6-ply search (with its ProbCut) as the teacher of every position of round 2's
-# games (2 x 75 min), with round 3's labels of round 1's games (A2's 4-ply search, every second
+# games (2 x 78 min), with round 3's labels of round 1's games (A2's 4-ply search, every second
 # position), fitted with the weights of mirror-image configurations tied (--symmetric; on round
 # 3's data it lowers the held-out error at every stage, 7.8 -> 7.5 discs at 52-55): A4, shipped.
 $T search-labels "$D/e14-s2.txt" --depth 6 --every 1 --weights "$D/A3.bin" --out "$D/a3d6-s2.txt" &
@@ -72,7 +72,7 @@ $T fit "$D/a3d6-mix.txt" "$D/a2g-mix.txt" --epochs 200 --l2 0.001 --residual-pen
 cp "$D/A4.bin" bots/othello/patterns.bin
 
 # Multi-ProbCut's calibration for the shipped weights: 240 positions of round 2's games searched
-# to 10 plies, deep ~ a * shallow + b fitted per depth.
+# to 10 plies (2 x 14 min), deep ~ a * shallow + b fitted per depth.
 $T probcut-sample "$D/e14-s2.txt" --weights "$D/A4.bin" --positions 240 --max-depth 10 --shard 0/2 --out "$D/pc4-0.txt" &
 $T probcut-sample "$D/e14-s2.txt" --weights "$D/A4.bin" --positions 240 --max-depth 10 --shard 1/2 --out "$D/pc4-1.txt"
 wait
