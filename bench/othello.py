@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
+from bots.othello.eval import HandEvaluator  # noqa: E402
 from bots.othello.patterns import PatternEvaluator  # noqa: E402
 from bots.othello import parallel as othello_parallel  # noqa: E402
 from bots.othello.search import Engine  # noqa: E402
@@ -109,12 +110,8 @@ def evaluator(kind: str | None = None):
     """A fresh evaluator of the kind asked (None: the ``alphabeta`` bot's own)."""
     kind = kind or EVALUATION
     if kind == "hand":
-        from bots.othello.eval import HandEvaluator
-
         return HandEvaluator()
     if kind == "learned":
-        from bots.othello.patterns import PatternEvaluator
-
         return PatternEvaluator(probcut=PROBCUT)
     return None
 
@@ -243,9 +240,6 @@ def bench_match(openings: int, limit: float, opponents: list[str]) -> None:
 
 
 def bench_evalcost(count: int, seconds: float) -> None:
-    from bots.othello.eval import HandEvaluator
-    from bots.othello.patterns import PatternEvaluator
-
     section(f"evaluation cost: {count * 4} positions (plies 10-40), and engine speed ({count} positions, {seconds:g} s each)")
     positions = [s.mover_bits() for plies in (10, 20, 30, 40) for s in midgame_positions(count, plies)]
     wall = time.perf_counter()
@@ -280,9 +274,6 @@ def bench_evalcost(count: int, seconds: float) -> None:
 
 def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
                  weights: str | None = None, against_weights: str | None = None) -> None:
-    from bots.othello.eval import HandEvaluator
-    from bots.othello.patterns import PatternEvaluator
-
     game = Othello()
 
     def opponent_evaluator():
@@ -339,8 +330,6 @@ class FixedDepthBot(AlphaBetaBot):
     whatever the time (the exact endgame as the bot's own)."""
 
     def __init__(self, game: Othello, depth: int, evaluator=None) -> None:
-        from bots.othello.eval import HandEvaluator
-
         # explicit: AlphaBetaBot's own default is the learned evaluation
         super().__init__(game, 1000.0, evaluator=evaluator or HandEvaluator())
         self.depth = depth
