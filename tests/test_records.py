@@ -133,6 +133,30 @@ def test_the_plan_says_how_many_games_and_how_long_without_playing(tmp_path):
     assert "at most 10 min if every move" in slow.stdout, slow.stdout
 
 
+def test_the_plan_refuses_a_file_bot_that_cannot_load_and_runs_none_of_its_code(tmp_path):
+    def plan(bot: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*CLI, "tournament", "othello", "greedy", bot, "--games", "2", "--plan"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("def get_move(board, player):\n    return (3, 2\n")
+    marker = tmp_path / "ran"
+    fine = tmp_path / "fine.py"  # valid Python whose import would leave a mark
+    fine.write_text(f"open({str(marker)!r}, 'w').close()\n\ndef get_move(board, player):\n    return None\n")
+    refused = {
+        str(tmp_path / "missing.py"): "no such file",
+        str(broken): "not valid Python (line 2)",
+        f"{fine}:2x": "is not a function name",
+    }
+    for bot, reason in refused.items():
+        done = plan(bot)
+        assert done.returncode == 2 and reason in done.stderr, (bot, done.stderr)
+        assert "games" not in done.stdout
+    done = plan(str(fine))
+    assert done.returncode == 0 and "1 pair × 2 games = 2 games" in done.stdout, done.stderr
+    assert not marker.exists()  # the plan reads the file; it never runs it outside the sandbox
+
+
 def test_the_same_seed_gives_the_same_standings_on_a_dask_cluster(tmp_path):
     import distributed  # part of .[test]
     slow = slow_bot(tmp_path)  # a file bot: its files travel with the games

@@ -186,6 +186,7 @@ def print_plan(game, args) -> int:
     from games.base import CHANCE, random_playout
 
     games = check(args.game, args.bots, args.fmt, args.games)
+    check_files(game.id, args.bots)
     n = len(args.bots)
     pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
     total = pairs * games
@@ -214,12 +215,39 @@ def print_plan(game, args) -> int:
     worst = total * moves / 2 * per_pair  # each side makes half the moves
     jobs = args.jobs or default_jobs()
     how = "round robin" if args.fmt == "round-robin" else "groups tournament"
-    print(f"{game.title} {how} of {n} bots: {pairs:,} pairs × {games} games = {total:,} games")
+    print(f"{game.title} {how} of {n} bots: {plural(pairs, 'pair')} × {plural(games, 'game')} = "
+          f"{plural(total, 'game')}")
     print(f"a game: about {moves:.0f} moves (random play, 40 games)")
     print(f"at most {duration(worst)} if every move takes its time limit; with --jobs {jobs}: "
           f"{duration(worst / jobs)}; on a cluster of W workers, that divided by W")
     print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
     return 0
+
+
+def check_files(game_id: str, bots: list[str]) -> None:
+    """The plan's check of the file bots, without running any of their code: each file exists,
+    is valid Python (in its declared encoding, UTF-8 by default), and the function's name is a name. (A real run also starts
+    each bot and loads its file, in its sandbox.) ``UsageError`` names the first bad one."""
+    from bots.external import BadSpec, is_file_spec, parse_spec, short_name
+
+    for bot in bots:
+        if not is_file_spec(bot):
+            continue
+        try:
+            path, _function = parse_spec(bot, game_id)
+            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+        except BadSpec as exc:
+            raise UsageError(str(exc)) from None
+        except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
+            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            raise UsageError(f"bot {short_name(bot)!r}: not valid Python{where}: "
+                             f"{getattr(exc, 'msg', None) or exc}") from None
+        except OSError as exc:
+            raise UsageError(f"bot {short_name(bot)!r}: cannot read it: {exc.strerror or exc}") from None
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def duration(seconds: float) -> str:
