@@ -44,6 +44,7 @@ from bots.base import Bot, BotEntry, Context, Forfeit, printable
 from bots.othello.external import (
     FileTrouble,
     changed_at,
+    file_signature,
     folder_gone,
     read_file,
     remove,
@@ -303,18 +304,18 @@ class RefereedProgram(Bot):
     def _choose(self, state: OthelloState, ctx: Context) -> int:
         moves = self.folder / MOVE_FILE
         remove(self.folder / f"{self.opponent}.go")
-        mtime = changed_at(moves)
+        before = file_signature(moves)
         touch(self.folder / f"{self.name}.go")
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
         for _ in range(max(1, round(limit / self.poll))):
             time.sleep(self.poll)
-            now = changed_at(moves)  # None: gone (a program may remove it and write it again)
-            if now is not None and now != mtime:
+            now = file_signature(moves)  # None: gone (a program may remove it and write it again)
+            if now is not None and now != before:
                 break
             if folder_gone(self.folder):
                 raise FileTrouble(f"the folder {self.folder} is gone")
         else:
-            if changed_at(moves) is None:
+            if file_signature(moves) is None:
                 raise FileTrouble(f"{MOVE_FILE} is gone (deleted)")
             raise ProgramFault("TIME_OUT", f"no move within {limit:g} s")
         time.sleep(self.read_delay)

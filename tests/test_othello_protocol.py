@@ -415,6 +415,27 @@ def test_the_referee_ends_a_game_whose_files_fail_with_a_named_reason(tmp_path, 
         assert (folder / f"{orange}.go").exists()
 
 
+def test_a_move_file_replaced_within_the_same_clock_tick_is_seen(tmp_path):
+    # A file's times come from a coarse clock: a program that replaces move_file a few ms after
+    # the referee looked leaves the same mtime (this failed CI once, as a time out). Here the
+    # times are made equal on purpose; the new inode must still count as a move.
+    blue, orange = colours(2)
+    thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=1.0)
+    wait_for(tmp_path / f"{blue}.go")
+    moves = tmp_path / "move_file"
+    before = os.lstat(moves)
+    part = tmp_path / "part"
+    part.write_text(f"{blue} E 3\n")
+    os.utime(part, ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(part, moves)
+    assert os.lstat(moves).st_mtime_ns == before.st_mtime_ns
+    thread.join(10)
+    outcome = box["outcome"]
+    assert f"Move: {blue} E 3" in lines
+    assert outcome.message == f"{blue} WINS! {orange} LOSES! Time out!"  # orange never moved
+    assert outcome.reason.startswith(f"{orange} did not move in time")
+
+
 def test_the_referee_says_when_end_game_cannot_be_written(tmp_path):
     thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=0.3)
     blue, orange = colours(2)
@@ -652,6 +673,27 @@ def test_the_external_program_side_forfeits_with_a_named_reason_when_its_files_f
     assert outside.read_text() == "student E 3\n"
     if how != "folder":
         assert (folder / "end_game").read_text() == "arcade WINS! student LOSES! Invalid move!"
+
+
+def test_the_external_program_side_sees_a_move_file_replaced_within_the_same_clock_tick(tmp_path):
+    from bots.base import Context
+    from bots.othello.external import ExternalProgramBot
+
+    bot = ExternalProgramBot(Othello(), name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
+
+    def student() -> None:  # answers at once, and the file keeps the time it had
+        wait_for(tmp_path / "student.go")
+        moves = tmp_path / "move_file"
+        before = os.lstat(moves)
+        (tmp_path / "part").write_text("student E 3\n")
+        os.utime(tmp_path / "part", ns=(before.st_atime_ns, before.st_mtime_ns))
+        os.replace(tmp_path / "part", moves)
+
+    thread = threading.Thread(target=student)
+    thread.start()
+    move = bot.choose(Othello().initial_state(), Context(time_limit=1.0))
+    thread.join()
+    assert move == parse_square("E3")
 
 
 def test_an_error_on_a_programs_turn_that_is_no_forfeit_is_named_and_printed(tmp_path, monkeypatch):

@@ -164,14 +164,26 @@ def remove(path: Path) -> None:
 
 def changed_at(path: Path) -> int | None:
     """When ``path`` itself last changed (``lstat``: a symbolic link is not followed), in ns;
-    ``None`` when it does not exist (its folder does)."""
+    ``None`` when it does not exist (its folder does). To tell whether it changed since an
+    earlier look, compare ``file_signature``s instead."""
+    signature = file_signature(path)
+    return None if signature is None else signature[2]
+
+
+def file_signature(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells that ``path`` was written or replaced since an earlier look (``lstat``, a symbolic
+    link not followed): its inode, size, and modification and change times in ns; ``None`` when
+    it does not exist (its folder does). The times alone miss a change: a file's times come from a
+    coarse clock (a few ms a tick), so a file replaced in the same tick keeps the same mtime; a
+    replaced file has a new inode, a rewritten one most often a new size or ctime."""
     try:
-        return os.lstat(path).st_mtime_ns
+        st = os.lstat(path)
     except OSError as exc:
         problem = trouble(path, exc)
         if problem.missing:
             return None
         raise problem from None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def write_whole(path: Path, text: str) -> None:
@@ -253,7 +265,7 @@ class ExternalProgramBot(Bot):
             line = f"{OUR_NAME} {text[0]} {text[1]}"
         write_file(moves_file, line)
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
-        mtime = changed_at(moves_file)
+        before = file_signature(moves_file)
         ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
         touch(self.go)
         deadline = time.perf_counter() + limit
@@ -262,8 +274,8 @@ class ExternalProgramBot(Bot):
                 while True:
                     if ctx.cancelled():
                         return self.game.legal_moves(state)[0]
-                    now = changed_at(moves_file)  # None: gone; a program may remove and rewrite it
-                    if now is not None and now != mtime:
+                    now = file_signature(moves_file)  # None: gone; a program may remove and rewrite it
+                    if now is not None and now != before:
                         break
                     if folder_gone(self.folder):
                         raise FileTrouble(f"the folder {self.folder} is gone")
