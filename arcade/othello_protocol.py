@@ -43,9 +43,12 @@ from arcade.session import Session
 from bots.base import Bot, BotEntry, Context, Forfeit, printable
 from bots.othello.external import (
     FileTrouble,
+    NoMove,
+    await_move,
     changed_at,
     file_signature,
     folder_gone,
+    last_line,
     read_file,
     remove,
     touch,
@@ -74,16 +77,6 @@ END_FILE = "end_game"
 
 class ProtocolError(Exception):
     """The files say something the protocol does not allow (a message for the user)."""
-
-
-def last_line(text: str) -> str:
-    """The line the course referee reads: the last non-empty line before a blank one."""
-    line = ""
-    for candidate in text.splitlines(keepends=True):
-        if candidate.isspace():
-            break
-        line = candidate
-    return line
 
 
 @dataclass
@@ -125,12 +118,6 @@ def move_line(name: str, move: int) -> str:
         return f"{name} P 1"
     text = square_name(move)
     return f"{name} {text[0]} {text[1]}"
-
-
-def write_at_once(path: Path, text: str) -> None:
-    """Open, write and close in one short operation (the referee reads 100 ms after a change),
-    never through a symbolic link; ``FileTrouble`` if it cannot be done."""
-    write_file(path, text)
 
 
 # -- the player ------------------------------------------------------------------------------------
@@ -239,7 +226,7 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
             out(printable(f"{name}: our bot failed ({type(exc).__name__}: {exc}); stopping"))
             return 1
         text = move_line(name, move)
-        write_at_once(moves, text)
+        write_whole(moves, text)
         written = text
         state = after
         out(f"{name} ({game.sides[me].name}) plays {square_name(move)} in {time.perf_counter() - turn_started:.2f} s")
@@ -307,19 +294,10 @@ class RefereedProgram(Bot):
         before = file_signature(moves)
         touch(self.folder / f"{self.name}.go")
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
-        for _ in range(max(1, round(limit / self.poll))):
-            time.sleep(self.poll)
-            now = file_signature(moves)  # None: gone (a program may remove it and write it again)
-            if now is not None and now != before:
-                break
-            if folder_gone(self.folder):
-                raise FileTrouble(f"the folder {self.folder} is gone")
-        else:
-            if file_signature(moves) is None:
-                raise FileTrouble(f"{MOVE_FILE} is gone (deleted)")
-            raise ProgramFault("TIME_OUT", f"no move within {limit:g} s")
-        time.sleep(self.read_delay)
-        line = last_line(read_file(moves))
+        try:
+            line = await_move(moves, before, self.folder, limit, self.poll, self.read_delay)
+        except NoMove as exc:
+            raise ProgramFault("TIME_OUT", str(exc)) from None
         tokens = line.split()
         if tokens and tokens[0] == self.opponent:
             raise ProgramFault("OOO", f"move_file holds {line.strip()!r}")

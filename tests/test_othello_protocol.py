@@ -71,7 +71,8 @@ def test_two_player_processes_finish_a_game_under_the_referee(tmp_path):
             p.kill()
     message = box["message"]
     assert (tmp_path / "end_game").read_text() == message
-    assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!")
+    assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!"), (
+        lines[-4:], outputs)
     assert "WINS!" in message or message == "Match TIED!"
     assert lines[0].startswith("Initial Board:\n8  *  *")
     assert any(line.startswith("Move: ") for line in lines)
@@ -397,7 +398,9 @@ def test_the_referee_ends_a_game_whose_files_fail_with_a_named_reason(tmp_path, 
     outside = tmp_path / "outside.txt"
     blue, orange = colours(2)
     outside.write_text(f"{blue} E 3\n")  # a valid move: a link to it must still not be followed
-    thread, box, lines = referee_in_thread(folder, seed=2, time_limit=0.5)
+    # the limit only has to outlast a slow machine's step from seeing blue.go to the sabotage:
+    # every case but "deleted" ends as soon as the referee looks
+    thread, box, lines = referee_in_thread(folder, seed=2, time_limit=2.0)
     wait_for(folder / f"{blue}.go")
     sabotage(folder, how, outside)
     thread.join(10)
@@ -434,6 +437,32 @@ def test_a_move_file_replaced_within_the_same_clock_tick_is_seen(tmp_path):
     assert f"Move: {blue} E 3" in lines
     assert outcome.message == f"{blue} WINS! {orange} LOSES! Time out!"  # orange never moved
     assert outcome.reason.startswith(f"{orange} did not move in time")
+
+
+def test_a_move_written_in_two_steps_is_read_when_it_is_whole(tmp_path):
+    # A program's open truncates move_file before its write; when the two are further apart than
+    # the read delay (a busy machine), the referee reads again rather than judge an empty line.
+    blue, orange = colours(2)
+    thread, box, lines = referee_in_thread(tmp_path, seed=2, time_limit=1.0)
+    wait_for(tmp_path / f"{blue}.go")
+    with open(tmp_path / "move_file", "w") as moves:  # emptied now,
+        moves.flush()
+        time.sleep(0.2)  # 20 read delays later
+        moves.write(f"{blue} E 3\n")  # the move
+    thread.join(10)
+    assert f"Move: {blue} E 3" in lines and "Move: " not in lines
+    assert box["outcome"].reason.startswith(f"{orange} did not move in time")
+    # emptied and never written: a time out that says so
+    again = tmp_path / "again"
+    again.mkdir()
+    thread, box, lines = referee_in_thread(again, seed=2, time_limit=0.5)
+    wait_for(again / f"{blue}.go")
+    time.sleep(0.05)
+    (again / "move_file").write_text("\n")
+    thread.join(10)
+    outcome = box["outcome"]
+    assert outcome.message == f"{orange} WINS! {blue} LOSES! Time out!"
+    assert outcome.reason == f"{blue} did not move in time (move_file was emptied but no move written within 0.5 s)"
 
 
 def test_the_referee_says_when_end_game_cannot_be_written(tmp_path):
@@ -488,7 +517,7 @@ def test_the_referee_command_exits_1_with_the_reason_and_no_traceback(tmp_path, 
     outside = tmp_path / "outside.txt"
     outside.write_text("untouched")
     blue, orange = colours(2)
-    proc = run_cli("othello-referee", "alpha", "beta", "--dir", str(folder), "--seed", "2", "--time-limit", "0.5",
+    proc = run_cli("othello-referee", "alpha", "beta", "--dir", str(folder), "--seed", "2", "--time-limit", "2",
                    "--poll", "0.005", "--read-delay", "0.01")
     try:
         wait_for(folder / f"{blue}.go")
@@ -631,17 +660,18 @@ def test_the_player_command_exits_1_with_the_reason_and_no_traceback(tmp_path, h
 
 
 def test_writing_a_protocol_file_never_follows_a_symbolic_link(tmp_path):
-    from arcade.othello_protocol import write_at_once
-    from bots.othello.external import FileTrouble, touch, write_whole
+    from bots.othello.external import FileTrouble, touch, write_file, write_whole
 
     victim = tmp_path / "victim"
     victim.write_text("precious")
-    for name in ("move_file", ".end_game.part", "me.go"):
+    for name in ("move_file", ".end_game.part", "me.go", "link", ".link.part"):
         (tmp_path / name).symlink_to(victim)
     with pytest.raises(FileTrouble, match="move_file is a symbolic link, not followed"):
-        write_at_once(tmp_path / "move_file", "me E 3")
+        write_file(tmp_path / "move_file", "me E 3")
     write_whole(tmp_path / "end_game", "Match TIED!")  # its part file's link is removed, not followed
     assert (tmp_path / "end_game").read_text() == "Match TIED!"
+    write_whole(tmp_path / "link", "me E 3")  # a player's move: the link itself is replaced
+    assert not (tmp_path / "link").is_symlink() and (tmp_path / "link").read_text() == "me E 3"
     with pytest.raises(FileTrouble, match="me.go is a symbolic link"):
         touch(tmp_path / "me.go")
     assert victim.read_text() == "precious"
@@ -665,7 +695,7 @@ def test_the_external_program_side_forfeits_with_a_named_reason_when_its_files_f
     thread = threading.Thread(target=student)
     thread.start()
     with pytest.raises(ExternalProgramError) as caught:
-        bot.choose(Othello().initial_state(), Context(time_limit=0.5))
+        bot.choose(Othello().initial_state(), Context(time_limit=2.0))
     thread.join()
     wanted = {**REFEREE_CASES, "folder": f"the folder {folder} is gone"}[how]
     assert str(caught.value) == f"student's files failed: {wanted} (Invalid move!)"

@@ -186,6 +186,52 @@ def file_signature(path: Path) -> tuple[int, int, int, int] | None:
     return st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
+def last_line(text: str) -> str:
+    """The line the course referee reads: the last non-empty line before a blank one."""
+    line = ""
+    for candidate in text.splitlines(keepends=True):
+        if candidate.isspace():
+            break
+        line = candidate
+    return line
+
+
+class NoMove(Exception):
+    """No move was written to ``move_file`` within the time limit; the message says what was seen."""
+
+
+def await_move(path: Path, before, folder: Path, limit: float, poll: float, read_delay: float,
+               cancelled=None) -> str | None:
+    """The line a program writes to ``path`` (``move_file``) on its turn, read as the course referee
+    reads it: look every ``poll`` seconds until its ``file_signature`` differs from ``before``,
+    then read it ``read_delay`` later and take its ``last_line``. A file found empty is a write
+    still under way (a program's open truncates before its write), so it is read again at the next
+    look rather than taken as an empty move. ``None`` when ``cancelled()``; ``FileTrouble`` when
+    the folder is gone, the file cannot be read, or it is gone at the limit; ``NoMove`` when
+    ``limit`` seconds pass without a line."""
+    deadline = time.perf_counter() + limit
+    emptied = False
+    while True:
+        if cancelled is not None and cancelled():
+            return None
+        now = file_signature(path)  # None: gone; a program may remove it and write it again
+        if now is not None and now != before:
+            time.sleep(read_delay)
+            line = last_line(read_file(path))
+            if line.strip():
+                return line
+            emptied = True
+        if folder_gone(folder):
+            raise FileTrouble(f"the folder {folder} is gone")
+        if time.perf_counter() > deadline:
+            if file_signature(path) is None:
+                raise FileTrouble(f"{path.name} is gone (deleted)")
+            if emptied:
+                raise NoMove(f"{path.name} was emptied but no move written within {limit:g} s")
+            raise NoMove(f"no move within {limit:g} s")
+        time.sleep(poll)
+
+
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees no file or the whole text, never an empty
     one just created (a program polling for ``end_game`` may read it at any moment). Never
@@ -268,31 +314,16 @@ class ExternalProgramBot(Bot):
         before = file_signature(moves_file)
         ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
         touch(self.go)
-        deadline = time.perf_counter() + limit
         try:
             try:
-                while True:
-                    if ctx.cancelled():
-                        return self.game.legal_moves(state)[0]
-                    now = file_signature(moves_file)  # None: gone; a program may remove and rewrite it
-                    if now is not None and now != before:
-                        break
-                    if folder_gone(self.folder):
-                        raise FileTrouble(f"the folder {self.folder} is gone")
-                    if time.perf_counter() > deadline:
-                        if now is None:
-                            raise FileTrouble("move_file is gone (deleted)")
-                        raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)", "TIME_OUT")
-                    time.sleep(self.poll)
-                time.sleep(self.read_delay)
-                answer = ""
-                for candidate in read_file(moves_file).splitlines(keepends=True):
-                    if candidate.isspace():
-                        break
-                    answer = candidate
+                answer = await_move(moves_file, before, self.folder, limit, self.poll, self.read_delay, ctx.cancelled)
+            except NoMove:
+                raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)", "TIME_OUT") from None
             finally:
                 with suppress(FileTrouble):
                     remove(self.go)
+            if answer is None:  # cancelled: the game is being left
+                return self.game.legal_moves(state)[0]
             move = self.check(state, answer)
         except ExternalProgramError as exc:
             # as the course's referee: the program is told it lost, and why
