@@ -300,6 +300,8 @@ def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
                 assert text == f"{winner} WINS! {loser} LOSES! The winning player has more discs on the board!"
             out, _ = player.communicate(timeout=20)  # it read end_game and stopped by itself
             assert player.returncode == 0 and text in out
+            # the program's board took the last move, whoever made it: its count is the arcade's
+            assert f"student played orange; discs: blue {blue}, orange {orange}" in out, out
             enders.add(outcome.state.event.side)
         finally:
             if player.poll() is None:

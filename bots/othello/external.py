@@ -301,15 +301,7 @@ class ExternalProgramBot(Bot):
         if not self.started:
             self._start()
         self.side = state.to_move
-        event = state.event
-        if event is None or event.side == state.to_move:
-            line = ""
-        elif event.move == PASS:
-            line = f"{OUR_NAME} P 1"
-        else:
-            text = square_name(event.move)
-            line = f"{OUR_NAME} {text[0]} {text[1]}"
-        write_file(moves_file, line)
+        write_file(moves_file, self.our_last_move(state))
         limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
         before = file_signature(moves_file)
         ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
@@ -336,11 +328,28 @@ class ExternalProgramBot(Bot):
                 self.finish(after)
         return move
 
+    def our_last_move(self, state: OthelloState) -> str:
+        """The line for ``move_file`` that the other program would have written: our side's last
+        move (``arcade E 3``, a pass ``arcade P 1``), empty when the program is to open the game."""
+        event = state.event
+        if event is None or event.side == self.side:
+            return ""
+        if event.move == PASS:
+            return f"{OUR_NAME} P 1"
+        text = square_name(event.move)
+        return f"{OUR_NAME} {text[0]} {text[1]}"
+
     def game_over(self, state: OthelloState, result: Result) -> None:
         """The game ended without the program's move ending it: tell the program."""
         if not self.started or self.told:
             return
         if state.over:
+            # our move ended it: in move_file first, as the other program's would be, so that
+            # the program's own board (and its final count) takes it before reading end_game
+            with suppress(FileTrouble):
+                line = self.our_last_move(state)
+                if line:
+                    write_file(self.folder / "move_file", line)
             self.finish(state)
         elif result.winner is not None:
             # the other side forfeited (in the app: a bot that failed): the program wins
