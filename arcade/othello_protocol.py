@@ -162,6 +162,14 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
         # empty: created, not yet written (the writer's open comes before its write)
         return text if text.strip() else None
 
+    # An earlier game's end_game here means its other files are here too (both .go files, its
+    # last move): none of them is this game's until a referee clears them and creates our .go anew.
+    left_over = changed_at(end)
+    stale_go = file_signature(go) if left_over is not None and left_over < (started - 0.05) * 1e9 else None
+    if stale_go is not None:
+        out(f"{name}: the files of an earlier game are in {printable(str(folder))}; waiting for the referee "
+            "to start a new one")
+
     while True:
         # wait for our turn (or the end), using no CPU but a short sleep between looks
         while True:
@@ -175,7 +183,8 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
                 return 0
             if folder_gone(folder):
                 raise FileTrouble(f"the folder {folder} is gone")
-            if os.path.lexists(go):
+            if os.path.lexists(go) and (stale_go is None or file_signature(go) != stale_go):
+                stale_go = None
                 try:
                     line = last_line(read_file(moves))
                 except FileTrouble as exc:
@@ -201,7 +210,8 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
                 me = ORANGE
             group, col, row = tokens[:3]
             if group == name:
-                out(f"{name}: move_file holds our own move {shown!r} on our turn; stopping")
+                out(f"{name}: move_file holds our own move {shown!r} on our turn (left from an unfinished "
+                    "earlier game? start the referee first: it clears them); stopping")
                 return 1
             checked = check_move(state, group, col, row)
             if checked.move is None:

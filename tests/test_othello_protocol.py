@@ -161,6 +161,41 @@ def test_player_names_an_invalid_opponent_move_and_stops(tmp_path, move, reason)
     assert (tmp_path / "move_file").read_text() == f"opp {move}\n"  # nothing written
 
 
+def test_players_started_before_the_referee_wait_out_an_earlier_games_files(tmp_path):
+    # the folder of a finished game: its end_game, both .go files, and a last move that would be a
+    # legal opening for blue (a player that took it would start a game of its own)
+    (tmp_path / "end_game").write_text("beta WINS! alpha LOSES! The winning player has more discs on the board!")
+    (tmp_path / "move_file").write_text("beta C 4\n")
+    for name in ("end_game", "move_file", "alpha.go", "beta.go"):
+        (tmp_path / name).touch()
+        os.utime(tmp_path / name, (time.time() - 60, time.time() - 60))
+    players = [start_player("alpha", tmp_path, "greedy"), start_player("beta", tmp_path, "random")]
+    try:
+        time.sleep(1.0)  # they look at the old files first
+        assert all(p.poll() is None for p in players)
+        thread, box, lines = referee_in_thread(tmp_path, seed=3)
+        thread.join(120)
+        outputs = [p.communicate(timeout=30)[0] for p in players]
+    finally:
+        for p in players:
+            p.kill()
+    message = box["message"]
+    assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!"), (
+        lines[-4:], outputs)
+    for name, output in zip(("alpha", "beta"), outputs):
+        assert f"{name}: the files of an earlier game are in " in output, output
+        assert message in output and f"{name} played " in output, output
+
+
+def test_player_started_on_an_earlier_games_files_says_so_and_stops(tmp_path):
+    (tmp_path / "move_file").write_text("me P 1\n")  # the last game's: our pass, then its end
+    (tmp_path / "me.go").touch()
+    lines: list[str] = []
+    assert run_player("me", BOTS["greedy"], 1.0, tmp_path, poll=0.005, out=lines.append) == 1
+    assert lines == ["me: move_file holds our own move 'me P 1' on our turn (left from an unfinished earlier "
+                     "game? start the referee first: it clears them); stopping"]
+
+
 def test_player_moves_first_on_an_empty_move_file_and_stops_on_end_game(tmp_path):
     (tmp_path / "move_file").write_text("")
     (tmp_path / "me.go").touch()
