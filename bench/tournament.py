@@ -50,7 +50,7 @@ def main() -> None:
         print(f"{game_id:<10} --jobs 2: {two:6.2f} s, {total / two:8.0f} games/s, {one / two:.2f}× one process")
         if LocalCluster is not None:
             with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster:
+                              dashboard_address=":0") as cluster:
                 timed(game_id, 10, cluster=cluster.scheduler_address)  # the workers import the arcade
                 on, again = timed(game_id, games, cluster=cluster.scheduler_address)
             assert again == standings

@@ -164,7 +164,7 @@ def test_the_same_seed_gives_the_same_standings_on_a_dask_cluster(tmp_path):
     one = run_tournament("toothpicks", bots, games=10, seed=4, jobs=1).as_json()
     two = run_tournament("toothpicks", bots, games=10, seed=4, jobs=2).as_json()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         record = tmp_path / "cluster.jsonl"
         on_cluster = run_tournament("toothpicks", bots, games=10, seed=4, cluster=cluster.scheduler_address,
                                     record=record).as_json()
