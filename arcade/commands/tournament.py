@@ -226,8 +226,9 @@ def print_plan(game, args) -> int:
 
 def check_files(game_id: str, bots: list[str]) -> None:
     """The plan's check of the file bots, without running any of their code: each file exists,
-    is valid Python (in its declared encoding, UTF-8 by default), and the function's name is a name. (A real run also starts
-    each bot and loads its file, in its sandbox.) ``UsageError`` names the first bad one."""
+    it is valid Python (in its declared encoding, UTF-8 by default), and the function's name is
+    a name. (A real run also starts each bot and loads its file, in its sandbox.) ``UsageError``
+    names the first bad one."""
     from bots.external import BadSpec, is_file_spec, parse_spec, short_name
 
     for bot in bots:

@@ -308,9 +308,11 @@ class ExternalProgramBot(Bot):
         touch(self.go)
         try:
             try:
-                answer = await_move(moves_file, before, self.folder, limit, self.poll, self.read_delay, ctx.cancelled)
+                answer = await_move(moves_file, before, self.folder, limit, self.poll, self.read_delay,
+                                    ctx.cancelled)
             except NoMove:
-                raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)", "TIME_OUT") from None
+                raise ExternalProgramError(f"{self.name} did not move within {limit:g} s (Time out!)",
+                                           "TIME_OUT") from None
             finally:
                 with suppress(FileTrouble):
                     remove(self.go)
