@@ -59,17 +59,24 @@ def colours(seed: int, names=("alpha", "beta")) -> tuple[str, str]:
     return (names[1], names[0]) if random.Random(seed).choice([True, False]) else names
 
 
-def test_two_player_processes_finish_a_game_under_the_referee(tmp_path):
-    players = [start_player("alpha", tmp_path, "greedy"), start_player("beta", tmp_path, "alphabeta-0.1s")]
+def refereed_game(folder: Path, bots: tuple[str, str], head_start: float) -> tuple[bool, str, list[str], list[str]]:
+    """Player processes alpha and beta started ``head_start`` seconds before the referee (seed 3):
+    whether both were still waiting then, the end message, the referee's lines, the players' outputs."""
+    players = [start_player("alpha", folder, bots[0]), start_player("beta", folder, bots[1])]
     try:
-        time.sleep(0.3)
-        thread, box, lines = referee_in_thread(tmp_path, seed=3)
+        time.sleep(head_start)
+        waiting = all(p.poll() is None for p in players)
+        thread, box, lines = referee_in_thread(folder, seed=3)
         thread.join(120)
         outputs = [p.communicate(timeout=30)[0] for p in players]
     finally:
         for p in players:
             p.kill()
-    message = box["message"]
+    return waiting, box["message"], lines, outputs
+
+
+def test_two_player_processes_finish_a_game_under_the_referee(tmp_path):
+    _, message, lines, outputs = refereed_game(tmp_path, ("greedy", "alphabeta-0.1s"), 0.3)
     assert (tmp_path / "end_game").read_text() == message
     assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!"), (
         lines[-4:], outputs)
@@ -169,17 +176,8 @@ def test_players_started_before_the_referee_wait_out_an_earlier_games_files(tmp_
     for name in ("end_game", "move_file", "alpha.go", "beta.go"):
         (tmp_path / name).touch()
         os.utime(tmp_path / name, (time.time() - 60, time.time() - 60))
-    players = [start_player("alpha", tmp_path, "greedy"), start_player("beta", tmp_path, "random")]
-    try:
-        time.sleep(1.0)  # they look at the old files first
-        assert all(p.poll() is None for p in players)
-        thread, box, lines = referee_in_thread(tmp_path, seed=3)
-        thread.join(120)
-        outputs = [p.communicate(timeout=30)[0] for p in players]
-    finally:
-        for p in players:
-            p.kill()
-    message = box["message"]
+    waiting, message, lines, outputs = refereed_game(tmp_path, ("greedy", "random"), 1.0)  # old files first
+    assert waiting, outputs
     assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!"), (
         lines[-4:], outputs)
     for name, output in zip(("alpha", "beta"), outputs):
