@@ -154,9 +154,13 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
     written: str | None = None
     started = time.time()
 
+    def before_us(when: int | None) -> bool:
+        """A file time (``changed_at``) from before this program started: an earlier game's."""
+        return when is not None and when < (started - 0.05) * 1e9
+
     def end_text() -> str | None:
         when = changed_at(end)
-        if when is None or when < (started - 0.05) * 1e9:
+        if when is None or before_us(when):
             return None  # not there, or left over from an earlier game
         text = read_file(end)
         # empty: created, not yet written (the writer's open comes before its write)
@@ -164,8 +168,7 @@ def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float
 
     # An earlier game's end_game here means its other files are here too (both .go files, its
     # last move): none of them is this game's until a referee clears them and creates our .go anew.
-    left_over = changed_at(end)
-    stale_go = file_signature(go) if left_over is not None and left_over < (started - 0.05) * 1e9 else None
+    stale_go = file_signature(go) if before_us(changed_at(end)) else None
     if stale_go is not None:
         out(f"{name}: the files of an earlier game are in {printable(str(folder))}; waiting for the referee "
             "to start a new one")

@@ -200,8 +200,8 @@ class NoMove(Exception):
     """No move was written to ``move_file`` within the time limit; the message says what was seen."""
 
 
-def await_move(path: Path, before, folder: Path, limit: float, poll: float, read_delay: float,
-               cancelled=None) -> str | None:
+def await_move(path: Path, before: tuple[int, int, int, int] | None, folder: Path, limit: float, poll: float,
+               read_delay: float, cancelled=None) -> str | None:
     """The line a program writes to ``path`` (``move_file``) on its turn, read as the course referee
     reads it: look every ``poll`` seconds until its ``file_signature`` differs from ``before``,
     then read it ``read_delay`` later and take its ``last_line``. A file found empty is a write
