@@ -27,6 +27,9 @@ class ArcadeApp(App[None]):
     def on_mount(self) -> None:
         from arcade import memory
 
+        notice = memory.check()  # a settings file that is not ours: set aside, said once
+        if notice is not None:
+            self.notify(notice, title="Settings", severity="warning", markup=False, timeout=10)
         theme = memory.last_theme()
         if theme in self.available_themes and self.theme == "textual-dark":  # not one set before mount
             self.theme = theme

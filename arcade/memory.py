@@ -1,21 +1,32 @@
 """What the arcade remembers between runs: the last setup of each game and the theme.
 
 One JSON file, ``settings.json``, in the user's configuration directory, platformdirs-style:
-``$XDG_CONFIG_HOME/contest-arcade`` or ``~/.config/contest-arcade``. A file that is missing,
-unreadable or not what we wrote is ignored (the defaults then), and a write that fails is
-ignored too: remembering is a convenience, never a reason for an error on screen. Tests point
-``XDG_CONFIG_HOME`` at a temporary directory (``tests/conftest.py``), never at the real home.
+``$XDG_CONFIG_HOME/contest-arcade`` or ``~/.config/contest-arcade``. Remembering is a
+convenience, never a reason for an error: a write that fails is ignored, and a file that is not
+what we wrote (not JSON, nested too deep, not an object, too big, not a regular file) gives the
+defaults. A bad file is never lost and never silently overwritten: ``check()`` (the app calls it
+once at start) moves it aside to ``settings.json.bad`` and returns a notice for the player.
+Tests point ``XDG_CONFIG_HOME`` at a temporary directory (``tests/conftest.py``), never at the
+real home.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
 APP_DIR = "contest-arcade"
 FILE = "settings.json"
+BAD = FILE + ".bad"
+MAX_BYTES = 1 << 20
+"""A settings file bigger than this is not one we wrote (ours is a few KiB)."""
+
+
+class BadSettings(ValueError):
+    """The settings file exists but is not one the arcade wrote; the message says why."""
 
 
 def config_dir() -> Path:
@@ -24,18 +35,62 @@ def config_dir() -> Path:
     return Path(base) / APP_DIR
 
 
+def _read() -> dict[str, Any]:
+    """The settings file's object; ``{}`` when there is none or it cannot be opened;
+    ``BadSettings`` when it is there but not ours."""
+    path = config_dir() / FILE
+    try:
+        info = path.lstat()
+    except OSError:
+        return {}
+    if not stat.S_ISREG(info.st_mode):
+        raise BadSettings("it is not a regular file")
+    if info.st_size > MAX_BYTES:
+        raise BadSettings(f"it is {info.st_size:,} bytes, more than settings ever take")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError:
+        return {}  # unreadable (permissions): nothing to remember, nothing to move
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise BadSettings("it is nested too deeply") from None
+    except ValueError as exc:  # not UTF-8, not JSON
+        raise BadSettings(f"it is not JSON ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise BadSettings("it is not a JSON object")
+    return data
+
+
 def load() -> dict[str, Any]:
     """Everything remembered; ``{}`` when there is nothing usable."""
     try:
-        data = json.loads((config_dir() / FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return _read()
+    except BadSettings:
         return {}
-    return data if isinstance(data, dict) else {}
+
+
+def check() -> str | None:
+    """``None`` when the settings file is usable or absent; else move it aside to
+    ``settings.json.bad`` (replacing an older one) and return a one-line notice for the player."""
+    try:
+        _read()
+        return None
+    except BadSettings as exc:
+        folder = config_dir()
+        try:
+            os.replace(folder / FILE, folder / BAD)
+        except OSError:
+            return f"Settings file {folder / FILE} is unusable ({exc}); using the defaults."
+        return f"Settings file was unusable ({exc}); kept as {folder / BAD}, using the defaults."
 
 
 def save(data: dict[str, Any]) -> None:
-    """Write ``data`` whole (a temporary file renamed over the old one); failures are ignored."""
+    """Write ``data`` whole (a temporary file renamed over the old one); failures are ignored.
+    A settings file that is not ours is first moved aside (``check``), never overwritten."""
     folder = config_dir()
+    check()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         temporary = folder / (FILE + ".tmp")
@@ -45,23 +100,29 @@ def save(data: dict[str, Any]) -> None:
         pass
 
 
+def _games(data: dict[str, Any]) -> dict[str, Any]:
+    games = data.get("games")
+    return games if isinstance(games, dict) else {}
+
+
 def last_setup(game_id: str) -> tuple[tuple[str, str] | None, dict | None]:
-    """The players and options last started for ``game_id`` (``None``s if none)."""
-    entry = load().get("games", {}).get(game_id)
+    """The players and options last started for ``game_id`` (``None``s if none, or if what is
+    stored is not what we wrote)."""
+    entry = _games(load()).get(game_id)
     if not isinstance(entry, dict):
         return None, None
     players = entry.get("players")
     settings = entry.get("settings")
     if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)):
         players = None
-    if not isinstance(settings, dict):
+    if not (isinstance(settings, dict) and all(isinstance(key, str) for key in settings)):
         settings = None
     return (tuple(players) if players else None), settings  # type: ignore[return-value]
 
 
 def remember_setup(game_id: str, players: tuple[str, str], settings: dict) -> None:
     data = load()
-    games = data.get("games") if isinstance(data.get("games"), dict) else {}
+    games = _games(data)
     games[game_id] = {"players": list(players), "settings": {k: list(v) if isinstance(v, tuple) else v
                                                              for k, v in settings.items()}}
     data["games"] = games
