@@ -101,3 +101,12 @@ async def choose_in_menu(pilot, game_id: str) -> None:
         await pilot.press("down")
     await pilot.press("enter")
     await pilot.pause()
+
+
+def footer_keys(screen) -> dict[str, str]:
+    """The keys the Footer shows: key → description."""
+    shown = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.show and active.binding.description:
+            shown.setdefault(active.binding.action, (key, active.binding))
+    return {key: binding.description for key, binding in shown.values()}

@@ -300,3 +300,41 @@ def test_a_big_table_is_retired_at_a_game_start_and_freed_in_slices(monkeypatch)
     state = DFootball(n=11).initial_state()
     BOTS["perfect"].make(DFootball(n=11)).game_over(state, None)
     assert big == {} and dfb._RETIRED == []
+
+
+def test_dfootball_perfect_answers_well_inside_100_ms_even_on_a_slow_clock():
+    import random
+
+    import bots.dfootball as dfb
+    from bots.dfootball.solver import child, moves, start_position
+
+    # no phase may start after 25 ms: 75 ms of margin for what no deadline controls (time slices)
+    assert max(dfb.WIN_DEADLINE, dfb.EXTRA_SECONDS, dfb.LOSS_DEADLINE, dfb.HARD_DEADLINE) <= 0.025
+
+    class SlowClock:
+        """Time as a machine twenty times slower sees it: 1 ms passes at every reading."""
+
+        def __init__(self) -> None:
+            self.now = 0.0
+
+        def __call__(self) -> float:
+            self.now += 0.001
+            return self.now
+
+    rng = random.Random(3)
+    searched = 0
+    for _ in range(40):
+        m, o = start_position(11)
+        size = 23
+        for _ply in range(30):
+            options = moves(m, o, size)
+            if not options:
+                break
+            if dfb.BOOK.get(size, m, o) is None:
+                clock = SlowClock()
+                decision = dfb.decide(m, o, size, clock=clock, table={})
+                assert decision.seconds <= dfb.HARD_DEADLINE + 0.005, decision
+                searched += decision.path != "book"
+            bit = rng.choice(options)[0]
+            m, o = child(m, o, bit, size)
+    assert searched > 50

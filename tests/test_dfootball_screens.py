@@ -139,3 +139,29 @@ async def test_with_the_analysis_on_the_commentary_says_who_wins():
         lines = [strip.text for strip in screen.query_one("#commentary").lines]
         verdicts = [line for line in lines if line.startswith("analysis:")]
         assert len(verdicts) == 1 and "Michigan" in verdicts[0]
+
+
+async def test_dfootball_analysis_marks_perfects_move_on_the_field():
+    import random
+
+    from bots.base import Context
+    from bots.dfootball import BOTS
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("human", "human"))
+        play_moves(screen, [11, 13, 10])
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        board = screen.board
+        best = board.recommended(screen.state)
+        bot = BOTS["perfect"].make(screen.game)
+        assert best == bot.choose(screen.state, Context(rng=random.Random(0)))
+        lines = board.render_field().plain.split("\n")
+        marks = lines[board.rows["marks"]]
+        assert marks.index("★") == board.column(best)
+        assert f"★ perfect moves {best}" in str(screen.query_one("#side-panel").render())
+        await pilot.press("a")  # analysis off: no star
+        await settle(pilot)
+        assert "★" not in board.render_field().plain

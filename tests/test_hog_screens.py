@@ -141,3 +141,61 @@ async def test_random_keys_never_break_the_game():
         assert 0 <= board.chosen <= 10
         goal = screen.game.goal
         assert all(0 <= v < goal for v in board.cursor)
+
+
+async def test_hog_keeps_the_humans_last_roll_in_view_after_the_bots_turn():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "final"))
+        await pilot.press("5", "enter")
+        await settle(pilot)
+        mine = next(s.event for s in screen.history if s.event is not None and s.event.side == -1)
+        assert screen.state.event.player == 1 and screen.state.to_move == 0  # the bot has played
+        drawn = screen.board.render().plain
+        assert f"Player 0's last turn: {'+'.join(map(str, mine.dice))}" in drawn or "Player 0's last turn:" in drawn
+        assert screen.board.turn_text(screen.board.last_turns[0]) in drawn
+        await pilot.press("u")  # undo back to the start: no stale last turn
+        await settle(pilot)
+        assert screen.board.last_turns == {} and "last turn" not in screen.board.render().plain
+
+
+async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
+    from arcade.screens.game import GameScreen
+
+    monkeypatch.setattr(GameScreen, "DICE_LOOK", 2.0)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "final"))
+        await pilot.press("5", "enter")
+        await pilot.pause(0.2)
+        assert screen.state.event.side == -1 and screen.state.to_move == 1  # the dice, the bot waits
+        await pilot.pause(2.0)
+        await settle(pilot)
+        assert screen.state.to_move == 0
+
+
+async def test_the_heat_maps_cursor_marker_never_overwrites_a_column_label():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        await pilot.press("a")
+        await settle(pilot)
+        board = screen.board
+        for co in range(0, 100, 3):
+            board.cursor = (20, co)
+            header = board.analysis_view(60, 20)[1].plain
+            assert header.count("▼") == 1
+            _, _, _, col0, _, cols = board.map_geometry
+            expected = [o for o in range(col0, col0 + cols) if o % 10 == 0 and o - col0 + len(str(o)) < cols]
+            tokens = header[len("you\\"):].replace("▼", " ").split()
+            assert all(str(o) in tokens for o in expected), header
+
+
+def test_hog_keeps_the_humans_roll_after_the_bots_turn(snap_compare):
+    """Defect 5: the bot's dice are drawn and the human's last turn stays as a line."""
+    assert snapshot_after(snap_compare, "hog", keys=("5", "enter"), players=("human", "final"))
+
+
+def test_hog_heat_map_cursor_on_a_labelled_column(snap_compare):
+    """Defect 9: the cursor's ▼ sits on column 30 and the label 30 moves past it."""
+    assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a"])

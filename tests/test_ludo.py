@@ -321,3 +321,39 @@ def test_random_play_conserves_counters_and_ends(counters, half, seed, safe, sta
             assert game.board(state) == board
             assert list(game.legal_moves(previous)) == getmoves(game.board(previous), previous.turn, previous.roll)
         previous = state
+
+
+def test_a_copied_ludo_board_is_a_board_of_its_own():
+    import copy
+    import timeit
+
+    from games.ludo import make_start_board, makemove
+
+    board = make_start_board(4, 20, [5])
+    board.red[3] = 1
+    twin = copy.copy(board)
+    assert twin == board and twin is not board
+    assert twin.red is not board.red and twin.blue is not board.blue and twin.safe is not board.safe
+    twin.red[3] = 0
+    twin.blue[7] = 2
+    twin.redpen = 0
+    assert board.red[3] == 1 and board.blue[7] == 0 and board.redpen == 4  # the live board is untouched
+    moved = makemove(board, (0, 3, 2))
+    assert moved is not board and board.red[3] == 1 and moved.red[5] == 1 and moved.red[3] == 0
+    assert makemove(board, (0, 3, 2), copy=False) is board and board.red[5] == 1
+    fast = min(timeit.repeat(lambda: makemove(moved, (0, 5, 1)), number=2000, repeat=3))
+    slow = min(timeit.repeat(lambda: copy.deepcopy(moved), number=2000, repeat=3))
+    assert fast * 3 < slow  # a shallow copy of three lists, not deepcopy
+
+
+def test_ludo_takes_moves_of_the_declared_type_only():
+    from games.base import IllegalMove
+    from games.ludo import Ludo, make_start_board
+
+    game = Ludo()
+    state = game.state_from_board(make_start_board(4, 20), 0, 6)
+    assert (0, 0, 0) in game.legal_moves(state)
+    for wrong in ([0, 0, 0], (0.0, 0, 0), (False, 0, 0), "000", (0, 0)):
+        with pytest.raises(IllegalMove):
+            game.play(state, wrong)
+    assert game.play(state, (0, 0, 0)).pens == (3, 4)

@@ -162,3 +162,97 @@ def test_the_longest_track_fits(snap_compare):
         play_moves(screen, [(1, 39, 4), 5])  # Blue 39 -> 3 (no cut); Red rolls 5
 
     assert snapshot(snap_compare, setup, counters=10, length=40, safe="5,25")
+
+
+async def test_a_humans_forced_pass_in_ludo_is_played_for_them_with_a_note():
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        state = screen.game.state_from_board(make_start_board(4, 20), 0, 2)  # all in the pen, a 2
+        screen.history = [screen.game.initial_state(), state]
+        screen.rebuild_logs()
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        passes = [s for s in screen.history if s.event is not None and s.event.side == 0]
+        assert passes and passes[0].event.move == (0, -1, -1)  # no Enter needed
+        log = "\n".join(strip.text for strip in screen.query_one("#commentary").lines)
+        assert "Red has no move: passed for you" in log
+        assert screen.state.to_move != 0 or screen.state.roll is None
+
+
+async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
+    import random
+
+    from bots.base import Context
+    from bots.ludo import BOTS
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        board = make_start_board(4, 20)
+        board.red[3], board.red[8], board.blue[12], board.redpen, board.bluepen = 1, 1, 1, 2, 3
+        state = screen.game.state_from_board(board, 0, 5)
+        screen.history = [screen.game.initial_state(), state]
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        best = BOTS["expectimax"].make(screen.game).choose(state, Context(rng=random.Random(0), time_limit=0.5))
+        label = screen.game.move_label(state, best)
+        assert f"★ expectimax: {label}" in screen.board.render().plain
+
+
+async def test_ludo_longest_track_with_the_analysis_on_keeps_every_line_inside_the_ring_at_80x24():
+    """The die, both pens, the analysis's move, the last move and the legend all fit inside the
+    longest ring (the last move moves beside the die when a line is short)."""
+    from games.ludo import make_start_board
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"), counters=10, length=40, safe="5,25")
+        board = make_start_board(10, 40, (5, 25))
+        board.red[0], board.red[7], board.blue[20], board.blue[39] = 2, 1, 3, 1
+        board.redpen, board.bluepen = 7, 6
+        state = screen.game.state_from_board(board, 1, 4)
+        screen.history = [screen.game.initial_state(), state]
+        screen.generation += 1
+        screen.advance()
+        await settle(pilot)
+        play_moves(screen, [(1, 39, 4), 5])
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        text = screen.board.render().plain
+        for wanted in ("roll 5", "R pen 7", "B pen 6", "★ expectimax:", "last B 39→3", "just left"):
+            assert wanted in text, wanted
+
+
+async def test_the_ludo_ring_numbers_its_squares_when_there_is_room():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        lines = screen.board.render().plain.split("\n")
+        top, bottom = lines[1].split(), lines[1 + 7 + 1].split()
+        assert top == ["14", "13", "12", "11", "10"] and bottom[:5] == ["0", "1", "2", "3", "4"]
+        text = "\n".join(lines)
+        assert "⌂ home ◇ safe square" in text and "∘ just left · R² = 2 Red" in text
+
+
+def test_ludo_move_list_in_squares(snap_compare):
+    """Defect 9: the move list says enter →0, 0→3, pass… not (0, 0, 0) tuples."""
+    from games.ludo import make_start_board
+
+    async def run_before(pilot):
+        await pilot.pause()
+        screen = await open_game(pilot, "ludo", ("human", "human"))
+        state = screen.game.state_from_board(make_start_board(4, 20), 0, None)
+        screen.history = [screen.game.initial_state(), state]
+        play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 5, (0, 3, 5), 1])
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)

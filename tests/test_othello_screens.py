@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from arcade.boards.othello import OthelloBoard
 from arcade.screens.game import GameScreen
 from games.othello import PASS, Othello, parse_square
-from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
+from tests.conftest import HUMANS, SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
 
 
 def first_pass_game(seed_from: int = 0) -> list[int]:
@@ -196,3 +198,68 @@ async def test_help_shows_the_rules():
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("width, small", [(79, False), (70, False), (69, True)])
+async def test_othello_plays_in_any_terminal_its_board_fits(width, small):
+    app = make_app()
+    async with app.run_test(size=(width, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert screen.has_class("too-small") == small
+
+
+async def test_othello_never_shows_two_analysis_keys_even_when_too_small():
+    app = make_app()
+    async with app.run_test(size=(60, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert screen.has_class("too-small")
+        assert list(footer_keys(screen).values()).count("Analysis") == 1
+
+
+async def test_othello_shows_no_cursor_at_a_pass_and_a_disc_under_the_cursor_keeps_its_colour():
+    from games.othello import PASS
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        play_moves(screen, first_pass_game())
+        await settle(pilot)
+        assert screen.game.legal_moves(screen.state) == [PASS]
+        text = screen.board.render()
+        assert not any(span.style and "reverse" in str(span.style) for span in text.spans)
+        play_moves(screen, [PASS])
+        await settle(pilot)
+        board = screen.board
+        disc = next(sq for sq in range(64) if screen.state.at(sq) is not None)
+        board.cursor = disc
+        text = board.render()
+        cursor_spans = [span for span in text.spans if "underline" in str(span.style)]
+        assert cursor_spans and all("reverse" not in str(span.style) for span in cursor_spans)
+
+
+async def test_othello_analysis_puts_a_star_on_the_best_move():
+    from games.othello import square_name
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "human"))
+        assert "★" not in screen.board.render().plain
+        await pilot.press("A")
+        await settle(pilot)
+        best = screen.board._analyse(screen.state)[1]
+        text = screen.board.render().plain
+        assert text.count("★") == 1
+        row = best // 8 + 1  # square = (row - 1) * 8 + column
+        line = next(line for line in text.split("\n") if line.strip().startswith(str(row)) and "★" in line)
+        assert f"best move: {square_name(best)}" in str(screen.query_one("#side-panel").render())
+        assert line
+
+
+def test_othello_a_refused_typed_square_is_said_on_the_board(snap_compare):
+    """Defect 6: h is column H (no vim keys); H3 at the opening is refused, the foot line says why."""
+    assert snapshot_after(snap_compare, "othello", keys=("h", "3"))
+
+
+def test_othello_at_70_columns(snap_compare):
+    """Defect 7: Othello's board is 30 wide; 70 columns are enough for the whole game screen."""
+    assert snapshot_after(snap_compare, "othello", size=(70, 24))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.conftest import make_app, open_game, settle
+import pytest
+
+from tests.conftest import make_app, open_game, play_moves, settle, snapshot_after
 
 SIZE = (80, 24)
 
@@ -60,3 +62,50 @@ def test_small_terminal_notice(snap_compare):
         await open_game(pilot, "toothpicks", ("human", "perfect"))
 
     assert snap_compare(make_app(), terminal_size=(56, 16), run_before=run_before)
+
+
+def _sticks_drawn(screen) -> tuple[int, int, list[str]]:
+    """(sticks drawn, lines drawn, the lines) of the toothpick board."""
+    text = screen.board.render_sticks().plain
+    lines = text.split("\n")
+    return sum(line.count(g) for line in lines for g in "┃╻╹╎") // max(1, screen.board.stick_height), len(lines), lines
+
+
+@pytest.mark.parametrize("max_take", [2, 9])
+async def test_every_toothpick_shows_at_80_by_24_or_the_screen_says_enlarge(max_take):
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=99, max_take=max_take)
+        assert not screen.has_class("too-small")
+        board = screen.board
+        takes = [max_take, 1, max_take] * 40
+        while not screen.state.over:
+            event = screen.state.event
+            shown = screen.state.left + (event.taken if event else 0)
+            drawn, lines, text = _sticks_drawn(screen)
+            assert drawn == shown
+            assert lines <= board.size.height, "\n".join(text)
+            assert all(len(line) <= board.size.width for line in text)
+            # a label under each stick a human may take
+            labels = {token for line in text[1:-1] for token in line.split()}
+            assert {str(k) for k in range(1, min(max_take, screen.state.left) + 1)} <= labels
+            play_moves(screen, [min(takes.pop(), screen.state.left)])
+            await pilot.pause()
+
+
+async def test_a_short_terminal_asks_to_be_enlarged_rather_than_cut_toothpicks():
+    app = make_app()
+    async with app.run_test(size=(80, 18)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=99, max_take=9)
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#too-small-notice").render())
+        assert "Enlarge" in notice and "80×18" in notice
+    app = make_app()
+    async with app.run_test(size=(80, 18)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=10)
+        assert not screen.has_class("too-small")
+
+
+def test_ninety_nine_toothpicks_fit_at_80_by_24(snap_compare):
+    """Defect 2: every stick, the take labels and the just-taken marks show at 80×24."""
+    assert snapshot_after(snap_compare, "toothpicks", moves=(3, 9), count=99, max_take=9)

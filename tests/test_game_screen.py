@@ -1,0 +1,356 @@
+"""The game screen, whatever the game: the Footer, the commentary, the pace of bots, undo, the
+move list, leaving and restarting, rematch and swap, the command palette, and every size."""
+
+from __future__ import annotations
+
+import pytest
+
+from arcade.screens.setup import SetupScreen
+from tests.conftest import SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
+
+
+def _footer_columns(screen) -> int:
+    shown = {}
+    for key, active in screen.active_bindings.items():
+        if active.binding.show and active.binding.description:
+            shown.setdefault(active.binding.action, active.binding)
+    return sum(screen.footer_width(binding) for binding in shown.values()) + screen.PALETTE_WIDTH
+
+
+async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        log = screen.query_one("#commentary")
+        width = log.scrollable_content_region.width
+        for n in range(12):  # exactly as wide as the pane, then the scrollbar appears
+            screen.write_commentary(f"{n:02d} " + "x" * (width - 6) + " y.")
+        await pilot.pause()
+        assert log.show_vertical_scrollbar and not log.show_horizontal_scrollbar
+        assert log.scrollable_content_region.width == width
+        assert [strip.text.rstrip()[-3:] for strip in log.lines[-12:]] == [" y."] * 12
+        assert all(strip.cell_length <= width for strip in log.lines)
+
+
+@pytest.mark.parametrize("game_id, players, moves", [
+    ("ludo", ("human", "human"), [6]),            # Tab, Enter and "e Enter counter"
+    ("hog", ("final", "always_roll_5"), None),     # bots to the end
+    ("othello", ("human", "human"), []),
+    ("dfootball", ("human", "human"), []),
+    ("toothpicks", ("human", "human"), []),
+])
+@pytest.mark.parametrize("width", [80, "smallest"])
+async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves, width):
+    from arcade.catalog import CATALOG
+
+    if width == "smallest":  # the narrowest terminal the game accepts
+        entry = CATALOG[game_id]
+        width = entry.board_class()(entry.load()()).min_size()[0]
+    app = make_app()
+    async with app.run_test(size=(width, 24)) as pilot:
+        screen = await open_game(pilot, game_id, players)
+        for _ in range(1200):  # bots: to the end (a minute at most, for a loaded machine)
+            if "human" in players or screen.result is not None:
+                break
+            await pilot.pause(0.05)
+        if moves:  # Ludo: Red has rolled a six (enter a counter, or not)
+            from games.ludo import make_start_board
+
+            state = screen.game.state_from_board(make_start_board(4, 20), 0, 6)
+            screen.history = [screen.game.initial_state(), state]
+            screen.generation += 1
+            screen.advance()
+            await settle(pilot)
+            assert footer_keys(screen).get("e") == "Enter counter"
+        footer = footer_keys(screen)
+        assert footer.get("question_mark") == "Rules" and footer.get("q") == "Menu", footer
+        assert _footer_columns(screen) <= width, footer
+        if players[0] != "human":
+            assert screen.result is not None
+            assert "p" not in footer and "s" not in footer  # nothing to pause after the end
+
+
+async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("random_move", "random_move"), wait=False, n=15)
+        await pilot.press("p")
+        await pilot.pause()
+        assert screen.paused and footer_keys(screen).get("p") == "Resume"
+        await pilot.press("p")
+        await pilot.pause()
+        assert not screen.paused and footer_keys(screen).get("p") == "Pause"
+        await pilot.press("p")
+        await pilot.resize_terminal(72, 24)
+        await pilot.pause()
+        assert not screen.has_class("too-small")
+        assert footer_keys(screen).get("a") == "Analysis" and footer_keys(screen).get("q") == "Menu"
+        assert "pace" in screen.footer_hidden and "plus" not in footer_keys(screen)
+        assert "step" in screen.footer_hidden and "s" not in footer_keys(screen)
+        pace = screen.pace
+        await pilot.press("plus")  # still works
+        await pilot.pause()
+        assert screen.pace == pace + 1
+        played = len(screen.history)
+        await pilot.press("s")  # so does step: paused, one move
+        await settle(pilot)
+        assert screen.paused and len(screen.history) == played + 1
+
+
+async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeypatch):
+    from arcade.screens.game import GameScreen
+
+    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0.8)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("random", "random"), wait=False, count=99)
+        footer = footer_keys(screen)
+        assert footer.get("minus") == "Slow" and footer.get("plus") == "Fast" and footer.get("a") == "Analysis"
+        assert screen.watch_delay() == pytest.approx(0.8)
+        assert "pace: 0.8 s a move" in str(screen.query_one("#side-panel").render())
+        await pilot.press("minus")
+        assert screen.watch_delay() == pytest.approx(1.6)
+        for _ in range(10):
+            await pilot.press("plus")
+        assert screen.watch_delay() == 0 and "plus" not in footer_keys(screen)  # the fastest: no wait
+        for _ in range(100):  # bots now play without waiting: 99 toothpicks are soon gone
+            if screen.result is not None:
+                break
+            await pilot.pause(0.05)
+        assert screen.result is not None
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:  # a human's game has no pace keys
+        screen = await open_game(pilot, "toothpicks", ("human", "random"))
+        assert "minus" not in footer_keys(screen) and "pace" not in str(screen.query_one("#side-panel").render())
+
+
+async def test_a_long_bot_name_puts_the_score_on_its_own_line():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "dfootball", ("random_move", "human"), n=4)
+        panel = screen.query_one("#side-panel")
+        text = str(panel.render()).splitlines()
+        assert "bot random_move" in [line.strip() for line in text] and "4 players" in [line.strip() for line in text]
+        assert all(len(line) <= panel.size.width for line in text)
+
+
+async def test_the_move_list_shows_moves_as_players_read_them_and_never_cuts_dice():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        play_moves(screen, [10, (4, 5, 5, 3, 3, 4, 4, 5, 5, 3)])
+        await settle(pilot)
+        table = screen.query_one("#moves")
+        assert table.get_row_at(1)[2] == "4553344553"
+        assert not table.show_horizontal_scrollbar
+    from games.ludo import Ludo, make_start_board
+
+    game = Ludo()
+    state = game.state_from_board(make_start_board(4, 20), 0, 6)
+    assert game.move_label(state, (0, 0, 0)) == "enter →0"
+    assert game.move_label(state, (0, -1, -1)) == "pass"
+    assert game.move_label(game.state_from_board(make_start_board(4, 20), 1, 3), (1, 15, 3)) == "15→18"
+    assert game.move_label(game.state_from_board(make_start_board(4, 20), 1, 3), (1, 8, 2)) == "8→home"
+
+
+async def test_undo_when_only_the_bot_has_moved_refuses_instead_of_replaying_it():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("perfect", "human"))
+        assert len(screen.history) == 2 and screen.state.to_move == 1
+        first = screen.history[1]
+        await pilot.press("u")
+        await settle(pilot)
+        assert screen.history[1] is first and len(screen.history) == 2
+        assert any("Nothing of yours" in str(n.message) for n in app._notifications)
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("u")  # now there is a move of the human's to take back
+        await settle(pilot)
+        assert len(screen.history) == 2 and screen.state.to_move == 1
+
+
+async def test_leaving_or_restarting_a_game_in_progress_asks_first():
+    from arcade.screens.confirm import ConfirmScreen
+    from arcade.screens.menu import MenuScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.press("q")  # nothing played yet: leaves at once
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.press("1")
+        await settle(pilot)
+        for key in ("q", "escape", "n"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")  # No: the game goes on
+            await settle(pilot)
+            assert app.screen is screen and len(screen.history) == 2
+        await pilot.press("n", "y")  # Yes to a new game
+        await settle(pilot)
+        assert app.screen is screen and len(screen.history) == 1
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("q", "y")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+
+
+async def test_a_finished_game_is_left_without_a_question():
+    from arcade.screens.menu import MenuScreen
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"), count=1)
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None
+        await pilot.press("q")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+
+
+def test_leaving_a_game_in_progress_asks_first(snap_compare):
+    """Friction: q in a game in progress asks before throwing it away."""
+    assert snapshot_after(snap_compare, "toothpicks", moves=(2,), keys=("q",))
+
+
+async def test_at_the_end_x_swaps_sides_and_n_is_a_rematch():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "perfect"), count=1)
+        assert "x" not in footer_keys(screen)  # only at the end
+        await pilot.press("1")
+        await settle(pilot)
+        assert screen.result is not None and screen.result.winner == 0
+        assert footer_keys(screen).get("x") == "Swap sides" and footer_keys(screen).get("n") == "New"
+        assert "n rematch · x swap" in str(screen.query_one("#result-banner").render())
+        await pilot.press("x")
+        await settle(pilot)
+        assert screen.players == ("perfect", "human") and screen.humans == {1}
+        assert screen.result is not None and screen.result.winner == 0  # perfect took the one stick
+        assert "Player 1 (bot perfect) vs Player 2 (Human)" in " ".join(
+            strip.text.strip() for strip in screen.query_one("#commentary").lines)
+        await pilot.press("n")  # a rematch, same sides, no question at the end
+        await settle(pilot)
+        assert screen.players == ("perfect", "human") and len(screen.history) == 2
+
+
+async def test_the_command_palette_offers_the_games_commands():
+    from arcade.screens.palette import GameCommands
+
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # the setup screen's Start: human against perfect
+        await settle(pilot)
+        screen = app.screen
+        provider = GameCommands(screen)
+        names = [name for name, _help, _run in provider.commands()]
+        assert {"New game", "Analysis on/off", "Swap sides", "Rules", "Switch game: Hog"} <= set(names)
+        hits = [hit async for hit in provider.search("analysis")]
+        assert hits and "Analysis" in str(hits[0].match_display)
+        dict((n, run) for n, _h, run in provider.commands())["Analysis on/off"]()
+        assert screen.analysis
+        await pilot.press("1")  # a game in progress: switching asks first
+        await settle(pilot)
+        dict((n, run) for n, _h, run in provider.commands())["Switch game: Hog"]()
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        from arcade.screens.menu import MenuScreen
+        from arcade.screens.setup import SetupScreen
+
+        assert isinstance(app.screen, SetupScreen) and app.screen.entry.id == "hog"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "CommandPalette"
+
+
+async def test_a_big_terminal_gives_the_commentary_and_the_side_panel_more_room():
+    sizes = {}
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            screen = await open_game(pilot, "hog", ("human", "human"))
+            sizes[size] = (screen.query_one("#commentary").size, screen.query_one("#side-panel").size,
+                           screen.board.size)
+    (small_log, small_panel, small_board), (big_log, big_panel, big_board) = sizes[(80, 24)], sizes[(120, 40)]
+    assert small_log.height == 6 and big_log.height >= 12
+    assert big_panel.width > small_panel.width
+    assert big_board.height > small_board.height and big_board.width > small_board.width
+
+
+async def test_the_keys_panel_shows_the_notice_instead_of_a_garbled_board():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        assert not screen.has_class("too-small")
+        app.action_show_help_panel()
+        await settle(pilot)
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#too-small-notice").render())
+        assert "50×24 beside the keys panel" in notice
+        app.action_hide_help_panel()
+        await settle(pilot)
+        assert not screen.has_class("too-small") and screen.board.size.width > 40
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:  # room for both: the game stays
+        screen = await open_game(pilot, "hog", ("human", "human"))
+        app.action_show_help_panel()
+        await settle(pilot)
+        assert not screen.has_class("too-small")
+
+
+def test_the_keys_panel_beside_hog_shows_the_notice_not_a_garbled_board(snap_compare):
+    """Defect 7: Ctrl+P → Keys takes 30 columns; Hog's board needs them: the notice says so."""
+
+    async def run_before(pilot):
+        await pilot.pause()
+        await open_game(pilot, "hog", ("human", "human"))
+        pilot.app.action_show_help_panel()
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+TINY = [(1, 1), (3, 2), (6, 4), (7, 3), (10, 4), (20, 5), (30, 8)]
+
+
+async def _open(pilot, where: str):
+    from arcade.screens.help import HelpScreen
+    from arcade.screens.tournament import TournamentScreen
+
+    app = pilot.app
+    if where == "help":
+        await app.push_screen(HelpScreen("hog"))
+    elif where == "tournament":
+        await app.push_screen(TournamentScreen("toothpicks"))
+    elif where.startswith("setup-"):
+        await app.push_screen(SetupScreen(__import__("arcade.catalog").catalog.CATALOG[where[6:]]))
+    elif where.startswith("game-"):
+        await open_game(pilot, where[5:], ("human", "human"), wait=False)
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("where", ["menu", "help", "tournament", "setup-ludo", "game-ludo", "game-hog",
+                                   "game-othello", "game-dfootball", "game-toothpicks"])
+async def test_every_screen_survives_any_size_and_paging(where):
+    for size in TINY:
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await _open(pilot, where)
+            for key in ("pagedown", "pageup", "down", "up", "end", "home", "tab"):
+                await pilot.press(key)
+            await pilot.resize_terminal(80, 24)
+            await pilot.pause()
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+        assert app.return_code in (None, 0), (where, size)
