@@ -166,6 +166,15 @@ def test_every_arrow_points_the_right_way():
     assert not wrong, "\n".join(wrong)
 
 
+def test_boards_import_nothing_from_bots():
+    """A board only draws: the analysis it shows is made by the game's bots in the game screen's
+    worker (``bots.registry.analyser_for``) and handed to it, never run by the board itself."""
+    wrong = [f"{module}:{line} imports {target}"
+             for module, targets in graph().items() if module.startswith("arcade.boards")
+             for target, line in targets.items() if target.split(".")[0] == "bots"]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_headless_parts_import_no_screen():
     wrong = []
     known = modules()
