@@ -31,6 +31,7 @@ from textual.worker import get_current_worker
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
+from arcade.screens.palette import GameCommands
 from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
 from bots.base import BotEntry
 from bots.registry import analyser_for, resolve
@@ -91,7 +92,7 @@ class GameScreen(Screen):
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
-    COMMANDS = Screen.COMMANDS | {lambda: __import__("arcade.screens.palette", fromlist=["GameCommands"]).GameCommands}
+    COMMANDS = Screen.COMMANDS | {GameCommands}
     """The command palette: the app's commands and the game's (``arcade/screens/palette.py``)."""
 
     FOOTER_PRIORITY = ("back", "help", "new_game", "swap", "pause", "resume", "analysis", "pace", "undo", "step")
