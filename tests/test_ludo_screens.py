@@ -11,7 +11,7 @@ from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle
 def place(screen, board, turn, roll=None) -> None:
     """Make the position of a notebook ``board`` current (``turn`` to roll, or rolled ``roll``)."""
     state = screen.game.state_from_board(board, turn, roll)
-    screen.history = [screen.game.initial_state(), state]
+    screen.session.history = [screen.game.initial_state(), state]
     screen.generation += 1
     screen.rebuild_logs()
     screen.advance()

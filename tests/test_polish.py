@@ -154,7 +154,7 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
             from games.ludo import make_start_board
 
             state = screen.game.state_from_board(make_start_board(4, 20), 0, 6)
-            screen.history = [screen.game.initial_state(), state]
+            screen.session.history = [screen.game.initial_state(), state]
             screen.generation += 1
             screen.advance()
             await settle(pilot)
@@ -516,7 +516,7 @@ async def test_a_humans_forced_pass_in_ludo_is_played_for_them_with_a_note():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "ludo", ("human", "human"))
         state = screen.game.state_from_board(make_start_board(4, 20), 0, 2)  # all in the pen, a 2
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.rebuild_logs()
         screen.generation += 1
         screen.advance()
@@ -614,7 +614,7 @@ async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
         board = make_start_board(4, 20)
         board.red[3], board.red[8], board.blue[12], board.redpen, board.bluepen = 1, 1, 1, 2, 3
         state = screen.game.state_from_board(board, 0, 5)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.generation += 1
         screen.advance()
         await settle(pilot)
@@ -638,7 +638,7 @@ async def test_ludo_longest_track_with_the_analysis_on_keeps_every_line_inside_t
         board.red[0], board.red[7], board.blue[20], board.blue[39] = 2, 1, 3, 1
         board.redpen, board.bluepen = 7, 6
         state = screen.game.state_from_board(board, 1, 4)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.generation += 1
         screen.advance()
         await settle(pilot)

@@ -65,7 +65,7 @@ def test_ludo_move_list_in_squares(snap_compare):
         await pilot.pause()
         screen = await open_game(pilot, "ludo", ("human", "human"))
         state = screen.game.state_from_board(make_start_board(4, 20), 0, None)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 5, (0, 3, 5), 1])
         await settle(pilot)
 

@@ -233,10 +233,6 @@ class GameScreen(Screen):
     def history(self) -> list[State]:
         return self.session.history
 
-    @history.setter
-    def history(self, states: list[State]) -> None:
-        self.session.history = list(states)
-
     @property
     def result(self) -> Result | None:
         return self.session.result
