@@ -21,16 +21,17 @@ notebook's ``Board``, importable from this module, so that it can play in the no
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Callable
 
 from bots.base import Bot, BotEntry, Context, random_move
 from bots.ludo_engine import ExpectimaxPolicy, HeuristicPolicy, Pos, Weights, notebook_move
-from games.base import State
+from games.base import CHANCE, Analysis, State
 from games.ludo import Board, Ludo, LudoState, getmoves, simple_player, simple_player2, simple_player3
 
 __all__ = ["BOTS", "expectimax", "heuristic", "simple_player", "simple_player2", "random_player", "EngineBot",
-           "SearchBot"]
+           "SearchBot", "analyse"]
 
 MOVE_SECONDS = 0.1
 """The time a move may take (the course's contests allowed 100 ms)."""
@@ -126,3 +127,25 @@ BOTS: dict[str, BotEntry] = {
         BotEntry.function("random", "a random valid move (the notebook's simple_player3)", _random),
     )
 }
+
+ANALYSIS_SECONDS = 0.5
+"""The time limit of ``expectimax``'s search for the analysis (it answers at 80% of it)."""
+
+
+def analyse(game: Ludo, state: LudoState, cancelled: Callable[[], bool] = lambda: False) -> Analysis:
+    """The game screen's analysis: ``expectimax``'s move for the side to move (none at a roll or
+    the end) and each side's steps still to go. The search stops early once ``cancelled()``
+    (the screen no longer wants it: the position changed)."""
+    lines = []
+    best = None
+    if not state.over and state.to_move != CHANCE:
+        bot = BOTS["expectimax"].make(game)
+        best = bot.choose(state, Context(rng=random.Random(0), time_limit=ANALYSIS_SECONDS,
+                                          cancelled=cancelled))
+        lines.append(f"★ expectimax plays {game.move_label(state, best)}")
+    length = game.length
+    for side, letter in enumerate("RB"):
+        home = game.home_square(side)
+        togo = sum(c * (length - ((s - home) % length)) for s, c in enumerate(state.squares(side)))
+        lines.append(f"{letter}: {togo + state.pens[side] * length} steps to go")
+    return Analysis(state, best=best, lines=tuple(lines))

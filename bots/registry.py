@@ -7,16 +7,19 @@ when asked) or a file bot, ``path/to/file.py:function`` in the course's signatur
 process of its own (``bots.external``), contained by bubblewrap where it can (``bots.sandbox``).
 Every entry answers ``probe(game)`` (load it now: ``None``
 or what is wrong) and ``close()`` (release its process), built-in bots with nothing to do.
+The game screen finds a game's analysis engine here too (``analyser_for``).
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Callable
 
 from bots.base import BotEntry
 from bots.external import DEFAULT_MEMORY, BadSpec, file_entry, is_file_spec
 from bots.sandbox import MODES as SANDBOXES
 from bots.sandbox import SandboxUnavailable, choose
+from games.base import Analysis
 
 
 class UnknownBot(KeyError):
@@ -31,6 +34,15 @@ def bots_for(game_id: str) -> dict[str, BotEntry]:
     """The game's built-in bots by name, in the order the setup screen lists them."""
     module = importlib.import_module(f"bots.{game_id}")
     return dict(module.BOTS)
+
+
+def analyser_for(game_id: str) -> Callable[..., Analysis] | None:
+    """The game's ``analyse(game, state, cancelled=...) -> Analysis`` (``bots/<game id>``), the
+    engine behind the game screen's analysis, which runs it in a worker thread (``cancelled()``
+    turns true when the position changed; a long analysis stops early then); ``None`` for a game
+    whose board works its analysis out alone (Hog's table, Toothpick Takeaway's multiples)."""
+    module = importlib.import_module(f"bots.{game_id}")
+    return getattr(module, "analyse", None)
 
 
 def load_all(game, specs, time_limit: float | None = None, memory: int | None = DEFAULT_MEMORY,

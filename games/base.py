@@ -61,6 +61,12 @@ Chance steps
     loser (an error, the time, an invalid move, a crash, the memory cap), or drawn by a rule of
     play (a move cap).
 
+``Analysis``
+    An engine's look at one position for the game screen's analysis view: the recommended move,
+    a value or a win/loss verdict, and lines of text. The game's bots make it
+    (``analyse(game, state)``, found by ``bots.registry.analyser_for``) in a worker thread; the
+    board draws it. It lives here so that boards, which import only ``games``, can name it.
+
 The contract, checked for every game by the property tests
 ----------------------------------------------------------
 - ``initial_state()`` is not over and ``legal_moves`` of a state that is not over is non-empty;
@@ -264,6 +270,32 @@ class State:
     @property
     def over(self) -> bool:
         return self.result is not None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What an engine found in one position, for the game screen's analysis (``a``).
+
+    A game's bots compute it (``analyse(game, state)`` in ``bots/<id>``) in the screen's worker
+    thread; the board only draws it: the recommended move marked on the board and ``lines`` in
+    the side panel. ``state`` ties it to the position it is about, so that an analysis that
+    arrives after the position changed is not drawn over the new one.
+    """
+
+    state: State
+    """The position analysed."""
+    best: Move | None = None
+    """The move recommended to the side to move; ``None`` where there is nothing to choose (a
+    chance step, the end)."""
+    value: float | None = None
+    """How the position stands, in the game's own units (Othello: the final disc margin for the
+    first side), or ``None``."""
+    exact: bool = False
+    """``value`` is proven by a search to the end, not estimated."""
+    verdict: bool | None = None
+    """Whether the side to move wins with perfect play; ``None`` when not known."""
+    lines: tuple[str, ...] = ()
+    """Lines for the side panel (Rich markup allowed)."""
 
 
 class Game:

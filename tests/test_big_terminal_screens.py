@@ -102,7 +102,7 @@ async def test_ludo_longest_track_numbers_every_square_at_80_by_24():
         place_board = make_start_board(10, 40)
         place_board.blue[15] = 1
         state = screen.game.state_from_board(place_board, 0, None)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.generation += 1
         screen.rebuild_logs()
         screen.advance()

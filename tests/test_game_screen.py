@@ -57,7 +57,7 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
             from games.ludo import make_start_board
 
             state = screen.game.state_from_board(make_start_board(4, 20), 0, 6)
-            screen.history = [screen.game.initial_state(), state]
+            screen.session.history = [screen.game.initial_state(), state]
             screen.generation += 1
             screen.advance()
             await settle(pilot)

@@ -2,8 +2,10 @@
 circle, and the parts that must run without a screen import no Textual.
 
 Every ``import`` statement counts, the ones inside functions too (a cycle hidden in a function is
-a cycle all the same); only ``if TYPE_CHECKING:`` blocks are left out. Edges are drawn from the
-source with ``ast``, so nothing is imported to check them.
+a cycle all the same). ``if TYPE_CHECKING:`` blocks are left out of the rooms' arrows (a type
+named is no import at run time) but count for cycles: a cycle hidden from the interpreter is a
+tangle all the same. Edges are drawn from the source with ``ast``, so nothing is imported to
+check them.
 """
 
 from __future__ import annotations
@@ -46,16 +48,18 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
-def imported_names(path: Path, module: str, known: frozenset[str] | dict = frozenset()) -> list[tuple[str, int]]:
+def imported_names(path: Path, module: str, known: frozenset[str] | dict = frozenset(),
+                   type_checking: bool = False) -> list[tuple[str, int]]:
     """Every module name ``path`` imports, with its line. ``from a import b`` gives ``a.b`` when
-    that is one of the ``known`` modules (a submodule), else ``a`` (a name defined in ``a``)."""
+    that is one of the ``known`` modules (a submodule), else ``a`` (a name defined in ``a``).
+    The imports of ``if TYPE_CHECKING:`` blocks count only if ``type_checking``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     is_package = path.name == "__init__.py"
     names: list[tuple[str, int]] = []
 
     def visit(node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and _is_type_checking(child):
+            if isinstance(child, ast.If) and _is_type_checking(child) and not type_checking:
                 for other in child.orelse:
                     visit_one(other)
                 continue
@@ -81,12 +85,13 @@ def imported_names(path: Path, module: str, known: frozenset[str] | dict = froze
     return names
 
 
-def graph() -> dict[str, dict[str, int]]:
-    """Module → the modules of ours it imports (with a line of the import, for the message)."""
+def graph(type_checking: bool = False) -> dict[str, dict[str, int]]:
+    """Module → the modules of ours it imports (with a line of the import, for the message);
+    with ``type_checking``, the imports made for type checkers only too."""
     known = modules()
     edges: dict[str, dict[str, int]] = {name: {} for name in known}
     for name, path in known.items():
-        for target, line in imported_names(path, name, known):
+        for target, line in imported_names(path, name, known, type_checking):
             if target in known and target != name:
                 edges[name].setdefault(target, line)
     return edges
@@ -144,6 +149,7 @@ def test_the_walk_sees_function_level_imports_and_relative_ones(tmp_path):
     names = {name for name, _ in imported_names(source, "bots.mod")}
     assert {"games.base", "bots", "bots.registry", "bots.sibling", "bots.sibling.thing"} <= names
     assert "arcade.app" not in names  # a type-only import is no import at run time
+    assert "arcade.app" in {name for name, _ in imported_names(source, "bots.mod", type_checking=True)}
 
 
 def test_cycles_are_found_and_a_tree_has_none():
@@ -151,8 +157,8 @@ def test_cycles_are_found_and_a_tree_has_none():
     assert cycles({"a": {"b": 1}, "b": {}, "c": {"a": 1, "b": 1}}) == []
 
 
-def test_no_import_cycles():
-    found = cycles(graph())
+def test_no_import_cycles_not_even_through_type_checking_imports():
+    found = cycles(graph(type_checking=True))
     assert not found, "import cycles: " + "; ".join(" ↔ ".join(c) for c in found)
 
 
@@ -163,6 +169,15 @@ def test_every_arrow_points_the_right_way():
         for target, line in targets.items():
             if target.split(".")[0] not in ALLOWED[room]:
                 wrong.append(f"{module}:{line} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_boards_import_nothing_from_bots():
+    """A board only draws: the analysis it shows is made by the game's bots in the game screen's
+    worker (``bots.registry.analyser_for``) and handed to it, never run by the board itself."""
+    wrong = [f"{module}:{line} imports {target}"
+             for module, targets in graph().items() if module.startswith("arcade.boards")
+             for target, line in targets.items() if target.split(".")[0] == "bots"]
     assert not wrong, "\n".join(wrong)
 
 

@@ -11,7 +11,7 @@ from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle
 def place(screen, board, turn, roll=None) -> None:
     """Make the position of a notebook ``board`` current (``turn`` to roll, or rolled ``roll``)."""
     state = screen.game.state_from_board(board, turn, roll)
-    screen.history = [screen.game.initial_state(), state]
+    screen.session.history = [screen.game.initial_state(), state]
     screen.generation += 1
     screen.rebuild_logs()
     screen.advance()
@@ -171,7 +171,7 @@ async def test_a_humans_forced_pass_in_ludo_is_played_for_them_with_a_note():
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "ludo", ("human", "human"))
         state = screen.game.state_from_board(make_start_board(4, 20), 0, 2)  # all in the pen, a 2
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.rebuild_logs()
         screen.generation += 1
         screen.advance()
@@ -196,7 +196,7 @@ async def test_ludo_analysis_shows_expectimaxs_move_on_the_board():
         board = make_start_board(4, 20)
         board.red[3], board.red[8], board.blue[12], board.redpen, board.bluepen = 1, 1, 1, 2, 3
         state = screen.game.state_from_board(board, 0, 5)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.generation += 1
         screen.advance()
         await settle(pilot)
@@ -219,7 +219,7 @@ async def test_ludo_longest_track_with_the_analysis_on_keeps_every_line_inside_t
         board.red[0], board.red[7], board.blue[20], board.blue[39] = 2, 1, 3, 1
         board.redpen, board.bluepen = 7, 6
         state = screen.game.state_from_board(board, 1, 4)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         screen.generation += 1
         screen.advance()
         await settle(pilot)
@@ -251,7 +251,7 @@ def test_ludo_move_list_in_squares(snap_compare):
         await pilot.pause()
         screen = await open_game(pilot, "ludo", ("human", "human"))
         state = screen.game.state_from_board(make_start_board(4, 20), 0, None)
-        screen.history = [screen.game.initial_state(), state]
+        screen.session.history = [screen.game.initial_state(), state]
         play_moves(screen, [6, (0, 0, 0), 6, (1, 0, 0), 3, (0, 0, 3), 2, (1, 10, 2), 5, (0, 3, 5), 1])
         await settle(pilot)
 

@@ -246,7 +246,7 @@ async def test_othello_analysis_puts_a_star_on_the_best_move():
         assert "★" not in screen.board.render().plain
         await pilot.press("A")
         await settle(pilot)
-        best = screen.board._analyse(screen.state)[1]
+        best = screen.board.recommended(screen.state)
         text = screen.board.render().plain
         assert text.count("★") == 1
         row = best // 8 + 1  # square = (row - 1) * 8 + column

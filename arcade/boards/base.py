@@ -10,9 +10,16 @@ undo, ``a`` analysis, ``p`` pause, ``s`` step, ``?`` help, ``q``/Escape back). A
 - turns keys and clicks into a move: it posts ``Board.MovePicked(move)`` and the screen plays it
   (the screen checks legality again: a board never changes the state); a board drawn in a
   ``Drawing`` child gets that child's clicks in ``click_at(x, y)``;
-- shows its analysis when ``analysis`` is true (the screen toggles it with ``a``), e.g. the turn
-  tree, or the bot's win probability; ``analysis_lines(state)`` adds lines to the side panel,
-  ``panel_changed()`` asks for them to be drawn again, ``comment(text)`` adds a commentary line.
+- shows its analysis when ``analysis`` is true (the screen toggles it with ``a``). Where the
+  game's bots offer an engine's analysis (``analyse(game, state)``, found by
+  ``bots.registry.analyser_for``: Othello, D-Football, Robot Ludo), the screen runs it in a
+  worker thread and hands the ``games.base.Analysis`` to ``show_analysis``; the board draws its
+  recommended move (``recommended(state)``) and never runs an engine itself (it imports nothing
+  from ``bots``), and the side panel shows the analysis's lines, or "analysing…" until it comes.
+  A board whose game has no such engine works its analysis out alone, quickly or in a worker of
+  its own (Hog's table, Toothpick Takeaway's multiples): ``analysis_lines(state)`` adds lines
+  to the side panel and ``panel_changed()`` asks for them to be drawn again. ``comment(text)``
+  adds a commentary line.
 
 A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game screen needs for
 this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
@@ -43,7 +50,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from games.base import Game, Move, State
+from games.base import Analysis, Game, Move, State
 
 SIDE_COLOURS = ("#4c9be8", "#f28e2b")
 """The colours of side 0 and side 1: a colour-blind-safe blue and orange (the Othello seed's).
@@ -90,6 +97,8 @@ class Board(Widget, can_focus=True):
         self.game = game
         self.state: State = game.initial_state()
         self.human = False
+        self.analysed: Analysis | None = None
+        """The last analysis the screen gave (``show_analysis``), perhaps of an earlier state."""
 
     def min_size(self) -> tuple[int, int]:
         """The terminal size the game screen needs for this board (width, height)."""
@@ -125,8 +134,29 @@ class Board(Widget, can_focus=True):
     def click_at(self, x: int, y: int) -> None:
         """A click at ``(x, y)`` in the board's ``Drawing`` (nothing by default)."""
 
+    def show_analysis(self, analysis: Analysis | None) -> None:
+        """Draw ``analysis``, the engine's look at the state shown (made in the screen's worker),
+        or none (it is being made)."""
+        self.analysed = analysis
+        self.refresh(layout=True)
+
+    def current_analysis(self) -> Analysis | None:
+        """The analysis given for the state shown, while the analysis is on; else ``None``."""
+        analysed = self.analysed
+        if not self.analysis or analysed is None or analysed.state != self.state:
+            return None
+        return analysed
+
+    def recommended(self, state: State) -> Move | None:
+        """The analysis's move for ``state``, to mark on the board: ``None`` while the analysis is
+        off, not yet given for ``state``, or has no move to recommend."""
+        analysed = self.current_analysis()
+        return analysed.best if analysed is not None and analysed.state == state else None
+
     def analysis_lines(self, state: State) -> list[str]:
-        """Extra lines for the side panel while the analysis is on (Rich markup allowed)."""
+        """The side panel's lines of a board that works its analysis out alone, while the
+        analysis is on (Rich markup allowed); a game with an engine's analysis has its lines
+        in the ``Analysis`` instead."""
         return []
 
     def watch_analysis(self, value: bool) -> None:

@@ -12,8 +12,10 @@ on an 80-column terminal.
 
 Keys: ←/→ move the cursor (``▼``) over the players that can move, Enter/space moves the player
 under it; digits jump the cursor to a square (type two digits quickly for squares 10 and up);
-a click on a player (or its number) moves it. With the analysis on, whether the side to move
-wins with perfect play, and who wins from the start for this n.
+a click on a player (or its number) moves it. With the analysis on (``bots.dfootball.analyse``,
+run in the game screen's worker), the side panel says whether the side to move wins with perfect
+play and who wins from the start for this n, the field marks ``perfect``'s move ``★``, and the
+commentary says the verdict once per position.
 """
 
 from __future__ import annotations
@@ -74,7 +76,6 @@ class FootballBoard(Board):
         self.width_per_square = 2
         self.left = LEFT  # columns before square 1 (more when the drawing is centred)
         self.rows: dict[str, int] = {}
-        self._verdicts: dict[tuple, bool | None] = {}
         self._announced: tuple | None = None
 
     def compose(self):
@@ -92,7 +93,6 @@ class FootballBoard(Board):
             self.cursor = movable[0] if state.team == 1 else movable[-1]
         self.redraw()
         self.refresh_bindings()
-        self.announce()
 
     def on_resize(self) -> None:
         self.redraw()
@@ -102,17 +102,23 @@ class FootballBoard(Board):
         self.redraw()  # the analysis's ★ on the field
         self.announce()
 
+    def show_analysis(self, analysis) -> None:
+        super().show_analysis(analysis)
+        self.redraw()  # the analysis's ★ on the field
+        self.announce()
+
     def announce(self) -> None:
         """With the analysis on, say in the commentary whether the side to move wins (once per
         position)."""
         state = self.state
-        if not self.analysis or state.over or not self.is_mounted:
+        analysed = self.current_analysis()
+        if analysed is None or state.over or not self.is_mounted:
             return
         key = (state.board, state.to_move, state.ply)
         if key == self._announced:
             return
         self._announced = key
-        self.comment(f"[dim]analysis:[/dim] {self.analysis_lines(state)[0]}")
+        self.comment(f"[dim]analysis:[/dim] {analysed.lines[0]}")
 
     def movable(self) -> list[int]:
         if not self.human or self.state.over:
@@ -297,68 +303,6 @@ class FootballBoard(Board):
             if self.hint:
                 lines.append(Text(self.hint, style=self.style("cursor")))
         return lines
-
-    # -- analysis -----------------------------------------------------------------------------------
-    def verdict(self, state: FootballState) -> bool | None:
-        """Whether the side to move wins with perfect play (``None``: too deep for a quick look)."""
-        key = (state.board, state.to_move)
-        if key not in self._verdicts:
-            from bots.dfootball import BOOK, shared_table
-            from bots.dfootball.solver import Budget, Solver, from_board
-
-            from bots.dfootball import first_team_wins
-
-            size = len(state.board)
-            m, o = from_board(state.board, state.team)
-            if state.board == self.game.initial_state().board and state.to_move == 0:
-                result = first_team_wins(self.game.n)
-            elif BOOK.get(size, m, o) is not None:
-                result: bool | None = True
-            else:
-                try:
-                    result = Solver(size, shared_table(size)).wins(m, o, budget=4000)
-                except Budget:
-                    result = None
-            self._verdicts[key] = result
-        return self._verdicts[key]
-
-    def recommended(self, state: FootballState) -> int | None:
-        """The square of the player ``perfect`` moves here (its book, or its exact search; in a
-        lost position the move that leaves the fewest winning replies), cached by position."""
-        key = (state.board, state.to_move, "move")
-        if key not in self._verdicts:
-            from bots.dfootball import decide
-            from bots.dfootball.solver import from_board
-
-            size = len(state.board)
-            m, o = from_board(state.board, state.team)
-            square = decide(m, o, size).square
-            self._verdicts[key] = square if state.team == 1 else size + 1 - square
-        return self._verdicts[key]
-
-    def analysis_lines(self, state: FootballState) -> list[str]:
-        from bots.dfootball import first_team_wins
-
-        n = self.game.n
-        first = first_team_wins(n)
-        if first is None:
-            start = f"n={n}: not solved (too big for the solver)"
-        else:
-            start = f"n={n}: {'Michigan (first)' if first else 'Ohio (second)'} wins with perfect play"
-        if state.over:
-            return [start]
-        name = self.game.sides[state.to_move].name
-        verdict = self.verdict(state)
-        if verdict is None:
-            now = f"{name} to move: too deep to tell at a glance"
-        elif verdict:
-            now = f"[b]{name}[/b] to move [b]wins[/b] with perfect play"
-        else:
-            now = f"[b]{name}[/b] to move [b]loses[/b] with perfect play"
-        best = self.recommended(state)
-        advice = f"★ perfect moves {best}" + ("" if verdict else " (best try)")
-        # who wins from the start is said at the start; later the panel has no room for it
-        return [now, advice, start] if state.ply == 0 else [now, advice]
 
     # -- input ----------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

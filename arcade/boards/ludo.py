@@ -498,33 +498,3 @@ class LudoBoard(Board):
                 if (self.state.turn, 0, 0) in moves and square == self.game.home_square(self.state.turn):
                     self.pick((self.state.turn, 0, 0))
                 return
-
-    def recommended(self, state: LudoState):
-        """expectimax's move for the side to move (a few milliseconds), cached by position;
-        ``None`` at a roll or the end."""
-        if state.over or state.to_move == CHANCE:
-            return None
-        key = (state.red, state.blue, state.pens, state.turn, state.roll)
-        cache = self.__dict__.setdefault("_recommended", {})
-        if key not in cache:
-            import random as _random
-
-            from bots.base import Context
-            from bots.ludo import BOTS
-
-            bot = BOTS["expectimax"].make(self.game)
-            cache[key] = bot.choose(state, Context(rng=_random.Random(0), time_limit=0.5))
-        return cache[key]
-
-    def analysis_lines(self, state: LudoState) -> list[str]:
-        lines = []
-        best = self.recommended(state)
-        if best is not None:
-            lines.append(f"★ expectimax plays {self.game.move_label(state, best)}")
-        for side in (0, 1):
-            squares = state.squares(side)
-            L = self.game.length
-            home = self.game.home_square(side)
-            togo = sum(c * (L - ((s - home) % L)) for s, c in enumerate(squares)) + state.pens[side] * L
-            lines.append(f"{LETTERS[side]}: {togo} steps to go")
-        return lines

@@ -8,8 +8,8 @@ no vim keys, so ``h`` is never both), ``p`` passes (or Enter, when a pass is the
 click on a square plays it. A refused square is said in a notification and on the board's foot
 line. With the analysis on (``a``, or ``A`` while a human
 is to move, since ``a`` then types column A), the side panel shows both sides' mobility, the
-learned evaluation as the expected final disc margin for blue (a 3-ply search; exact from 10
-empties) and the best move it finds.
+learned evaluation as the expected final disc margin for blue and the best move found (worked out
+by ``bots.othello.analyse`` in the game screen's worker), and the board marks that move ``★``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding
 
 from arcade.boards.base import SIDE_STYLES, Board
-from games.othello import ORANGE, PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
+from games.othello import PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
 
 CELL = 3  # columns per square
 LABEL = 2  # columns of the row labels on each side
@@ -67,8 +67,6 @@ class OthelloBoard(Board):
         self.refused = ""  # why the last square tried was refused, for the foot line
         self.left = 0  # x of the board's first square inside the widget
         self.top = 2  # y of row 8
-        self._analysis: dict[tuple[int, int, int], tuple[int, int, bool]] = {}  # (value, move, exact)
-        self._engine = None
 
     # -- drawing --------------------------------------------------------------------------------
     def show(self, state: OthelloState, human: bool) -> None:
@@ -97,7 +95,7 @@ class OthelloBoard(Board):
         flipped = set(event.flipped) if event else set()
         last = event.square if event else None
         # the analysis's best move, on the board: ★ on its square
-        best = self._analyse(state)[1] if self.analysis and not state.over else None
+        best = self.recommended(state)
         label, empty_style, square = self.style("label"), self.style("empty"), self.style("square")
         text = Text(no_wrap=True, overflow="crop")
         text.append(pad)
@@ -174,54 +172,6 @@ class OthelloBoard(Board):
                 return f"✗ {self.refused}"
             return "+ moves · arrows Enter · type e3"
         return "[ ] last move · ‹ › flipped"
-
-    # -- analysis ---------------------------------------------------------------------------------
-    def analysis_lines(self, state: OthelloState) -> list[str]:
-        blue_moves = legal_bits(state.blue, state.orange).bit_count()
-        orange_moves = legal_bits(state.orange, state.blue).bit_count()
-        lines = [f"moves: blue {blue_moves} · orange {orange_moves}"]
-        if not state.over:
-            value, move, exact = self._analyse(state)
-            if state.to_move == ORANGE:
-                value = -value
-            if exact:
-                margin = "draw" if value == 0 else f"blue {'wins' if value > 0 else 'loses'} by {abs(value)}"
-                lines.append(f"evaluation: exact, {margin}")
-            else:
-                lines.append(f"evaluation: blue {value / 100:+.1f} discs at the end (expected)")
-            lines.append(f"best move: {square_name(move)}")
-        return lines
-
-    def _analyse(self, state: OthelloState) -> tuple[int, int, bool]:
-        """(value for the mover: hundredths of a disc, or the exact margin in discs; the best
-        move; exact), from a 3-ply search with the learned evaluation, or the exact solve from 10
-        empties (a few milliseconds either way); kept by position."""
-        key = (state.blue, state.orange, state.to_move)
-        got = self._analysis.get(key)
-        if got is not None:
-            return got
-        from bots.othello.patterns import PatternEvaluator
-        from bots.othello.search import WIN, Engine
-
-        if self._engine is None:
-            self._engine = Engine(PatternEvaluator(), parallel=False)
-        engine = self._engine
-        p, o = state.mover_bits()
-        if not legal_bits(p, o):
-            got = -engine.evaluate(o, p), PASS, False
-        elif 64 - (p | o).bit_count() <= 10:
-            info = engine.solve(p, o)
-            got = (info.score - WIN) // 100 if info.score > 0 else (info.score + WIN) // 100 if info.score < 0 else 0, info.move, True
-        else:
-            info = engine.search(p, o, float("inf"), max_depth=3)
-            got = info.score, info.move, False
-            if abs(info.score) >= WIN:  # the search reached the end
-                diff = (info.score - WIN) // 100 if info.score > 0 else (info.score + WIN) // 100
-                got = diff, info.move, True
-        if len(self._analysis) > 512:
-            self._analysis.clear()
-        self._analysis[key] = got
-        return got
 
     # -- input ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:

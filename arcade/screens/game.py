@@ -7,7 +7,11 @@ Footer) and paces it: a human's move comes from the board (``Board.MovePicked``)
 rolled after a short pause, and a bot thinks in a thread worker that posts ``BotThought`` lines
 and its ``BotMoved`` answer back as messages. Every request carries the ``generation`` it was
 made in; an answer for a position that is no longer current (after undo, new game, leaving) is
-dropped. Boards only draw states and propose moves (``arcade/boards/base.py``).
+dropped. The analysis (``a``) runs the same way: the game's engine (``analyse`` in its bots,
+``bots.registry.analyser_for``) looks at each position in a worker of its own, the side panel
+says "analysing…" meanwhile, and its ``Analysed`` answer is drawn only if the position is still
+the one analysed. Boards only draw states, and analyses they are given, and propose moves
+(``arcade/boards/base.py``).
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from textual.worker import get_current_worker
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
+from arcade.screens.palette import GameCommands
 from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
 from bots.base import BotEntry
-from bots.registry import resolve
-from games.base import CHANCE, GameError, Result, State
+from bots.registry import analyser_for, resolve
+from games.base import CHANCE, Analysis, GameError, Result, State
 
 
 def recheck_size(widget) -> None:
@@ -87,7 +92,7 @@ class GameScreen(Screen):
         *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
-    COMMANDS = Screen.COMMANDS | {lambda: __import__("arcade.screens.palette", fromlist=["GameCommands"]).GameCommands}
+    COMMANDS = Screen.COMMANDS | {GameCommands}
     """The command palette: the app's commands and the game's (``arcade/screens/palette.py``)."""
 
     FOOTER_PRIORITY = ("back", "help", "new_game", "swap", "pause", "resume", "analysis", "pace", "undo", "step")
@@ -129,6 +134,14 @@ class GameScreen(Screen):
             self.generation = generation
             self.answer = answer
 
+    class Analysed(Message):
+        """The analysis of a position, from the analysis worker."""
+
+        def __init__(self, generation: int, analysis: Analysis) -> None:
+            super().__init__()
+            self.generation = generation
+            self.analysis = analysis
+
     def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict,
                  entries: dict[int, BotEntry] | None = None) -> None:
         """``players``: ``"human"`` or a bot's name for each side; ``entries``: the bots' entries
@@ -150,6 +163,11 @@ class GameScreen(Screen):
         self.thinking: int | None = None
         self.thought = ""
         self.analysis = False
+        self.analyser = analyser_for(entry.id)
+        """The game's engine analysis (``None``: the board works its analysis out alone)."""
+        self.analysing: State | None = None
+        """The position the analysis worker is looking at, if any."""
+        self.analysis_generation = 0
         self.pace = self.PACES.index(1.0)
         self.footer_hidden: set[str] = set()
         """The screen's actions left out of the Footer for lack of room (their keys still work)."""
@@ -214,10 +232,6 @@ class GameScreen(Screen):
     @property
     def history(self) -> list[State]:
         return self.session.history
-
-    @history.setter
-    def history(self, states: list[State]) -> None:
-        self.session.history = list(states)
 
     @property
     def result(self) -> Result | None:
@@ -357,6 +371,45 @@ class GameScreen(Screen):
         else:
             self.pushed(previous)
 
+    def request_analysis(self) -> None:
+        """With the analysis on, have the game's engine look at the position in a worker, unless
+        the board has its analysis already or the worker is on it."""
+        state = self.state
+        if not self.analysis or self.analyser is None or self.analysing == state:
+            return
+        given = self.board.analysed
+        if given is not None and given.state == state:
+            return
+        self.analysis_generation += 1
+        self.analysing = state
+        self.analyse(state, self.analysis_generation)
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def analyse(self, state: State, generation: int) -> None:
+        """Run the game's engine on ``state`` in a thread; its answer comes back as a message."""
+        worker = get_current_worker()
+
+        def stale() -> bool:
+            return worker.is_cancelled or generation != self.analysis_generation
+
+        analysis = self.analyser(self.game, state, cancelled=stale)
+        if not stale():
+            self.post_message(self.Analysed(generation, analysis))
+
+    @on(Analysed)
+    def show_analysis(self, message: Analysed) -> None:
+        """Draw an analysis if it is of the position on the board (an older one is dropped)."""
+        if message.generation != self.analysis_generation or message.analysis.state != self.state:
+            return
+        self.analysing = None
+        self.board.show_analysis(message.analysis)
+        self.refresh_panel()
+
+    def cancel_analysis(self) -> None:
+        self.analysis_generation += 1
+        self.analysing = None
+        self.workers.cancel_group(self, "analysis")
+
     def cancel_bot(self) -> None:
         self.generation += 1
         self.thinking = None
@@ -389,6 +442,7 @@ class GameScreen(Screen):
         state = self.state
         human = self.result is None and state.to_move in self.humans
         self.board.show(state, human)
+        self.request_analysis()
         self.refresh_panel()
         banner = self.query_one("#result-banner", Static)
         if self.result is not None:
@@ -446,10 +500,18 @@ class GameScreen(Screen):
                 lines.append(f"pace: {seconds:g} s a move · - slower · + faster\n", style="dim")
         if self.analysis:
             lines.append("\n")
-            for line in self.board.analysis_lines(state):
+            for line in self.analysis_lines():
                 lines.append_text(Text.from_markup(line))
                 lines.append("\n")
         self.query_one("#side-panel", Static).update(Content.from_rich_text(lines))
+
+    def analysis_lines(self) -> list[str]:
+        """The side panel's analysis: the engine's lines, "analysing…" until they come, or the
+        board's own (a game with no engine analysis)."""
+        if self.analyser is None:
+            return self.board.analysis_lines(self.state)
+        analysed = self.board.current_analysis()
+        return list(analysed.lines) if analysed is not None else ["[i]analysing…[/i]"]
 
     def rebuild_logs(self) -> None:
         self.query_one("#moves", DataTable).clear()
@@ -638,6 +700,10 @@ class GameScreen(Screen):
     def action_analysis(self, key: str = "a") -> None:
         self.analysis = not self.analysis
         self.board.analysis = self.analysis
+        if self.analysis:
+            self.request_analysis()
+        else:
+            self.cancel_analysis()
         self.refresh_panel()
 
     def action_pause(self) -> None:
@@ -680,5 +746,6 @@ class GameScreen(Screen):
         self.dismiss()
 
     def on_unmount(self) -> None:
+        self.cancel_analysis()
         for entry in self.bot_entries.values():
             entry.close()

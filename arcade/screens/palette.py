@@ -3,21 +3,35 @@ swap sides, pause or resume, the rules. Each runs what its key does (the same qu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from arcade.catalog import CATALOG
+from arcade.catalog import CATALOG, GameEntry
 
-if TYPE_CHECKING:  # pragma: no cover
-    from arcade.screens.game import GameScreen
+
+class GameActions(Protocol):
+    """What the commands ask of the game screen (``arcade.screens.game.GameScreen``), which
+    imports this module: named here so that this module need not import it back."""
+
+    entry: GameEntry
+
+    def action_new_game(self) -> None: ...
+    def action_analysis(self) -> None: ...
+    def request_swap(self) -> None: ...
+    def action_help(self) -> None: ...
+    def action_save_game(self) -> None: ...
+    def action_pause(self) -> None: ...
+    def action_resume(self) -> None: ...
+    def available(self, action: str, parameters: tuple) -> bool: ...
+    def switch_game(self, entry: GameEntry) -> None: ...
 
 
 class GameCommands(Provider):
     """The commands of the game on screen."""
 
     def commands(self) -> list[tuple[str, str, Callable[[], None]]]:
-        screen: GameScreen = self.screen  # type: ignore[assignment]
+        screen: GameActions = self.screen  # type: ignore[assignment]
         game = screen.entry
         items = [
             ("New game", f"a new {game.title} game with the same players (n)", screen.action_new_game),

@@ -39,10 +39,11 @@ import time
 from array import array
 from bisect import bisect_left
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from bots.base import Bot, BotEntry, Context
 from bots.dfootball.solver import Budget, Solver, child, from_board, moves, square_of, start_position
+from games.base import Analysis
 from games.dfootball import DFootball, FootballState, valid_moves
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "FIRST_TEAM_WINS",
     "BOTS",
     "BOOK_PATH",
+    "analyse",
 ]
 
 WIN_BUDGET = 5000
@@ -407,6 +409,52 @@ def _course_bot(fn):
 def _random_protocol(game: DFootball, state: FootballState, ctx: Context) -> int:
     """``random_move`` drawing from the bot's own seeded generator instead of the global one."""
     return ctx.rng.choice(game.legal_moves(state))
+
+
+VERDICT_BUDGET = 4000
+"""Nodes the analysis's search may spend on whether the side to move wins (past it: not known)."""
+
+
+def analyse(game: DFootball, state: FootballState, cancelled: Callable[[], bool] = lambda: False) -> Analysis:
+    """The game screen's analysis: whether the side to move wins with perfect play, the move
+    ``perfect`` plays (in a lost position the move that leaves the fewest winning replies), and
+    who wins from the start for this n (said at the start only: later the panel has no room).
+    Node budgets and ``perfect``'s deadlines keep it short: it does not look at ``cancelled``."""
+    n = game.n
+    first = first_team_wins(n)
+    if first is None:
+        start = f"n={n}: not solved (too big for the solver)"
+    else:
+        start = f"n={n}: {'Michigan (first)' if first else 'Ohio (second)'} wins with perfect play"
+    if state.over:
+        return Analysis(state, lines=(start,))
+    size = len(state.board)
+    m, o = from_board(state.board, state.team)
+    verdict = _verdict(game, state, m, o)
+    square = decide(m, o, size).square
+    best = square if state.team == 1 else size + 1 - square
+    name = game.sides[state.to_move].name
+    if verdict is None:
+        now = f"{name} to move: too deep to tell at a glance"
+    else:
+        now = f"[b]{name}[/b] to move [b]{'wins' if verdict else 'loses'}[/b] with perfect play"
+    advice = f"★ perfect moves {best}" + ("" if verdict else " (best try)")
+    lines = (now, advice, start) if state.ply == 0 else (now, advice)
+    return Analysis(state, best=best, verdict=verdict, lines=lines)
+
+
+def _verdict(game: DFootball, state: FootballState, m: int, o: int) -> bool | None:
+    """Whether the mover in ``(m, o)`` wins with perfect play: the known answer at the start, the
+    book, else a search of ``VERDICT_BUDGET`` nodes (``None``: too deep for a quick look)."""
+    size = len(state.board)
+    if state.board == game.initial_state().board and state.to_move == 0:
+        return first_team_wins(game.n)
+    if BOOK.get(size, m, o) is not None:
+        return True
+    try:
+        return Solver(size, shared_table(size)).wins(m, o, budget=VERDICT_BUDGET)
+    except Budget:
+        return None
 
 
 BOTS: dict[str, BotEntry] = {

@@ -19,13 +19,16 @@ happens on the opponent's turn. From 14 empties the exact solve also uses the se
 from __future__ import annotations
 
 import gc
+import threading
 import time
+from typing import Callable
 
 from bots.base import Bot, BotEntry, Context, random_move
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.patterns import PatternEvaluator
 from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
-from games.othello import PASS, TIME_LIMIT, Othello, OthelloState, flip_bits
+from games.base import Analysis
+from games.othello import ORANGE, PASS, TIME_LIMIT, Othello, OthelloState, flip_bits, legal_bits, square_name
 
 
 def greedy(game: Othello, state: OthelloState, ctx: Context) -> int:
@@ -163,6 +166,63 @@ def _alphabeta(limit: float | None):
 
 def _alphabeta_hand(game: Othello) -> Bot:
     return AlphaBetaBot(game, None, HandEvaluator())
+
+
+ANALYSIS_EMPTIES = 10
+"""From this many empty squares the analysis solves the position exactly instead of searching."""
+
+_ANALYSIS_ENGINE: Engine | None = None
+_ANALYSIS_LOCK = threading.Lock()
+"""One engine for every analysis, one search at a time (an analysis the screen gave up on may
+still be finishing in its thread when the next one starts)."""
+
+
+def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = lambda: False) -> Analysis:
+    """The game screen's analysis: both sides' mobility, the learned evaluation as the expected
+    final disc margin for blue (a 3-ply search; exact from ``ANALYSIS_EMPTIES`` empties) and
+    the best move found. A few milliseconds either way: it does not look at ``cancelled``."""
+    blue_moves = legal_bits(state.blue, state.orange).bit_count()
+    orange_moves = legal_bits(state.orange, state.blue).bit_count()
+    lines = [f"moves: blue {blue_moves} · orange {orange_moves}"]
+    if state.over:
+        return Analysis(state, lines=tuple(lines))
+    value, move, exact = _search_for_analysis(state)
+    if state.to_move == ORANGE:
+        value = -value
+    if exact:
+        margin = "draw" if value == 0 else f"blue {'wins' if value > 0 else 'loses'} by {abs(value)}"
+        lines.append(f"evaluation: exact, {margin}")
+        blue_value = float(value)
+    else:
+        lines.append(f"evaluation: blue {value / 100:+.1f} discs at the end (expected)")
+        blue_value = value / 100
+    lines.append(f"best move: {square_name(move)}")
+    return Analysis(state, best=move, value=blue_value, exact=exact, lines=tuple(lines))
+
+
+def _search_for_analysis(state: OthelloState) -> tuple[int, int, bool]:
+    """(value for the mover: hundredths of a disc, or the exact margin in discs; the best move;
+    exact)."""
+    global _ANALYSIS_ENGINE
+    with _ANALYSIS_LOCK:
+        if _ANALYSIS_ENGINE is None:
+            _ANALYSIS_ENGINE = Engine(PatternEvaluator(), parallel=False)
+        engine = _ANALYSIS_ENGINE
+        p, o = state.mover_bits()
+        if not legal_bits(p, o):
+            return -engine.evaluate(o, p), PASS, False
+        if 64 - (p | o).bit_count() <= ANALYSIS_EMPTIES:
+            info = engine.solve(p, o)
+            return _margin(info.score), info.move, True
+        info = engine.search(p, o, float("inf"), max_depth=3)
+        if abs(info.score) >= WIN:  # the search reached the end
+            return _margin(info.score), info.move, True
+        return info.score, info.move, False
+
+
+def _margin(score: int) -> int:
+    """The final disc margin of an exact score (``WIN`` plus a hundred a disc, or its negative)."""
+    return (score - WIN) // 100 if score > 0 else (score + WIN) // 100 if score < 0 else 0
 
 
 BOTS: dict[str, BotEntry] = {
