@@ -45,12 +45,15 @@ arcade is root and may make one, by a cgroup of the ``pids`` controller (``PidsC
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -242,13 +245,31 @@ class PidsCgroup:
             except OSError:
                 pass
 
-    def remove(self) -> None:
-        if self.path is not None:
+    def remove(self, wait: float = 2.0) -> None:
+        """Remove the cgroup once its processes are gone. The arcade's wait ends with bwrap's, when
+        the bot's PID namespace may still be dying (a removal then fails with ``EBUSY`` and would
+        leave one cgroup a bot behind), so kill what is left in it and retry for up to ``wait``
+        seconds."""
+        if self.path is None:
+            return
+        deadline = time.monotonic() + wait
+        while True:
             try:
                 self.path.rmdir()
+                break
+            except OSError as exc:
+                if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                    break
+            try:
+                for pid in (self.path / "cgroup.procs").read_text().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except OSError:
+                        pass
             except OSError:
                 pass
-            self.path = None
+            time.sleep(0.01)
+        self.path = None
 
 
 @functools.lru_cache(maxsize=1)

@@ -371,7 +371,7 @@ def test_root_gives_nothing(logs):
 
 def test_the_limits_hold_on_the_bots_own_process(logs):
     """The bot's Python process (bwrap's grandchild) has the rlimits; as root it is nobody to the
-    kernel too (not only inside its namespace) and sits in its pids cgroup."""
+    kernel too (not only inside its namespace) and sits in its pids cgroup, which goes with it."""
     from arcade.catalog import load
     from bots.base import Context
     from bots.external import DEFAULT_MEMORY, close_entry, file_entry
@@ -395,14 +395,15 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
         outside = {int(uid) for uid in status["Uid"].split()}
         assert outside == ({sandbox.UNPRIVILEGED} if os.geteuid() == 0 else {os.geteuid()})
         assert int(status["CapEff"], 16) == 0 and status["NoNewPrivs"].strip() == "1"
-        if host.cgroup is not None and host.cgroup.path is not None:  # root, where cgroups can be made
-            cgroup = Path(f"/proc/{bot}/cgroup").read_text()
-            assert host.cgroup.path.name in cgroup
-            assert (host.cgroup.path / "pids.max").read_text().strip() == str(sandbox.PROCESSES)
+        cgroup = host.cgroup.path if host.cgroup is not None else None
+        if cgroup is not None:  # root, where cgroups can be made
+            assert cgroup.name in Path(f"/proc/{bot}/cgroup").read_text()
+            assert (cgroup / "pids.max").read_text().strip() == str(sandbox.PROCESSES)
         elif os.geteuid() == 0:
             assert sandbox._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
     finally:
         close_entry(entry)
+    assert cgroup is None or not cgroup.exists()  # removed once the bot's namespace died, not left behind
 
 
 @pytest.mark.parametrize("euid", [0, 1000])
