@@ -1,37 +1,59 @@
 """How a student's file bot is contained: bubblewrap (``bwrap``), or a plain process.
 
-``bots.external`` starts each file bot's process with ``command(...)`` and ``limits(...)`` from
+``bots.external`` starts each file bot's process with ``command(...)`` and ``set_limits()`` from
 here; ``bots.registry.resolve`` picks the mode. The modes:
 
 ``bwrap`` (a class tournament's default)
     The bot runs under bubblewrap (the Debian package ``bubblewrap``): its own user, PID, mount,
-    network, IPC, UTS and cgroup namespaces (``--unshare-all``), a new session, ``--die-with-parent``.
-    Its file system is read-only and holds only what it needs: the system's ``/usr`` (and the
-    ``/lib*`` links), the Python runtime, the arcade's ``games/`` and ``bots/`` (the course API
-    modules it may import), and its own folder at ``/bot`` (a bot may import its helper modules:
-    so give each student's bot a folder of its own); ``/tmp`` is a private
-    tmpfs; ``/proc`` shows its own processes only; no network at all; an empty environment. It
-    cannot see the arcade, the other bot, other students' files or the instructor's terminal, and
-    everything it started dies with it (the PID namespace's first process is bwrap's).
+    network, IPC, UTS and cgroup namespaces (``--unshare-all``, ``--unshare-user``), a new session,
+    ``--die-with-parent``. Its file system is read-only and holds only what it needs: the system's
+    ``/usr`` (and the ``/lib*`` links), the Python runtime, the arcade's ``games/`` and ``bots/``
+    (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
+    helper modules: so give each student's bot a folder of its own); ``/tmp`` is a private tmpfs
+    of ``TMP_SIZE``; ``/proc`` shows its own processes only, read-only; ``/dev`` is read-only and
+    holds only ``DEVICES`` (the host's null, zero, full, random, urandom and tty), the ``fd`` and
+    standard-stream links and ``/dev/shm``, a private tmpfs of ``SHM_SIZE``; no network at all;
+    an empty environment. It cannot see the arcade, the other bot, other students' files or the
+    instructor's terminal, and everything it started dies with it (the PID namespace's first
+    process is bwrap's).
+
+    Whoever starts the arcade, root included, the bot is ``UNPRIVILEGED`` (``nobody``) with no
+    capabilities at all (``--cap-drop ALL``: every capability set empty) and no new privileges:
+    it cannot become root (setuid(0) fails), remount or mount anything, chroot, make device
+    nodes, or make namespaces (``--disable-userns``: no user namespace, hence no other one), so
+    it writes only to its ``/tmp`` and ``/dev/shm``. A user's arcade runs bwrap as that user,
+    whom the bot is to the kernel. Root's runs it through ``bots/sandbox_launch.py``, as
+    ``nobody`` outside the namespace too: else the bot would own the host's root-owned files in
+    reach (and could change the modes of the host's ``/dev/null`` and the other bound devices)
+    and ``RLIMIT_NPROC`` would not hold it; then what it reads in its binds must be readable by
+    others (as under ``umask 022``).
+
+    Not guaranteed: a bot can read everything in its binds (the runtime, the arcade's code, its
+    folder); it may trace its own processes and bwrap's reaper (its PID namespace's process 1,
+    which has no more rights than the bot; the arcade is out of its sight); its processes share
+    the machine's CPUs and kernel with everything else.
 ``none``
     A process of its own (its own session and process group, killed with it), as before: limits
     apply, nothing is hidden from it. ``auto`` means ``bwrap`` when it works on this machine and
     ``none`` otherwise, with a one-line warning that the bots are not contained.
 
-Either way the process gets rlimits (``limits``): CPU seconds, address space (the memory cap),
-processes (``NPROC``), open files, file size, no core files. The number of processes is also
-held by the cgroup ``pids`` controller when the arcade may create a cgroup (root, where
-``RLIMIT_NPROC`` does not apply).
+Either way the process gets rlimits (``set_limits``, then the bot's process itself): CPU seconds,
+address space (the memory cap), open files, file size, no core files; in the sandbox also
+processes (``RLIMIT_NPROC``, counted in the bot's own user namespace), held as well, when the
+arcade is root and may make one, by a cgroup of the ``pids`` controller (``PidsCgroup``).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +68,10 @@ OPEN_FILES = 256
 LOG_FILE_SIZE = 1 << 20
 """Bytes a file the bot writes may reach (its private ``/tmp`` is a tmpfs of ``TMP_SIZE``)."""
 TMP_SIZE = 64 << 20
+SHM_SIZE = 4 << 20
+"""Bytes of the bot's ``/dev/shm`` (a tmpfs: its memory is not the bot's process's)."""
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+"""The character devices in the bot's ``/dev``, bound from the host's."""
 
 
 class SandboxUnavailable(RuntimeError):
@@ -118,10 +144,17 @@ ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 bot can read, so bwrap gets none of the arcade's (the bot's own is cleared: ``--clearenv``)."""
 
 
+UNPRIVILEGED = 65534
+"""The user and group the bot is inside its sandbox (``nobody``), and, when root starts the
+arcade, outside it too (``bots/sandbox_launch.py``)."""
+
+
 def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
-    ``/bot`` (so each student's bot belongs in a folder of its own)."""
-    args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
+    ``/bot`` (so each student's bot belongs in a folder of its own); as root, through
+    ``bots/sandbox_launch.py``, which starts bwrap as ``UNPRIVILEGED``."""
+    args = ["--unshare-all", "--unshare-user", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
+            "--cap-drop", "ALL", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
             "--setenv", "PYTHONDONTWRITEBYTECODE", "1", "--setenv", "PYTHONNOUSERSITE", "1",
             "--ro-bind", "/usr", "/usr"]
@@ -134,15 +167,26 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
     for name in ("/etc/ld.so.cache", "/etc/localtime"):
         if Path(name).exists():
             args += ["--ro-bind", name, name]
-    args += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
+    args += ["--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/dev"]
+    for name in DEVICES:  # the host's own nodes (a tmpfs in a user namespace cannot hold devices)
+        if Path("/dev", name).exists():
+            args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for link, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"), ("stdout", "/proc/self/fd/1"),
+                         ("stderr", "/proc/self/fd/2")):
+        args += ["--symlink", target, f"/dev/{link}"]
+    args += ["--size", str(SHM_SIZE), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+             "--size", str(TMP_SIZE), "--tmpfs", "/tmp"]
     if not probe:
         for path in _runtime_paths():
             args += ["--ro-bind", str(path), str(path)]
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
             args += ["--ro-bind", str(bot_file.parent), "/bot", "--chdir", "/bot"]
-    args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp can be written
-    return args
+    args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp and /dev/shm can be written
+    if os.geteuid() != 0:
+        return ["bwrap", *args]
+    bwrap = shutil.which("bwrap", path=ENVIRONMENT["PATH"]) or "bwrap"
+    return [sys.executable, "-I", "-S", str(ROOT / "bots" / "sandbox_launch.py"), str(os.getpid()), bwrap, *args]
 
 
 # -- limits -------------------------------------------------------------------------------------
@@ -201,13 +245,31 @@ class PidsCgroup:
             except OSError:
                 pass
 
-    def remove(self) -> None:
-        if self.path is not None:
+    def remove(self, wait: float = 2.0) -> None:
+        """Remove the cgroup once its processes are gone. The arcade's wait ends with bwrap's, when
+        the bot's PID namespace may still be dying (a removal then fails with ``EBUSY`` and would
+        leave one cgroup a bot behind), so kill what is left in it and retry for up to ``wait``
+        seconds."""
+        if self.path is None:
+            return
+        deadline = time.monotonic() + wait
+        while True:
             try:
                 self.path.rmdir()
+                break
+            except OSError as exc:
+                if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                    break
+            try:
+                for pid in (self.path / "cgroup.procs").read_text().split():
+                    try:
+                        os.kill(int(pid), signal.SIGKILL)
+                    except OSError:
+                        pass
             except OSError:
                 pass
-            self.path = None
+            time.sleep(0.01)
+        self.path = None
 
 
 @functools.lru_cache(maxsize=1)
@@ -232,3 +294,4 @@ def _pids_root() -> Path | None:
         except OSError:
             continue
     return None
+

@@ -208,3 +208,162 @@ def protocol_flood(left):
     for _ in range(6):
         _to_pipes(b"x" * (1 << 20))
     return 1
+
+
+# -- root gives nothing: every way out of the sandbox's privileges, tried at once ---------------
+
+_LIBC = None
+
+
+def _libc():
+    global _LIBC
+    if _LIBC is None:
+        import ctypes
+
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC
+
+
+def _call(name, *args):
+    """``None`` when libc's ``name(*args)`` succeeded, else the error's name."""
+    import ctypes
+    import errno
+
+    result = getattr(_libc(), name)(*args)
+    if result == 0:
+        return None
+    return errno.errorcode.get(ctypes.get_errno(), str(ctypes.get_errno()))
+
+
+def _in_child(action):
+    """``action()`` (``None`` for success) in a forked child, so that a success changes nothing
+    here: the child's answer, or ``'died'``."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            answer = action()
+        except BaseException as exc:  # the attack's own failure is an answer too
+            answer = type(exc).__name__
+        os.write(write_end, ("ok" if answer is None else str(answer)).encode())
+        os._exit(0)
+    os.close(write_end)
+    os.waitpid(pid, 0)
+    with os.fdopen(read_end, "rb") as pipe:
+        return pipe.read().decode() or "died"
+
+
+def _mount_points():
+    points = []
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        point = line.split()[4].replace("\\040", " ")
+        if point not in points:
+            points.append(point)
+    return points
+
+
+CLONE = {"user": 0x10000000, "mount": 0x00020000, "net": 0x40000000, "pid": 0x20000000,
+         "ipc": 0x08000000, "uts": 0x04000000, "cgroup": 0x02000000}
+MS_REMOUNT, MS_BIND = 32, 4096
+
+
+_ESCAPED = []
+
+
+def escape(left):
+    """Everything root would allow: capabilities, setuid(0), new namespaces, remounting each
+    mount read-write (then writing to it), mounting, chroot, device nodes, changing the owner's
+    bits of the host's devices, writing to every place, filling /dev/shm. Each success is named
+    in ``got``; a success is undone at once (a file made is removed, a mode is set to what it was).
+    Once a match: its first move."""
+    if _ESCAPED:
+        return 1
+    _ESCAPED.append(True)
+    got = []
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    caps = {key: status[key].strip() for key in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")}
+    uid = status["Uid"].split()
+    no_new_privs = status.get("NoNewPrivs", "?").strip()
+    for key, value in caps.items():
+        if int(value, 16):
+            got.append(f"{key}={value}")
+    if "0" in uid:
+        got.append("uid 0")
+    for name, flag in CLONE.items():
+        if _in_child(lambda flag=flag: _call("unshare", flag)) == "ok":
+            got.append(f"unshare {name}")
+    if _in_child(lambda: os.setuid(0)) == "ok":
+        got.append("setuid 0")
+    if _in_child(lambda: os.setgid(0)) == "ok":
+        got.append("setgid 0")
+    points = _mount_points()
+    for point in points:
+        for flags in (MS_REMOUNT | MS_BIND, MS_REMOUNT):
+            remount = lambda point=point, flags=flags: _call("mount", None, point.encode(), None, flags, None)  # noqa: E731
+            if _in_child(remount) == "ok":
+                got.append(f"remount {point}")
+                break
+    for name in ("mnt-tmpfs", "mnt-bind"):
+        os.makedirs(f"/tmp/{name}", exist_ok=True)
+    if _in_child(lambda: _call("mount", b"none", b"/tmp/mnt-tmpfs", b"tmpfs", 0, None)) == "ok":
+        got.append("mount tmpfs")
+    if _in_child(lambda: _call("mount", b"/usr", b"/tmp/mnt-bind", None, MS_BIND, None)) == "ok":
+        got.append("bind mount")
+    if _in_child(lambda: _call("chroot", b"/tmp")) == "ok":
+        got.append("chroot")
+    if _in_child(lambda: _call("mknod", b"/tmp/null-node", 0o20666, os.makedev(1, 3))) == "ok":
+        got.append("mknod")
+    for path in ("/dev/null", "/dev/full", "/dev/tty", "/proc/kallsyms", "/usr/bin"):
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+            os.chmod(path, mode)  # the same bits: allowed means the owner's rights, and nothing changes
+            got.append(f"chmod {path}")
+        except OSError:
+            pass
+    written = set()
+    places = ["/", "/bot", "/arcade", "/arcade/games", "/arcade/bots", "/usr", "/usr/lib", "/etc", "/dev",
+              "/proc", "/proc/sys", "/root", "/home", "/var", sys.prefix, sys.base_prefix, os.path.dirname(os.__file__)]
+    for place in places + points:
+        if place in written or place in ("/tmp", "/dev/shm") or not os.path.isdir(place):
+            continue
+        target = os.path.join(place, f".escape-{MARK}")
+        try:
+            with open(target, "x") as handle:
+                handle.write("owned\n")
+            os.remove(target)
+            written.add(place)
+        except OSError:
+            pass
+    got += [f"wrote {place}" for place in sorted(written)]
+    try:
+        with open("/proc/sys/kernel/hostname", "w") as handle:
+            handle.write("owned")
+        got.append("wrote /proc/sys")
+    except OSError:
+        pass
+    shm = 0  # shared memory outside its memory cap: files of 512 KiB (a file's own cap is 1 MiB)
+    try:
+        for part in range(128):
+            with open(f"/dev/shm/fill-{MARK}-{part}", "wb") as handle:
+                handle.write(b"\0" * (1 << 19))
+                handle.flush()
+                os.fsync(handle.fileno())
+            shm += 1 << 19
+    except OSError:
+        pass
+    for part in range(128):
+        try:
+            os.remove(f"/dev/shm/fill-{MARK}-{part}")
+        except OSError:
+            pass
+    import stat
+
+    devices = {}
+    for name in sorted(os.listdir("/dev")):
+        info = os.lstat(f"/dev/{name}")
+        kind = ("char" if stat.S_ISCHR(info.st_mode) else "block" if stat.S_ISBLK(info.st_mode) else
+                "link" if stat.S_ISLNK(info.st_mode) else "dir" if stat.S_ISDIR(info.st_mode) else "other")
+        devices[name] = kind
+    report("escape", f"got={got} shm={shm} devices={devices} caps={caps} uid={uid} no_new_privs={no_new_privs}")
+    return 1

@@ -1,0 +1,82 @@
+"""How root starts a bot's bwrap sandbox: as ``nobody``, so that the bot is nobody to the kernel too.
+
+``bots.sandbox.command`` runs this file, when the arcade is root, as
+``python -I -S sandbox_launch.py ARCADE_PID BWRAP ARGS...`` (the bot's process, after
+``set_limits`` and joining its pids cgroup); it execs ``BWRAP ARGS...`` in its place. It imports
+nothing but ``os``, ``sys`` and ``ctypes``: it runs before every sandboxed bot.
+
+Why: inside its user namespace the bot is ``nobody`` without capabilities whoever starts it, but
+bwrap maps that user to the one who started it. Mapped to root, the bot would still own every
+root-owned file in reach: it could change the modes of the host's ``/dev/null`` and the other
+devices bound read-write into its ``/dev``, and its processes would escape ``RLIMIT_NPROC``
+(the kernel exempts root's). Started as ``nobody`` outright, bwrap could not reach the folders
+only root may enter (``/root``, where a root's Python or checkout may live).
+
+So, in a mount namespace of its own (the host sees none of it): open each ``--ro-bind`` source as
+root; mount a small tmpfs over ``STAGE`` that others may enter and bind each source into it; drop
+to ``UNPRIVILEGED`` (no supplementary groups; the parent's death signal set again, since a change
+of user clears it); exec bwrap, unprivileged, with the staged paths. What the bot reads inside
+its binds (its folder, the Python runtime, ``games/``) must then be readable by others, as files
+made under the usual ``umask 022`` are.
+"""
+
+import os
+import sys
+
+UNPRIVILEGED = 65534
+"""``bots.sandbox.UNPRIVILEGED`` (this file imports nothing of the arcade's)."""
+STAGE = "/tmp"
+"""Where the staging tmpfs goes, in this process's own mount namespace (it hides the host's
+``/tmp`` from bwrap only: the sources were opened before)."""
+
+CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 2, 4, 4096, 16384, 1 << 18
+PR_SET_PDEATHSIG, SIGKILL = 1, 9
+
+
+def launch(arcade: int, bwrap: str, args: list[str]) -> None:
+    """Stage ``args``' ``--ro-bind`` sources, become ``UNPRIVILEGED`` and exec ``bwrap`` (never
+    returns); ``OSError`` when a step fails. ``arcade`` is the pid that must still be our parent
+    once the death signal is set again."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def check(result: int, what: str) -> None:
+        if result != 0:
+            error = ctypes.get_errno()
+            raise OSError(error, f"{what}: {os.strerror(error)}")
+
+    check(libc.unshare(CLONE_NEWNS), "unshare")
+    check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making the mounts private")
+    end = args.index("--")
+    sources = []  # opened before the staging tmpfs hides STAGE (a bot's folder may be in /tmp)
+    for at in range(end):
+        if args[at] == "--ro-bind":
+            sources.append((at + 1, os.open(args[at + 1], os.O_PATH | os.O_CLOEXEC)))
+    check(libc.mount(b"tmpfs", STAGE.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=0755,size=64k"), "staging")
+    staged = list(args)
+    for number, (at, fd) in enumerate(sources):
+        target = f"{STAGE}/{number}"
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            os.mkdir(target)
+        else:
+            os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+        check(libc.mount(f"/proc/self/fd/{fd}".encode(), target.encode(), None, MS_BIND | MS_REC, None),
+              f"binding {args[at]}")
+        os.close(fd)
+        staged[at] = target
+    os.setgroups([])
+    os.setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
+    os.setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
+    libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
+    if os.getppid() != arcade:  # the arcade died before the signal was set again
+        os._exit(70)
+    os.execv(bwrap, [bwrap, *staged])
+
+
+if __name__ == "__main__":
+    try:
+        launch(int(sys.argv[1]), sys.argv[2], sys.argv[3:])
+    except OSError as exc:
+        print(f"the sandbox's launcher (as root) failed: {exc}", file=sys.stderr)
+        sys.exit(71)
