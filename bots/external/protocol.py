@@ -55,25 +55,31 @@ def _integer(value: object) -> bool:
 
 
 def _json(value: object) -> bool:
-    """Whether ``value`` is a JSON value (no NaN or infinity) nested at most ``MAX_DEPTH`` deep.
-    Iterative, so a deep value cannot exhaust the stack here."""
-    todo: list[tuple[object, int]] = [(value, 0)]
+    """Whether ``value`` is a JSON value (no NaN or infinity) with arrays and objects nested at
+    most ``MAX_DEPTH`` deep. Iterative, so a deep value cannot exhaust the stack here."""
+    if not isinstance(value, (list, tuple, dict)):
+        return _scalar(value)
+    todo: list[tuple[Any, int]] = [(value, 1)]
     while todo:
         item, depth = todo.pop()
-        if isinstance(item, (list, tuple)):
-            if depth >= MAX_DEPTH:
-                return False
-            todo.extend((x, depth + 1) for x in item)
-        elif isinstance(item, dict):
-            if depth >= MAX_DEPTH or not all(isinstance(k, str) for k in item):
-                return False
-            todo.extend((x, depth + 1) for x in item.values())
-        elif isinstance(item, float):
-            if not math.isfinite(item):  # NaN, or 1e999 read as infinity
-                return False
-        elif not (item is None or isinstance(item, (str, int))):  # bool is an int
+        if depth > MAX_DEPTH:
             return False
+        if isinstance(item, dict):
+            if not all(isinstance(key, str) for key in item):
+                return False
+            item = item.values()
+        for child in item:
+            if isinstance(child, (list, tuple, dict)):
+                todo.append((child, depth + 1))
+            elif not _scalar(child):
+                return False
     return True
+
+
+def _scalar(value: object) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)  # not NaN, nor 1e999 read as infinity
+    return value is None or isinstance(value, (str, int))  # a bool is an int
 
 
 def _checked(check: Callable[[object], bool], **default: Any) -> Any:
