@@ -27,8 +27,8 @@ take a few hundred bytes). ``encode`` refuses a longer message, ``decode`` a lon
 ``Lines`` stops buffering an unfinished line past it."""
 
 MAX_DEPTH = 32
-"""How deep JSON arrays and objects may nest inside a message's free-form fields (a move's
-arguments and its answer; Ludo's board, the deepest today, nests 3 deep)."""
+"""How deep JSON arrays and objects may nest in a message's free-form fields, a move's arguments
+and its answer (the arguments with Othello's, D-Football's or Ludo's board nest 3 deep)."""
 
 
 class ProtocolError(ValueError):
@@ -56,7 +56,8 @@ def _integer(value: object) -> bool:
 
 def _json(value: object) -> bool:
     """Whether ``value`` is a JSON value (no NaN or infinity) with arrays and objects nested at
-    most ``MAX_DEPTH`` deep. Iterative, so a deep value cannot exhaust the stack here."""
+    most ``MAX_DEPTH`` deep (a tuple goes out as an array and comes back a list). Iterative, so
+    a deep value cannot exhaust the stack here."""
     if not isinstance(value, (list, tuple, dict)):
         return _scalar(value)
     todo: list[tuple[Any, int]] = [(value, 1)]
