@@ -195,8 +195,8 @@ def set_limits() -> None:
     """In the bot's process before it starts (``preexec_fn``): CPU seconds, open files, file
     size, no core files, and death with the arcade (``PR_SET_PDEATHSIG``: a bot stuck in a long C
     call holding the GIL, whose watchdog thread cannot run, still dies when the arcade is killed).
-    The memory cap and the process count are set by the bot's process itself (``child_main``),
-    once it is inside its namespaces."""
+    The memory cap and the process count are set by the bot's process itself, once it is inside
+    its namespaces (``bots.external.child.set_caps``)."""
     for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_NOFILE, OPEN_FILES),
                          (resource.RLIMIT_FSIZE, LOG_FILE_SIZE), (resource.RLIMIT_CORE, 0)):
         try:

@@ -307,9 +307,9 @@ async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
 
 
 def test_a_big_log_rolls_over_when_the_next_process_starts(logs, monkeypatch):
-    import bots.external
+    import bots.external.logs
 
-    monkeypatch.setattr(bots.external, "LOG_ROLLOVER", 100)
+    monkeypatch.setattr(bots.external.logs, "LOG_ROLLOVER", 100)
     game = load("toothpicks")()
     entry = file_entry("toothpicks", spec("toothpicks", "good"))
     entry.source.log_path.parent.mkdir(parents=True)

@@ -210,10 +210,10 @@ def test_a_bot_holding_the_gil_dies_when_the_arcade_is_killed(tmp_path, mode):
         "bot = entry.make(game)\n"
         "threading.Thread(target=lambda: bot.choose(game.initial_state(), Context(time_limit=60)),\n"
         "                 daemon=True).start()\n"
-        "while entry.source.host is None or entry.source.host.proc is None:\n"
+        "while entry.source.host is None or entry.source.host.transport is None:\n"
         "    time.sleep(0.01)\n"
         "time.sleep(1.0)\n"
-        "print(entry.source.host.proc.pid, flush=True)\n"
+        "print(entry.source.host.transport.proc.pid, flush=True)\n"
         "time.sleep(60)\n"
     )
     stand_in = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,

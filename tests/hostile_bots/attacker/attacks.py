@@ -66,11 +66,13 @@ def frozen_clock(left):
 
 
 def forged_reply(left):
+    from bots.external.protocol import Moved, encode  # the arcade's own wire format, as it is today
+
     time.sleep(0.45)
-    for fd in range(3, 64):  # the protocol's pipe: write an answer that says it took no time
+    for fd in range(3, 64):  # the protocol's pipe: write a well-formed answer of its own, late
         try:
             if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:") and fd != 0:
-                os.write(fd, b'{"ok": true, "move": 1, "seconds": 0.001}\n')
+                os.write(fd, encode(Moved(1)))
         except OSError:
             pass
     os._exit(0)  # no real answer follows: the forged one is all the arcade gets

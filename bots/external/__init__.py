@@ -1,0 +1,77 @@
+"""A student's bot from a file, ``path/to/file.py:function``, run in a process of its own.
+
+Wherever a bot name is accepted (``arcade match``, ``arcade tournament``, the setup screen) a
+file bot can be named instead: ``bots.registry.resolve`` hands the spec to ``file_entry``. The
+function is written in the course's own signature for the game (``bots.adapters``). Without
+``:function`` the game's usual name is used (``engine`` for Robot Ludo, ``strategy`` otherwise).
+
+The package
+===========
+- ``protocol``: the messages both ways, and the one encoder and decoder (bytes ⇄ messages);
+- ``host``: the arcade's end: ``Host`` (one process), ``FileBotSource``, ``ExternalBot`` and
+  ``file_entry``, which turn answers and silences into moves and ``Forfeit``s;
+- ``transport``: the seam the host talks through: the real process, or a script in memory;
+- ``child``: the bot's end, the process that loads the file and answers;
+- ``logs``: the bot's log files; ``specs``: reading ``path.py:function``.
+
+How it runs
+===========
+The arcade never imports the student's code. ``ProcessTransport`` starts ``python -u`` in a new
+session (its own process group) that speaks the protocol over its stdin/stdout pipes
+(``child.child_main``). That process:
+
+- sets ``RLIMIT_AS`` (the memory cap, ``DEFAULT_MEMORY`` = 1 GiB) and no core files, *before*
+  it loads the file, so the module's own top-level code is capped too;
+- moves the protocol to private descriptors and points its standard output and error at the
+  bot's log file, standard input at ``/dev/null``: whatever the bot prints (Python or C level,
+  or its own subprocesses) ends in the log, never on the arcade's terminal or in ``--json``;
+- loads the file under a module name that is not ``__main__`` (a student's test code under
+  ``if __name__ == "__main__"`` does not run), with the file's folder on ``sys.path`` and the
+  arcade's root too (``from games.hog import more_boar`` works, as the README promises);
+- before each game seeds the global ``random`` (and numpy's, if loaded) from the game's seed, so
+  a bot that draws from them plays the same games for the same match seed;
+- calls the function for each move through the game's adapter and sends its answer back.
+
+One process serves a bot for a whole match (its module's globals live on between games, as in
+the courses' notebooks); a process that faulted is killed and the next game gets a fresh one.
+After the match (``FileBotSource.close``, called by ``arcade.match.run_match``), when the bot
+is garbage collected, or when the arcade exits, the whole process group is killed with
+``SIGKILL``.
+
+Forfeits
+========
+``ExternalBot.choose`` raises ``Forfeit`` for a fault; the match runner and the game screen end
+that game with the other side winning. The checks come in the course's order (``play_game`` in
+D-Football): an error first, then the time, then the move.
+
+- the function raises, calls ``exit``, the file cannot be loaded, or the process exits or
+  crashes: ``"strategy produced an error (...)"``;
+- it goes over the memory cap: ``"strategy exceeded the memory cap (1 GiB)"``;
+- its move took longer than the limit (``"strategy took >100ms to return a move"``, the limit
+  as actually used); one that does not answer by the limit plus a grace (``grace``) is killed
+  and forfeits with the same words;
+- it returns something that is not a legal move or not of the signature's type:
+  ``"strategy returned an invalid move (...)"``.
+
+The limit per move is, first to last: ``Context.time_limit`` (``--time-limit``), the source's
+own ``time_limit``, the game's default (``Adapter.time_limit``: 100 ms D-Football, the
+``time_limit`` option in Othello, 1 s otherwise). The arcade keeps the clock, not the bot's
+process: a move takes the request's round trip on the arcade's monotonic clock, or the CPU time
+the bot's process and its children used meanwhile where that is more (threads). Nothing the
+bot's process says changes it, so a bot that stops its own clock gains nothing.
+
+POSIX only (``resource``, process groups, ``select`` on pipes).
+"""
+
+from bots.base import ERROR, INVALID, MEMORY, Forfeit, limit_text, took_too_long
+from bots.external.child import child_main
+from bots.external.host import (DEFAULT_MEMORY, LOAD_TIMEOUT, ExternalBot, ExternalEntry, FileBotSource, Host,
+                                file_entry, grace, memory_text)
+from bots.external.logs import log_dir
+from bots.external.specs import BadSpec, is_file_spec, parse_spec, short_name
+
+__all__ = [
+    "DEFAULT_MEMORY", "ERROR", "INVALID", "LOAD_TIMEOUT", "MEMORY", "BadSpec", "ExternalBot", "ExternalEntry",
+    "FileBotSource", "Forfeit", "Host", "child_main", "file_entry", "grace", "is_file_spec", "limit_text",
+    "log_dir", "memory_text", "parse_spec", "short_name", "took_too_long",
+]

@@ -1,0 +1,219 @@
+"""The bot's end of the wire: the process that loads a student's file and answers the arcade.
+
+It runs ``child_main`` (``python -u -c`` ``bots.external.transport.CHILD_CODE``). Before anything
+of the bot's runs, it moves the protocol to private descriptors and points its standard output
+at its standard error (the bot's log), standard input at ``/dev/null``, and watches for the
+arcade's death. Then ``Child`` answers each request with the handler of its kind.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+import threading
+import time
+import traceback
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, BinaryIO, Callable
+
+from bots.external.protocol import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, OutOfMemory,
+                                    ProtocolError, Reply, Request, Seed, decode, encode)
+
+MAX_DETAIL = 2000
+"""Characters of a fault's detail sent to the arcade at most (an exception's message can be
+megabytes; the whole of it is in the log)."""
+
+
+def log_exception(what: str) -> str:
+    """Print the exception being handled to the log under ``what``; its last line, for the
+    arcade (with the file and line of a syntax error)."""
+    print(f"--- {what}:", file=sys.stderr)
+    traceback.print_exc(file=sys.stderr)
+    kind, value = sys.exc_info()[:2]
+    text = traceback.format_exception_only(kind, value)[-1].strip()  # one line
+    if isinstance(value, SyntaxError) and value.lineno:
+        text += f" ({Path(value.filename or '?').name}, line {value.lineno})"
+    return text
+
+
+def set_caps(memory: int | None, processes: int | None) -> None:
+    """The memory cap (``RLIMIT_AS``), the process cap (``RLIMIT_NPROC``: in the sandbox, counted
+    in its own user namespace) and no core files, before the bot's file runs."""
+    import resource
+
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if processes:
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+    try:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ValueError, OSError):
+        pass
+
+
+def load_function(path: Path, function: str) -> Callable:
+    """``function`` from the file at ``path``, loaded under a module name that is not
+    ``__main__`` (its ``if __name__ == "__main__"`` part does not run), its folder on ``sys.path``."""
+    import importlib.util
+
+    sys.path.insert(0, str(path.parent))
+    spec = importlib.util.spec_from_file_location(f"arcade_bot_{path.stem}", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path.name}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    fn = getattr(module, function, None)
+    if fn is None:
+        names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
+                 and getattr(v, "__module__", None) == spec.name]
+        raise LookupError(f"{path.name} has no function {function!r}"
+                          + (f"; its functions: {', '.join(names)}" if names else ""))
+    if not callable(fn):
+        raise TypeError(f"{function!r} in {path.name} is not a function")
+    return fn
+
+
+class Child:
+    """The bot's process's state (the adapter and the loaded function) and one handler per
+    request. ``send`` is how an answer leaves; ``handle`` returns ``False`` when the process must
+    end (the function called ``exit``)."""
+
+    def __init__(self, send: Callable[[Reply], None]) -> None:
+        self.send = send
+        self.fn: Callable | None = None
+        self.adapter: Any = None
+
+    def reply(self, message: Reply) -> None:
+        """Send ``message``, its detail (if any) cut to ``MAX_DETAIL`` characters."""
+        detail = getattr(message, "detail", "")
+        if len(detail) > MAX_DETAIL:
+            message = replace(message, detail=detail[:MAX_DETAIL] + "…")
+        self.send(message)
+
+    def handle(self, request: Request) -> bool:
+        handler = {Load: self.on_load, Seed: self.on_seed, Move: self.on_move}.get(type(request))
+        if handler is None:  # an answer's kind: the arcade never sends one
+            raise ProtocolError(f"a {request.kind} message sent to the bot")
+        return handler(request) is not False
+
+    def on_load(self, request: Load) -> None:
+        set_caps(request.memory, request.processes)
+        self.fn = None
+        try:
+            from bots.adapters import adapter_for
+
+            self.adapter = adapter_for(request.game)
+            fn = load_function(Path(request.path), request.function)
+        except MemoryError:
+            self.reply(OutOfMemory("MemoryError"))
+            return
+        except BaseException as exc:  # noqa: BLE001 - any failure to load is reported
+            detail = log_exception("loading failed")
+            if isinstance(exc, (LookupError, TypeError)) and not isinstance(exc, KeyError):
+                detail = str(exc)
+            self.reply(Failed(detail))
+            return
+        self.fn = fn
+        self.reply(Loaded())
+
+    def on_seed(self, request: Seed) -> None:
+        """Seed the global ``random`` and numpy's (if the bot loaded it): no answer."""
+        import random
+
+        random.seed(request.seed)
+        numpy = sys.modules.get("numpy")
+        if numpy is not None:
+            try:
+                numpy.random.seed(request.seed % (1 << 32))
+            except Exception:  # noqa: BLE001
+                pass
+
+    def on_move(self, request: Move) -> bool:
+        """Call the function through the adapter; answer its move or its fault. ``False`` after
+        an ``exit``. (The arcade times the call, on its own clock.)"""
+        if self.fn is None or self.adapter is None:
+            self.reply(Failed("no function loaded"))
+            return True
+        try:
+            value = self.adapter.call(self.fn, request.args)
+        except (MemoryError, OSError) as exc:
+            if isinstance(exc, OSError) and exc.errno != errno.ENOMEM:
+                self.reply(Failed(log_exception("the strategy raised")))
+            else:
+                log_exception("out of memory (the memory cap)")
+                self.reply(OutOfMemory())
+            return True
+        except SystemExit as exc:
+            log_exception("the strategy called exit")
+            self.reply(Exited(f"it called exit({exc.code!r})"))
+            return False
+        except BaseException:  # noqa: BLE001 - the course forfeits on any error
+            self.reply(Failed(log_exception("the strategy raised")))
+            return True
+        self.reply(self.answer(value))
+        return True
+
+    def answer(self, value: Any) -> Moved | Invalid:
+        """The function's return value as the answer: ``Moved`` if the adapter takes it and it
+        can be sent, else ``Invalid``. The bot's prints are flushed to the log first."""
+        from bots.adapters import WrongAnswer
+
+        try:
+            move = Moved(self.adapter.answer(value))
+            encode(move)  # a ProtocolError (a ValueError) here: no JSON value, or too long
+            return move
+        except (WrongAnswer, TypeError, ValueError) as exc:
+            return Invalid(str(exc))
+        finally:
+            sys.stdout.flush()
+
+
+def serve(child: Child, source: BinaryIO) -> None:
+    """Answer requests read from ``source`` until it closes or ``child`` says stop. A line that
+    is no request raises ``ProtocolError`` (only the arcade writes there): the process ends."""
+    lines = Lines()
+    while True:
+        line = lines.next()
+        if line is None:
+            chunk = source.read(1 << 16)
+            if not chunk:
+                return
+            lines.feed(chunk)
+            continue
+        if not child.handle(decode(line)):
+            return
+
+
+def watch_parent() -> None:
+    """End the process when the arcade dies without killing it (SIGKILL, a crash). The arcade's
+    pid is ``argv[2]``: 0 in the sandbox, where the parent is bwrap's, which dies with the arcade."""
+    parent = (int(sys.argv[2]) if len(sys.argv) > 2 else 0) or os.getppid()
+
+    def watchdog() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(70)
+
+    if os.getppid() != parent:
+        os._exit(70)
+    threading.Thread(target=watchdog, daemon=True).start()
+
+
+def child_main() -> None:
+    """The bot's process: answer the arcade's lines until its pipe closes."""
+    watch_parent()
+    proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    proto_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)  # the bot's prints go to the log (stderr is the log file)
+
+    def reply(message: Reply) -> None:
+        proto_out.write(encode(message))
+        proto_out.flush()
+
+    serve(Child(reply), proto_in)

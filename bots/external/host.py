@@ -1,0 +1,363 @@
+"""The arcade's end of the wire: a file bot's process started, loaded, asked for moves against
+the clock, and its faults turned into ``Forfeit``s; the ``BotEntry`` that plays it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Union
+
+from bots import sandbox
+from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
+from bots.external.logs import log_dir
+from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
+                                    OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
+from bots.external.specs import parse_spec
+from bots.external.transport import Launch, ProcessTransport, Transport
+from games.base import Termination
+
+DEFAULT_MEMORY = 1 << 30
+"""The memory cap of a bot's process: 1 GiB of address space (``RLIMIT_AS``)."""
+
+LOAD_TIMEOUT = 20.0
+"""Seconds a bot's process has to start and load its file (its top-level code included)."""
+
+POLL = 0.05
+"""Seconds between looks at ``cancelled`` while waiting for an answer."""
+
+
+def memory_text(limit: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if limit >= size:
+            return f"{limit / size:g} {unit}"
+    return f"{limit} bytes"
+
+
+def grace(limit: float) -> float:
+    """Extra seconds past the limit before a silent bot is killed (the arcade's clock judges a
+    late answer; this only bounds a bot that never answers)."""
+    return max(0.5, limit / 2)
+
+
+# -- what waiting for an answer can come to, besides an answer ------------------------------------
+
+@dataclass(frozen=True)
+class TimedOut:
+    """No answer within the time given."""
+
+
+@dataclass(frozen=True)
+class Eof:
+    """The process closed its end: it exited or crashed."""
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """The caller's ``cancelled()`` became true: the answer is no longer wanted."""
+
+
+@dataclass(frozen=True)
+class Garbled:
+    """The process sent bytes that are no answer (``detail`` says how): only a bot writing on
+    the protocol's pipe itself does that, and it forfeits with an error."""
+
+    detail: str
+
+
+Outcome = Union[Reply, TimedOut, Eof, Cancelled, Garbled]
+
+
+class Host:
+    """One bot process seen from the arcade: start it and load the file, send requests, wait for
+    answers (typed ``Outcome``s), kill it with everything it started. It talks through a
+    ``Transport`` made by ``connect`` (a real process unless a test gives another) and waits on
+    ``clock``."""
+
+    def __init__(self, launch: Launch, memory: int | None,
+                 connect: Callable[[Launch], Transport] = ProcessTransport,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.launch = launch
+        self.memory = memory
+        self.connect = connect
+        self.clock = clock
+        self.transport: Transport | None = None
+        self.lines = Lines()
+
+    @property
+    def alive(self) -> bool:
+        return self.transport is not None and self.transport.alive
+
+    def start(self) -> None:
+        """Start the process and load the file; ``Forfeit`` (an error) if that fails."""
+        launch = self.launch
+        self.transport = self.connect(launch)
+        self.lines = Lines()
+        bwrap = launch.sandbox == "bwrap"
+        reply = self.exchange(
+            Load(path=f"/bot/{launch.path.name}" if bwrap else str(launch.path), function=launch.function,
+                 game=launch.game_id, memory=self.memory, processes=sandbox.PROCESSES if bwrap else None),
+            LOAD_TIMEOUT,
+        )
+        if isinstance(reply, Loaded):
+            return
+        forfeit = self._load_failure(reply)
+        self.kill()
+        raise forfeit
+
+    def _load_failure(self, reply: Outcome) -> Forfeit:
+        name = self.launch.path.name
+        if isinstance(reply, TimedOut):
+            return Forfeit(ERROR, f"could not load {name} within {LOAD_TIMEOUT:g}s")
+        if isinstance(reply, OutOfMemory):
+            return Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, while loading {name}", Termination.MEMORY)
+        if isinstance(reply, Eof):
+            return Forfeit(ERROR, f"could not load {name}: {self.exit_text()}")
+        detail = getattr(reply, "detail", "") or _unexpected(reply)
+        return Forfeit(ERROR, f"could not load {name}: {detail}")
+
+    def kill(self) -> None:
+        """Kill the process and everything it started (its process group); wait for it."""
+        if self.transport is not None:
+            self.transport.close()
+            self.transport = None
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds used so far by the bot's process and everything it started (measured on
+        the arcade's side; 0 where it cannot be read)."""
+        return self.transport.cpu_seconds() if self.transport is not None else 0.0
+
+    def exit_text(self) -> str:
+        """How the process ended, for an ``Eof``: its exit status or the signal that killed it."""
+        return self.transport.exit_text() if self.transport is not None else "its process is gone"
+
+    # -- talking -----------------------------------------------------------------------------
+    def send(self, message: Message) -> bool:
+        """Send ``message``; ``False`` if the process's end is closed."""
+        return self.transport is not None and self.transport.write(encode(message))
+
+    def receive(self, timeout: float, cancelled: Callable[[], bool] = lambda: False) -> Outcome:
+        """The next answer, or what came instead within ``timeout`` seconds: ``TimedOut``,
+        ``Eof``, ``Cancelled`` (``cancelled()`` became true) or ``Garbled``."""
+        deadline = self.clock() + timeout
+        while True:
+            try:
+                line = self.lines.next()
+            except ProtocolError as exc:
+                return Garbled(f"the bot's process sent {exc}")
+            if line is not None:
+                return _reply(line)
+            left = deadline - self.clock()
+            if left <= 0:
+                return TimedOut()
+            if cancelled():
+                return Cancelled()
+            if self.transport is None:
+                return Eof()
+            chunk = self.transport.read(min(left, POLL))
+            if chunk == b"":
+                return Eof()
+            if chunk is not None:
+                self.lines.feed(chunk)
+
+    def exchange(self, message: Message, timeout: float, cancelled: Callable[[], bool] = lambda: False) -> Outcome:
+        """Send ``message`` and wait for its answer (``Eof`` if it cannot be sent)."""
+        if not self.send(message):
+            return Eof()
+        return self.receive(timeout, cancelled)
+
+
+def _reply(line: bytes) -> Outcome:
+    """A line from the bot's process as an answer, or ``Garbled``."""
+    try:
+        message = decode(line)
+    except ProtocolError as exc:
+        return Garbled(f"the bot's process garbled its answer ({exc})")
+    if not isinstance(message, REPLIES):
+        return Garbled(f"the bot's process garbled its answer (a {message.kind} request)")
+    return message
+
+
+def _unexpected(reply: Outcome) -> str:
+    return f"the bot's process garbled its answer (an unexpected {getattr(reply, 'kind', 'answer')})"
+
+
+# -- the bot, seen from the match runner ----------------------------------------------------------
+
+class FileBotSource:
+    """A file bot for one game: its spec, limits and log, and the process that serves it.
+
+    One process at a time serves every game the source's bots play (they ask in turn); ``close``
+    kills it. The memory cap is ``memory`` bytes (``None``: no cap). ``connect`` and ``clock`` are
+    the host's (a test gives a ``MemoryTransport``'s)."""
+
+    def __init__(self, game_id: str, spec: str, time_limit: float | None = None,
+                 memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none", *,
+                 connect: Callable[[Launch], Transport] = ProcessTransport,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        from bots.adapters import adapter_for
+
+        self.sandbox = sandbox
+        self.game_id = game_id
+        self.spec = spec
+        self.path, self.function = parse_spec(spec, game_id)
+        self.adapter = adapter_for(game_id)
+        self.time_limit = time_limit
+        self.memory = memory
+        self.log_path = (logs or log_dir()) / f"{self.path.stem}.{self.function}.log"
+        self.connect = connect
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.host: Host | None = None
+
+    def limit(self, game, ctx: Context | None = None) -> float:
+        if ctx is not None and ctx.time_limit is not None:
+            return ctx.time_limit
+        if self.time_limit is not None:
+            return self.time_limit
+        return self.adapter.time_limit(game)
+
+    def ready_host(self, game) -> Host:
+        """The live process, started (and the file loaded) if need be; ``Forfeit`` if it cannot."""
+        with self.lock:
+            if self.host is None or not self.host.alive:
+                if self.host is not None:
+                    self.host.kill()
+                launch = Launch(self.game_id, self.path, self.function, self.log_path, self.sandbox)
+                self.host = Host(launch, self.memory, self.connect, self.clock)
+                try:
+                    self.host.start()
+                except Forfeit:
+                    self.host = None
+                    raise
+            return self.host
+
+    def discard(self) -> None:
+        with self.lock:
+            if self.host is not None:
+                self.host.kill()
+                self.host = None
+
+    close = discard
+
+    def probe(self, game) -> str | None:
+        """Start the process and load the file: ``None`` if that works, else what went wrong (and
+        where the bot's output went)."""
+        try:
+            self.ready_host(game)
+        except Forfeit as exc:
+            why = exc.detail if exc.wording == ERROR and exc.detail else exc
+            return f"cannot load bot {self.spec!r}: {why} (details in {self.log_path})"
+        return None
+
+    def ask(self, game, state, ctx: Context, seed: int | None) -> Any:
+        """The bot's move in ``state`` (our move), ``None`` if ``ctx`` cancelled the request, or
+        ``Forfeit``.
+
+        The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
+        or the CPU time the bot's processes used for it where that is more (threads); nothing the
+        bot's process says changes it. The checks come in the course's order: an error, then the
+        time, then the move."""
+        limit = self.limit(game, ctx)
+        with self.lock:
+            host = self.ready_host(game)
+            if seed is not None and not host.send(Seed(seed)):
+                self._lost(host)
+            args = self.adapter.request(game, state)
+            cpu_before = host.cpu_seconds()
+            start = host.clock()
+            reply = host.exchange(Move(args), limit + grace(limit), ctx.cancelled)
+            seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+            if isinstance(reply, Cancelled):
+                self.discard()
+                return None
+            self._judge(host, reply, seconds, limit)
+        return self._move(game, state, reply)
+
+    def _judge(self, host: Host, reply: Outcome, seconds: float, limit: float) -> None:
+        """``Forfeit`` for an error or the time, in that order; a process that cannot be trusted
+        to serve the next request is discarded first."""
+        match reply:
+            case TimedOut():
+                self.discard()
+                raise Forfeit(took_too_long(limit), f"no answer after {limit + grace(limit):g}s; stopped",
+                              Termination.TIME)
+            case Eof():
+                self._lost(host)
+            case OutOfMemory():
+                self.discard()
+                raise Forfeit(MEMORY, memory_text(self.memory or 0), Termination.MEMORY)
+            case Exited(detail=detail):
+                self.discard()
+                raise Forfeit(ERROR, detail)
+            case Failed(detail=detail) | Garbled(detail=detail):
+                raise Forfeit(ERROR, detail)
+            case Moved() | Invalid():
+                pass
+            case _:
+                raise Forfeit(ERROR, _unexpected(reply))
+        if seconds > limit:
+            self.discard()  # whatever else it sent stays behind with it: the next game starts clean
+            raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms", Termination.TIME)
+
+    def _move(self, game, state, reply: Moved | Invalid) -> Any:
+        if isinstance(reply, Invalid):
+            raise Forfeit(INVALID, reply.detail, Termination.INVALID)
+        from bots.adapters import WrongAnswer
+
+        try:
+            return self.adapter.to_move(game, state, reply.move)
+        except (WrongAnswer, TypeError, ValueError) as exc:  # a forged answer of any JSON shape
+            raise Forfeit(INVALID, str(exc), Termination.INVALID) from None
+
+    def _lost(self, host: Host) -> None:
+        text = host.exit_text()
+        self.discard()
+        raise Forfeit(ERROR, text, Termination.CRASH)  # the process died: a signal or a hard exit
+
+
+class ExternalBot(Bot):
+    """One game's player backed by a ``FileBotSource``."""
+
+    def __init__(self, game, source: FileBotSource) -> None:
+        super().__init__(game)
+        self.source = source
+        self.seeded = False
+
+    def choose(self, state, ctx: Context):
+        seed = None
+        if not self.seeded:
+            seed = ctx.rng.getrandbits(63)
+            self.seeded = True
+        move = self.source.ask(self.game, state, ctx, seed)
+        if move is None:  # cancelled: the answer is no longer wanted
+            return self.game.legal_moves(state)[0]
+        return move
+
+
+@dataclass(frozen=True)
+class ExternalEntry(BotEntry):
+    """A ``BotEntry`` for a file bot; ``close()`` kills its process (the match runner calls it)."""
+
+    source: FileBotSource | None = field(default=None, compare=False)
+
+    def close(self) -> None:
+        if self.source is not None:
+            self.source.close()
+
+    def probe(self, game) -> str | None:
+        return self.source.probe(game) if self.source is not None else None
+
+
+def file_entry(game_id: str, spec: str, time_limit: float | None = None,
+               memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none") -> ExternalEntry:
+    """The ``BotEntry`` of file bot ``spec`` for ``game_id`` in ``sandbox`` (``bwrap`` or
+    ``none``, as ``bots.sandbox.choose`` decided); ``BadSpec`` if it names no file."""
+    source = FileBotSource(game_id, spec, time_limit=time_limit, memory=memory, logs=logs, sandbox=sandbox)
+    return ExternalEntry(
+        name=spec,
+        description=f"your {source.adapter.signature} from {source.path.name} (output: {source.log_path})",
+        factory=lambda game: ExternalBot(game, source),
+        source=source,
+    )

@@ -1,0 +1,45 @@
+"""A file bot's spec, ``path/to/file.py:function``: telling one from a built-in's name, showing
+it short, and finding its file and function."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bots.base import printable
+
+
+class BadSpec(ValueError):
+    """A file bot spec that names no loadable function; the message says why."""
+
+
+def is_file_spec(name: str) -> bool:
+    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``) rather than a built-in."""
+    path, sep, _function = name.rpartition(":")
+    return name.endswith(".py") or bool(sep and path.endswith(".py"))
+
+
+def short_name(name: str) -> str:
+    """A bot's name for a table: a file bot's file name and function, a built-in's name as is."""
+    if not is_file_spec(name):
+        return name
+    path, sep, function = name.rpartition(":")
+    if not sep or not path.endswith(".py"):
+        return printable(Path(name).name)
+    return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
+
+
+def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
+    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad."""
+    from bots.adapters import adapter_for
+
+    path_text, sep, function = spec.rpartition(":")
+    if not sep or not path_text.endswith(".py"):
+        path_text, function = spec, ""
+    adapter = adapter_for(game_id)
+    function = function or adapter.default_function
+    path = Path(path_text).expanduser()
+    if not function.isidentifier():
+        raise BadSpec(f"bot {spec!r}: {function!r} is not a function name (write path/to/file.py:function)")
+    if not path.is_file():
+        raise BadSpec(f"bot {spec!r}: no such file {str(path)!r} (write path/to/file.py:function)")
+    return path.resolve(), function

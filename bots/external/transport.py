@@ -1,0 +1,291 @@
+"""The seam between the arcade's end of the wire and the bot's process: a ``Transport`` carries
+bytes and knows the process's health; ``bots.external.host`` speaks the protocol through it.
+
+``ProcessTransport`` is the real one: a ``python -u`` process in a session of its own, its
+protocol on its stdin/stdout pipes, its output in its log. ``MemoryTransport`` plays the bot's
+process from a script, in memory and on a clock of its own (as python-chess's tests'
+``MockTransport`` does), so the host's logic is tested without processes or waiting.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Protocol
+
+from bots import sandbox
+from bots.external.logs import LogPump, log_header, roll_over
+from bots.external.protocol import Message, Reply, Request, decode, encode
+from bots.sandbox import PidsCgroup
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The arcade's root folder (``games`` and ``bots`` are imported from it)."""
+
+CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
+              "from bots.external.child import child_main; child_main()")
+"""What the bot's process runs: ``python -u -c CHILD_CODE <arcade root> <arcade pid>``."""
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What starting a bot's process needs: whose file, for which game, where it logs, and the
+    sandbox (``bwrap`` or ``none``)."""
+
+    game_id: str
+    path: Path
+    function: str
+    log_path: Path
+    sandbox: str = "none"
+
+
+class Transport(Protocol):
+    """A bot's process as the host sees it: bytes in and out, and whether it still runs."""
+
+    def write(self, data: bytes) -> bool:
+        """Send ``data``; ``False`` if the process's end is closed."""
+
+    def read(self, timeout: float) -> bytes | None:
+        """Bytes the process wrote, waiting up to ``timeout`` seconds: ``None`` if none came,
+        ``b""`` at the end of the stream (the process exited or crashed)."""
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process still runs."""
+
+    def cpu_seconds(self) -> float:
+        """CPU seconds the process and everything it started used so far."""
+
+    def exit_text(self) -> str:
+        """How the process ended, for an end of stream: its status or the signal that killed it."""
+
+    def close(self) -> None:
+        """Kill the process and everything it started, and wait for it."""
+
+
+# -- the real one: a process ----------------------------------------------------------------------
+
+_LIVE: "weakref.WeakSet[ProcessTransport]" = weakref.WeakSet()
+
+
+class ProcessTransport:
+    """A bot's process, started at once: ``python -u`` in a new session (its own process group),
+    in the bwrap sandbox or not, its standard error (where the child points its output) pumped
+    into the log. Killed with its whole group by ``close``, when garbage collected, or at exit."""
+
+    def __init__(self, launch: Launch) -> None:
+        roll_over(launch.log_path)
+        self.cgroup: PidsCgroup | None = None
+        if launch.sandbox == "bwrap":
+            argv = sandbox.command([sys.executable, "-u", "-c", CHILD_CODE, "/arcade", "0"], launch.path)
+            cwd, env = None, sandbox.ENVIRONMENT
+            self.cgroup = sandbox.PidsCgroup()
+        else:
+            argv = [sys.executable, "-u", "-c", CHILD_CODE, str(ROOT), str(os.getpid())]
+            cwd, env = str(launch.path.parent), None
+        self.log = LogPump(launch.log_path, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
+        cgroup = self.cgroup
+
+        def before_exec() -> None:  # in the bot's process, before it runs anything
+            if cgroup is not None:
+                cgroup.join()
+            sandbox.set_limits()
+
+        self.proc: subprocess.Popen | None = _spawn(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log.write_end, cwd=cwd, env=env,
+            start_new_session=True, close_fds=True, preexec_fn=before_exec,
+        )
+        self.log.started()
+        _LIVE.add(self)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.cgroup)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def write(self, data: bytes) -> bool:
+        if self.proc is None or self.proc.stdin is None:
+            return False
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError, ValueError):
+            return False
+
+    def read(self, timeout: float) -> bytes | None:
+        if self.proc is None or self.proc.stdout is None:
+            return b""
+        fd = self.proc.stdout.fileno()
+        ready, _, _ = select.select([fd], [], [], timeout)
+        return os.read(fd, 1 << 16) if ready else None
+
+    def cpu_seconds(self) -> float:
+        """From ``/proc``, on the arcade's side (0 where it cannot be read)."""
+        return _tree_cpu(self.proc.pid) if self.proc is not None else 0.0
+
+    def exit_text(self) -> str:
+        proc = self.proc
+        if proc is None:
+            return "its process is gone"
+        try:
+            code = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return "its process stopped answering"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"its process crashed ({name})"
+        return f"its process exited with status {code}"
+
+    def close(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        _reap(proc, self.cgroup)
+        self._finalizer.detach()
+        self.proc = None
+        self.cgroup = None
+        self.log.close()
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _reap(proc: subprocess.Popen, cgroup: PidsCgroup | None = None) -> None:
+    _kill_group(proc.pid)
+    for stream in (proc.stdin, proc.stdout):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    if cgroup is not None:
+        cgroup.remove()
+
+
+@atexit.register
+def _kill_all() -> None:
+    for transport in list(_LIVE):
+        transport.close()
+
+
+_SPAWNER: ThreadPoolExecutor | None = None
+_SPAWNER_LOCK = threading.Lock()
+
+
+def _spawn(argv: list[str], **options) -> subprocess.Popen:
+    """``Popen`` from one long-lived thread: a bot's process dies with the thread that started it
+    (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``), and the app asks bots from short-lived
+    worker threads, so none of those may be its parent."""
+    global _SPAWNER
+    with _SPAWNER_LOCK:
+        if _SPAWNER is None:
+            _SPAWNER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-spawner")
+        spawner = _SPAWNER
+    return spawner.submit(subprocess.Popen, argv, **options).result()
+
+
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and its descendants, read from ``/proc``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            fields = Path(f"/proc/{current}/stat").read_text().rpartition(")")[2].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+            for task in os.listdir(f"/proc/{current}/task"):
+                children = Path(f"/proc/{current}/task/{task}/children").read_text().split()
+                todo.extend(int(c) for c in children)
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+# -- the one for tests: a script, in memory ---------------------------------------------------------
+
+Step = Reply | bytes | float | None
+"""What a scripted process does after a request: answer a message, write raw bytes, pause for
+a number of seconds (on the transport's clock), or end (``None``: its stream closes)."""
+
+
+class MemoryTransport:
+    """A bot's process played by ``script``: called with each request the host sends, it gives
+    the steps the process takes (``Step``). Time is the transport's own ``now`` (give ``clock`` to
+    the host): waiting for nothing moves it on at once, so a test of a time-out takes no time.
+    ``sent`` holds every request received; ``cpu`` is what ``cpu_seconds`` reports."""
+
+    def __init__(self, script: Callable[[Request], Iterable[Step]],
+                 exit_text: str = "its process exited with status 0") -> None:
+        self.script = script
+        self.now = 0.0
+        self.cpu = 0.0
+        self.sent: list[Message] = []
+        self.pending: deque[tuple[float, bytes]] = deque()  # (when, bytes); b"" is the end
+        self.ended = False
+        self.closed = False
+        self._exit_text = exit_text
+
+    def clock(self) -> float:
+        return self.now
+
+    @property
+    def alive(self) -> bool:
+        return not (self.closed or self.ended)
+
+    def write(self, data: bytes) -> bool:
+        if not self.alive:
+            return False
+        at = self.now
+        for line in data.splitlines():
+            request = decode(line)
+            self.sent.append(request)
+            for step in self.script(request):
+                if isinstance(step, (int, float)):
+                    at += step
+                elif step is None:
+                    self.pending.append((at, b""))
+                else:
+                    self.pending.append((at, step if isinstance(step, bytes) else encode(step)))
+        return True
+
+    def read(self, timeout: float) -> bytes | None:
+        if self.pending and self.pending[0][0] <= self.now + timeout:
+            at, data = self.pending.popleft()
+            self.now = max(self.now, at)
+            self.ended = self.ended or not data
+            return data
+        self.now += timeout
+        return None
+
+    def cpu_seconds(self) -> float:
+        return self.cpu
+
+    def exit_text(self) -> str:
+        return self._exit_text
+
+    def close(self) -> None:
+        self.closed = True
