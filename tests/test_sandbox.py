@@ -374,14 +374,14 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
     kernel too (not only inside its namespace) and sits in its pids cgroup, which goes with it."""
     from arcade.catalog import load
     from bots.base import Context
-    from bots.external import DEFAULT_MEMORY, close_entry, file_entry
+    from bots.external import DEFAULT_MEMORY, file_entry
 
     game = load("toothpicks")()
     entry = file_entry("toothpicks", VICTIM, sandbox="bwrap")
     try:
         entry.make(game).choose(game.initial_state(), Context(time_limit=60))
         host = entry.source.host
-        tree = descendants(host.proc.pid)
+        tree = descendants(host.transport.proc.pid)
         (bot,) = [pid for pid in tree if Path(f"/proc/{pid}/exe").resolve() == Path(sys.executable).resolve()]
         limits = {line[:26].strip(): line[26:].split()[:2]
                   for line in Path(f"/proc/{bot}/limits").read_text().splitlines()[1:]}
@@ -395,14 +395,14 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
         outside = {int(uid) for uid in status["Uid"].split()}
         assert outside == ({sandbox.UNPRIVILEGED} if os.geteuid() == 0 else {os.geteuid()})
         assert int(status["CapEff"], 16) == 0 and status["NoNewPrivs"].strip() == "1"
-        cgroup = host.cgroup.path if host.cgroup is not None else None
+        cgroup = host.transport.cgroup.path if host.transport.cgroup is not None else None
         if cgroup is not None:  # root, where cgroups can be made
             assert cgroup.name in Path(f"/proc/{bot}/cgroup").read_text()
             assert (cgroup / "pids.max").read_text().strip() == str(sandbox.PROCESSES)
         elif os.geteuid() == 0:
             assert sandbox._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
     finally:
-        close_entry(entry)
+        entry.close()
     assert cgroup is None or not cgroup.exists()  # removed once the bot's namespace died, not left behind
 
 
