@@ -41,6 +41,7 @@ from typing import Callable
 
 from arcade.session import Session
 from bots.base import Bot, BotEntry, Context, Forfeit, printable
+from bots.limits import move_time
 from bots.othello.external import (
     FileTrouble,
     NoMove,
@@ -306,7 +307,7 @@ class RefereedProgram(Bot):
         remove(self.folder / f"{self.opponent}.go")
         before = file_signature(moves)
         touch(self.folder / f"{self.name}.go")
-        limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
+        limit = move_time(self.game, ctx.time_limit)
         try:
             line = await_move(moves, before, self.folder, limit, self.poll, self.read_delay)
         except NoMove as exc:
@@ -370,7 +371,7 @@ def run_referee(
     game = Othello(time_limit=time_limit)
     programs = {side: RefereedProgram(game, players[side], players[1 - side], folder, out, poll, read_delay)
                 for side in (BLUE, ORANGE)}
-    session = Session(game, programs, time_limit=time_limit)
+    session = Session(game, programs)  # each move's time: the game's (``bots.limits.move_time``)
     out(f"Initial Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
     try:
         write_file(folder / MOVE_FILE, "")

@@ -29,6 +29,7 @@ from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
 from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
 from bots.base import BotEntry
+from bots.limits import Limits
 from bots.registry import resolve
 from games.base import CHANCE, GameError, Result, State
 
@@ -130,17 +131,19 @@ class GameScreen(Screen):
             self.answer = answer
 
     def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict,
-                 entries: dict[int, BotEntry] | None = None) -> None:
+                 entries: dict[int, BotEntry] | None = None, limits: Limits | None = None) -> None:
         """``players``: ``"human"`` or a bot's name for each side; ``entries``: the bots' entries
-        when the caller resolved them already (the setup screen, for file bots)."""
+        when the caller admitted them already (the setup screen, for file bots), under ``limits``
+        (``bots.limits``: the session's)."""
         super().__init__()
         self.entry = entry
         self.game = entry.load()(**settings)
         self.players = players
+        self.limits = limits or Limits()
         self.bot_entries: dict[int, BotEntry] = dict(entries or {})
         for side, name in enumerate(players):
             if name != HUMAN and side not in self.bot_entries:
-                self.bot_entries[side] = resolve(entry.id, name)
+                self.bot_entries[side] = resolve(entry.id, name, self.limits)
         self.humans = {side for side, name in enumerate(players) if name == HUMAN}
         self.session = Session(self.game, {})
         self.generation = 0
@@ -230,7 +233,7 @@ class GameScreen(Screen):
         self.games_started += 1
         chance_rng, rng0, rng1 = screen_rngs(getattr(self.app, "seed", None), self.entry.id, self.games_started)
         bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
-        self.session = Session(self.game, bots, chance_rng, (rng0, rng1))
+        self.session = Session(self.game, bots, chance_rng, (rng0, rng1), self.limits)
         self.paused = False
         self.step_once = False
         self.rebuild_logs()
