@@ -1,9 +1,9 @@
 """Headless play: one game between two bots, and matches of many games (``arcade match``).
 
 Player A plays side 0 (which moves first) in odd-numbered games and side 1 in even ones. Every
-game gets its own generators derived from the match seed and the game's number (and the global
-``random`` is seeded from them before each game, for course bots that draw from it), so the same
-seed gives the same result whatever else runs.
+game gets its own generators derived from the match seed and the game's number (``arcade.seeds``;
+the global ``random`` is seeded from them before each game too, for course bots that draw from
+it), so the same seed gives the same result whatever else runs.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from arcade.session import MAX_PLIES, Session, match_rngs
+from arcade.seeds import match_rngs, seed_global_random
+from arcade.session import MAX_PLIES, Session
 from bots.base import Bot, BotEntry
 from bots.limits import Limits
 from games.base import Game, Result, State, Termination
@@ -200,7 +201,7 @@ def _run_match(game, entries, games, seed, limits, on_game, first_game, log) -> 
         # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
         # did): seed it per game too, so that a game does not depend on the games played before
         # it in this process (a tournament's chunks run in any order over its workers).
-        random.seed(f"{seed}:{number}:global")
+        seed_global_random(seed, number)
         players = (entries[first].make(this_game), entries[1 - first].make(this_game))
         rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
         outcome = play_out(this_game, players, chance_rng, rngs, limits)

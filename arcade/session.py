@@ -41,21 +41,6 @@ class CannotUndo(Exception):
     """An undo the session refuses; the message says why (for the player)."""
 
 
-def screen_rngs(seed: int | None, game_id: str, number: int) -> tuple[random.Random, random.Random, random.Random]:
-    """The dice's and the two sides' generators of the game screen's game ``number``: fresh ones
-    without a seed, else derived from the app's seed (tests and snapshots fix it)."""
-    if seed is None:
-        return random.Random(), random.Random(), random.Random()
-    base = f"{seed}:{game_id}:{number}"
-    return random.Random(base + ":chance"), random.Random(base + ":0"), random.Random(base + ":1")
-
-
-def match_rngs(seed: int, number: int) -> tuple[random.Random, random.Random, random.Random]:
-    """The dice's generator and players A's and B's of game ``number`` of a match (A's follows
-    player A whichever side it plays, so a game does not depend on the colours)."""
-    return tuple(random.Random(f"{seed}:{number}:{role}") for role in ("chance", "a", "b"))  # type: ignore[return-value]
-
-
 @dataclass(frozen=True)
 class Answer:
     """A bot's answer to ``ask``: a move, or the ``Forfeit`` its fault earns; the seconds it took

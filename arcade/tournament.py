@@ -15,9 +15,10 @@ A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fe
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
 
 Determinism: every game has its own generators derived from the tournament seed, the pair and
-the game's number (``arcade.session.match_rngs``; the global ``random`` too), and a pair's games are
-cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever the number of jobs,
-each chunk with fresh processes for file bots (whose global ``random`` is seeded per game). The same seed therefore gives the same standings with any
+the game's number (``arcade.seeds``: ``pair_seed``, ``match_rngs``; the global ``random`` too),
+and a pair's games are cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever
+the number of jobs, each chunk with fresh processes for file bots (whose global ``random`` is
+seeded per game). The same seed therefore gives the same standings with any
 ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
 """
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import random
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -35,6 +35,7 @@ from itertools import combinations
 from typing import Callable, Sequence
 
 from arcade.match import GameRecord, Tally, run_match
+from arcade.seeds import groups_rng, pair_seed
 from bots.limits import Limits
 
 CHUNK = 10
@@ -207,12 +208,6 @@ class Setup:
     """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
     bundles: tuple = ()
     """On a cluster: each file bot's name, ``file.py:function`` and folder files (``bundle``)."""
-
-
-def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
-    """A pair's match seed, from the tournament seed and the pair (not from its position)."""
-    digest = hashlib.sha256(f"{seed}\x00{stage}\x00{a}\x00{b}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
@@ -685,7 +680,7 @@ def planned_pairs(n: int) -> int:
 
 
 def run_groups(result: TournamentResult, runner: Runner) -> None:
-    rng = random.Random(f"{result.seed}:groups")
+    rng = groups_rng(result.seed)
     lots = {bot: rng.random() for bot in result.bots}
     out: list[tuple[str, list[Standing]]] = []  # bots knocked out, by round, best first
 

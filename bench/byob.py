@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arcade.match import play_out  # noqa: E402
-from arcade.session import match_rngs  # noqa: E402
+from arcade.seeds import match_rngs  # noqa: E402
 from bots.base import BotEntry, Context, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
 from bots.limits import Limits  # noqa: E402

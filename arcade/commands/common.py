@@ -70,7 +70,7 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
     """The run's seed and whether it is a secret: ``--seed``; resuming a ``--record`` made without
     one, the (secret) seed it was made with; else 63 bits from ``os.urandom`` that no bot can guess
     (it is in no command line, environment or file a bot can read)."""
-    import os
+    from arcade.seeds import secret
 
     if args.seed is not None:
         return args.seed, False
@@ -80,7 +80,7 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
         recorded = recorded_seed(args.record)
         if recorded is not None:
             return recorded, True
-    return int.from_bytes(os.urandom(8), "big") >> 1, True
+    return secret(), True
 
 
 def seed_text(seed: int, secret: bool) -> str:

@@ -27,7 +27,8 @@ from textual.worker import get_current_worker
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
-from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
+from arcade.seeds import screen_rngs
+from arcade.session import HUMAN, Answer, CannotUndo, Session
 from bots.base import BotEntry
 from bots.limits import Limits
 from bots.registry import resolve

@@ -9,7 +9,6 @@ The screen starts each game with ``DEFAULTS``: fast bots and few games, a tourna
 
 from __future__ import annotations
 
-import os
 import time
 
 from rich.markup import escape
@@ -243,6 +242,7 @@ class TournamentScreen(Screen):
         """Plan the tournament as set (``arcade.tournament.plan``: its pre-flight) and settle the
         sandbox of its file bots (bwrap, or no tournament), each a message at once; then admit
         the bots and play, in a worker."""
+        from arcade.seeds import secret
         from arcade.tournament import TournamentError, plan
         from bots.external import is_file_spec
         from bots.limits import Limits
@@ -256,7 +256,7 @@ class TournamentScreen(Screen):
         try:
             games = int(self.query_one("#t-games", Input).value or "0")
             typed = self.query_one("#t-seed", Input).value.strip()
-            seed = int(typed) if typed else int.from_bytes(os.urandom(8), "big") >> 1
+            seed = int(typed) if typed else secret()
         except ValueError:
             self.status("games a pair and the seed are whole numbers", error=True)
             return
