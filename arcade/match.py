@@ -1,9 +1,9 @@
 """Headless play: one game between two bots, and matches of many games (``arcade match``).
 
 Player A plays side 0 (which moves first) in odd-numbered games and side 1 in even ones. Every
-game gets its own generators derived from the match seed and the game's number (and the global
-``random`` is seeded from them before each game, for course bots that draw from it), so the same
-seed gives the same result whatever else runs.
+game gets its own generators derived from the match seed and the game's number (``arcade.seeds``;
+the global ``random`` is seeded from them before each game too, for course bots that draw from
+it), so the same seed gives the same result whatever else runs.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from arcade.session import MAX_PLIES, Session, match_rngs
+from arcade.seeds import match_rngs, seed_global_random
+from arcade.session import MAX_PLIES, Session
 from bots.base import Bot, BotEntry
+from bots.limits import Limits
 from games.base import Game, Result, State, Termination
 
 
@@ -142,16 +144,16 @@ def play_out(
     bots: tuple[Bot, Bot],
     chance_rng: random.Random,
     bot_rngs: tuple[random.Random, random.Random],
-    time_limit: float | None = None,
+    limits: Limits | None = None,
     state: State | None = None,
 ) -> Outcome:
     """Play ``bots[0]`` (side 0) against ``bots[1]`` (side 1) to the end in a ``Session``, which
-    tells both bots how it ended (``Bot.game_over``).
+    tells both bots how it ended (``Bot.game_over``), under ``limits`` (``bots.limits``).
 
     A bot that raises, or returns a move that is not legal, forfeits: the other side wins, in the
     courses' words (``arcade.session``), e.g. "Michigan strategy took >100ms to return a move".
     """
-    session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, time_limit, state)
+    session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, limits, state)
     result = session.play_to_end(MAX_PLIES)
     return Outcome(session.state, result, (session.slowest[0], session.slowest[1]), session.move_texts(),
                    session.times)
@@ -162,12 +164,13 @@ def run_match(
     entries: tuple[BotEntry, BotEntry],
     games: int = 100,
     seed: int = 0,
-    time_limit: float | None = None,
+    limits: Limits | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     first_game: int = 1,
     log=None,
 ) -> MatchSummary:
-    """Play ``games`` games between two bots, A first in odd games, B first in even ones.
+    """Play ``games`` games between two bots, A first in odd games, B first in even ones, each
+    move under ``limits``'s time (the entries were admitted under the same ``limits``).
 
     ``first_game`` numbers the first game (a tournament plays a pair's games in chunks: game
     ``k`` is the same game whichever chunk plays it). File bots' processes are killed at the end.
@@ -175,13 +178,13 @@ def run_match(
     log holds already is taken from it instead of played (a resumed match).
     """
     try:
-        return _run_match(game, entries, games, seed, time_limit, on_game, first_game, log)
+        return _run_match(game, entries, games, seed, limits, on_game, first_game, log)
     finally:
         for entry in entries:
             entry.close()
 
 
-def _run_match(game, entries, games, seed, time_limit, on_game, first_game, log) -> MatchSummary:
+def _run_match(game, entries, games, seed, limits, on_game, first_game, log) -> MatchSummary:
     summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
     for number in range(first_game, first_game + games):
         recorded = log.get("match", entries[0].name, entries[1].name, number) if log is not None else None
@@ -198,10 +201,10 @@ def _run_match(game, entries, games, seed, time_limit, on_game, first_game, log)
         # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
         # did): seed it per game too, so that a game does not depend on the games played before
         # it in this process (a tournament's chunks run in any order over its workers).
-        random.seed(f"{seed}:{number}:global")
+        seed_global_random(seed, number)
         players = (entries[first].make(this_game), entries[1 - first].make(this_game))
         rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
-        outcome = play_out(this_game, players, chance_rng, rngs, time_limit)
+        outcome = play_out(this_game, players, chance_rng, rngs, limits)
 
         def player_of(side: int | None) -> int | None:
             return None if side is None else (side if first == 0 else 1 - side)

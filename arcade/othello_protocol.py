@@ -41,6 +41,7 @@ from typing import Callable
 
 from arcade.session import Session
 from bots.base import Bot, BotEntry, Context, Forfeit, printable
+from bots.limits import move_time
 from bots.othello.external import (
     FileTrouble,
     NoMove,
@@ -145,104 +146,144 @@ def run_player(
 
 def _play(name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float,
           out: Callable[[str], None], seed: int | None) -> int:
-    go, end, moves = folder / f"{name}.go", folder / END_FILE, folder / MOVE_FILE
-    game = Othello(time_limit=time_limit)
-    player = bot.make(game)
-    rng = random.Random(seed)
-    state = game.initial_state()
-    me: int | None = None
-    written: str | None = None
-    started = time.time()
+    return _Player(name, bot, time_limit, folder, poll, out, seed).play()
 
-    def before_us(when: int | None) -> bool:
+
+class _Player:
+    """``run_player``'s game: the files it watches, the board as the moves came, our colour
+    (``None`` until the first turn says it) and the last line we wrote."""
+
+    def __init__(self, name: str, bot: BotEntry, time_limit: float, folder: Path, poll: float,
+                 out: Callable[[str], None], seed: int | None) -> None:
+        self.name, self.folder, self.poll, self.out, self.time_limit = name, folder, poll, out, time_limit
+        self.go, self.end, self.moves = folder / f"{name}.go", folder / END_FILE, folder / MOVE_FILE
+        self.game = Othello(time_limit=time_limit)
+        self.player = bot.make(self.game)
+        self.rng = random.Random(seed)
+        self.state = self.game.initial_state()
+        self.me: int | None = None
+        self.written: str | None = None
+        self.started = time.time()
+        self.stale_go: tuple | None = None
+
+    def before_us(self, when: int | None) -> bool:
         """A file time (``changed_at``) from before this program started: an earlier game's."""
-        return when is not None and when < (started - 0.05) * 1e9
+        return when is not None and when < (self.started - 0.05) * 1e9
 
-    def end_text() -> str | None:
-        when = changed_at(end)
-        if when is None or before_us(when):
+    def end_text(self) -> str | None:
+        when = changed_at(self.end)
+        if when is None or self.before_us(when):
             return None  # not there, or left over from an earlier game
-        text = read_file(end)
+        text = read_file(self.end)
         # empty: created, not yet written (the writer's open comes before its write)
         return text if text.strip() else None
 
-    # An earlier game's end_game here means its other files are here too (both .go files, its
-    # last move): none of them is this game's until a referee clears them and creates our .go anew.
-    stale_go = file_signature(go) if before_us(changed_at(end)) else None
-    if stale_go is not None:
-        out(f"{name}: the files of an earlier game are in {printable(str(folder))}; waiting for the referee "
-            "to start a new one")
-
-    while True:
-        # wait for our turn (or the end), using no CPU but a short sleep between looks
+    def play(self) -> int:
+        # An earlier game's end_game here means its other files are here too (both .go files, its
+        # last move): none of them is this game's until a referee clears them and creates our .go anew.
+        self.stale_go = file_signature(self.go) if self.before_us(changed_at(self.end)) else None
+        if self.stale_go is not None:
+            self.out(f"{self.name}: the files of an earlier game are in {printable(str(self.folder))}; waiting "
+                     "for the referee to start a new one")
         while True:
-            result = end_text()
-            if result is not None:
-                out(printable(result.strip(), multiline=True))
-                state = _catch_up(state, moves, written, name)
-                if me is not None:
-                    nb, no = state.counts()
-                    out(f"{name} played {'blue' if me == BLUE else 'orange'}; discs: blue {nb}, orange {no}")
+            line = self.wait_for_turn()
+            if line is None:
                 return 0
-            if folder_gone(folder):
-                raise FileTrouble(f"the folder {folder} is gone")
-            if os.path.lexists(go) and (stale_go is None or file_signature(go) != stale_go):
-                stale_go = None
+            turn_started = time.perf_counter()
+            failed = self.take(line)
+            if failed is not None:
+                return failed
+            if self.state.over:
+                self.written = line.strip()  # nothing to play: wait for the referee's end_game
+                continue
+            failed = self.answer(turn_started)
+            if failed is not None:
+                return failed
+
+    def wait_for_turn(self) -> str | None:
+        """Wait for our turn, using no CPU but a short sleep between looks: our ``.go`` file and
+        a ``move_file`` line that is not ours (the opponent's move; empty: we move first).
+        ``None`` when ``end_game`` says the game is over (printed, with our final count)."""
+        while True:
+            result = self.end_text()
+            if result is not None:
+                self.finish(result)
+                return None
+            if folder_gone(self.folder):
+                raise FileTrouble(f"the folder {self.folder} is gone")
+            if os.path.lexists(self.go) and (self.stale_go is None or file_signature(self.go) != self.stale_go):
+                self.stale_go = None
                 try:
-                    line = last_line(read_file(moves))
+                    line = last_line(read_file(self.moves))
                 except FileTrouble as exc:
-                    if not exc.missing or me is not None:
+                    if not exc.missing or self.me is not None:
                         raise
                     line = ""  # no move_file yet: we move first
-                if line.strip() != (written or "") or written is None:
-                    break
-            time.sleep(poll)
-        turn_started = time.perf_counter()
+                if line.strip() != (self.written or "") or self.written is None:
+                    return line
+            time.sleep(self.poll)
+
+    def finish(self, result: str) -> None:
+        self.out(printable(result.strip(), multiline=True))
+        self.state = _catch_up(self.state, self.moves, self.written, self.name)
+        if self.me is not None:
+            nb, no = self.state.counts()
+            self.out(f"{self.name} played {'blue' if self.me == BLUE else 'orange'}; discs: blue {nb}, orange {no}")
+
+    def take(self, line: str) -> int | None:
+        """The opponent's move of ``line`` played on our board (none: we are blue and move
+        first); 1, with the reason printed, when it is no valid move."""
         tokens = line.split()
         shown = printable(line.strip())
         if not tokens:
-            if me is not None:
-                out(f"{name}: move_file is empty in the middle of the game; stopping")
+            if self.me is not None:
+                self.out(f"{self.name}: move_file is empty in the middle of the game; stopping")
                 return 1
-            me = BLUE
-        else:
-            if len(tokens) < 3:
-                out(f"Invalid move: {shown!r}: a move is '<name> <column> <row>'")
-                return 1
-            if me is None:
-                me = ORANGE
-            group, col, row = tokens[:3]
-            if group == name:
-                out(f"{name}: move_file holds our own move {shown!r} on our turn (left from an unfinished "
-                    "earlier game? start the referee first: it clears them); stopping")
-                return 1
-            checked = check_move(state, group, col, row)
-            if checked.move is None:
-                out(printable(f"Invalid move by {group}: {checked.text} ({checked.problem})"))
-                return 1
-            state = game.play(state, checked.move)
-        if state.over:
-            written = line.strip()  # nothing to play: wait for the referee's end_game
-            continue
-        if state.to_move != me:
-            out(f"{name}: it is not our turn by the board ({game.sides[state.to_move].name} to move); stopping")
+            self.me = BLUE
+            return None
+        if len(tokens) < 3:
+            self.out(f"Invalid move: {shown!r}: a move is '<name> <column> <row>'")
             return 1
-        ctx = Context(rng=rng, time_limit=time_limit)
-        ctx.started = turn_started - poll  # the .go file appeared up to one look ago
+        if self.me is None:
+            self.me = ORANGE
+        group, col, row = tokens[:3]
+        if group == self.name:
+            self.out(f"{self.name}: move_file holds our own move {shown!r} on our turn (left from an unfinished "
+                     "earlier game? start the referee first: it clears them); stopping")
+            return 1
+        checked = check_move(self.state, group, col, row)
+        if checked.move is None:
+            self.out(printable(f"Invalid move by {group}: {checked.text} ({checked.problem})"))
+            return 1
+        self.state = self.game.play(self.state, checked.move)
+        return None
+
+    def answer(self, turn_started: float) -> int | None:
+        """Our bot's move, thought under the time limit and written in one write; 1, with the
+        reason printed, when it is not our turn by the board or our bot failed."""
+        name, state = self.name, self.state
+        if state.to_move != self.me:
+            self.out(f"{name}: it is not our turn by the board ({self.game.sides[state.to_move].name} to move); "
+                     "stopping")
+            return 1
+        ctx = Context(rng=self.rng, time_limit=self.time_limit)
+        ctx.started = turn_started - self.poll  # the .go file appeared up to one look ago
         try:
-            move = player.choose(state, ctx)
-            after = game.play(state, move)  # an illegal move is the bot's bug
+            move = self.player.choose(state, ctx)
+            after = self.game.play(state, move)  # an illegal move is the bot's bug
         except Forfeit as exc:  # a file bot's fault, in the course's words
-            out(f"{name}: our bot {exc}; stopping")
+            self.out(f"{name}: our bot {exc}; stopping")
             return 1
         except Exception as exc:  # noqa: BLE001 - a bot's bug stops the program, with its reason
-            out(printable(f"{name}: our bot failed ({type(exc).__name__}: {exc}); stopping"))
+            self.out(printable(f"{name}: our bot failed ({type(exc).__name__}: {exc}); stopping"))
             return 1
         text = move_line(name, move)
-        write_whole(moves, text)
-        written = text
-        state = after
-        out(f"{name} ({game.sides[me].name}) plays {square_name(move)} in {time.perf_counter() - turn_started:.2f} s")
+        write_whole(self.moves, text)
+        self.written = text
+        self.state = after
+        self.out(f"{name} ({self.game.sides[self.me].name}) plays {square_name(move)} in "
+                 f"{time.perf_counter() - turn_started:.2f} s")
+        return None
 
 
 def _catch_up(state: OthelloState, moves: Path, written: str | None, name: str) -> OthelloState:
@@ -306,7 +347,7 @@ class RefereedProgram(Bot):
         remove(self.folder / f"{self.opponent}.go")
         before = file_signature(moves)
         touch(self.folder / f"{self.name}.go")
-        limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
+        limit = move_time(self.game, ctx.time_limit)
         try:
             line = await_move(moves, before, self.folder, limit, self.poll, self.read_delay)
         except NoMove as exc:
@@ -370,44 +411,14 @@ def run_referee(
     game = Othello(time_limit=time_limit)
     programs = {side: RefereedProgram(game, players[side], players[1 - side], folder, out, poll, read_delay)
                 for side in (BLUE, ORANGE)}
-    session = Session(game, programs, time_limit=time_limit)
+    session = Session(game, programs)  # each move's time: the game's (``bots.limits.move_time``)
     out(f"Initial Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
     try:
         write_file(folder / MOVE_FILE, "")
     except FileTrouble as exc:
         raise ProtocolError(f"cannot start the game: {exc}") from None
-
-    course = "INVALID"  # a fault that is no ProgramFault (an error on a program's turn) ends as invalid
-    reason = broken = None
-    while not session.over:
-        answer = session.ask()
-        loser = answer.side
-        if isinstance(answer.forfeit, ProgramFault) and answer.forfeit.course == "OOO":
-            loser = 1 - answer.side
-            session.forfeit_by(loser, answer.forfeit)  # the other program wrote out of turn
-        else:
-            session.apply(answer)
-        if answer.forfeit is None:
-            out(f"Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
-            continue
-        if isinstance(answer.forfeit, ProgramFault):
-            course = answer.forfeit.course
-        if isinstance(answer.forfeit, FileFault):
-            broken = answer.forfeit.detail
-        elif not isinstance(answer.forfeit, ProgramFault):
-            broken = str(answer.forfeit)
-        reason = f"{players[loser]} {answer.forfeit}"
-    state = session.state
-    if session.forfeit is not None:
-        winner = players[session.forfeit.winner]
-        message = end_message(course, winner, orange if winner == blue else blue)
-    else:
-        nb, no = state.counts()
-        if nb == no:
-            message = end_message("TIE")
-        else:
-            winner = blue if nb > no else orange
-            message = end_message("VALID", winner, orange if winner == blue else blue)
+    course, reason, broken = _referee_moves(session, players, out)
+    message = _end_text(session, course, players)
     if reason is not None:
         out(f"Reason: {reason}")
     try:
@@ -418,5 +429,45 @@ def run_referee(
         broken = broken or f"end_game not written: {exc}"
         out(f"The players were not told the end: {exc}")
     out(f"Game Over: {message}")
-    out(f"Final Board:\n{referee_board_text(state.blue, state.orange)}")
+    out(f"Final Board:\n{referee_board_text(session.state.blue, session.state.orange)}")
     return Refereed(message, reason, broken)
+
+
+def _referee_moves(session: Session, players: tuple[str, str],
+                   out: Callable[[str], None]) -> tuple[str, str | None, str | None]:
+    """Ask the programs in turn until the game ends, printing the board after each move. How it
+    ended: the referee's end condition of a fault (``INVALID`` for a fault that is no
+    ``ProgramFault``: an error on a program's turn), the loser's fault as printed, and what went
+    wrong with the files; ``None`` for those two when the game was played out."""
+    while not session.over:
+        answer = session.ask()
+        loser = answer.side
+        fault = answer.forfeit
+        if isinstance(fault, ProgramFault) and fault.course == "OOO":
+            loser = 1 - answer.side
+            session.forfeit_by(loser, fault)  # the other program wrote out of turn
+        else:
+            session.apply(answer)
+        if fault is None:
+            out(f"Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
+            continue
+        course = fault.course if isinstance(fault, ProgramFault) else "INVALID"
+        if isinstance(fault, FileFault):
+            broken = fault.detail
+        else:
+            broken = None if isinstance(fault, ProgramFault) else str(fault)
+        return course, f"{players[loser]} {fault}", broken
+    return "INVALID", None, None
+
+
+def _end_text(session: Session, course: str, players: tuple[str, str]) -> str:
+    """``end_game``'s text: the forfeit's in the referee's words, else the discs' count."""
+    blue, orange = players
+    if session.forfeit is not None:
+        winner = players[session.forfeit.winner]
+        return end_message(course, winner, orange if winner == blue else blue)
+    nb, no = session.state.counts()
+    if nb == no:
+        return end_message("TIE")
+    winner = blue if nb > no else orange
+    return end_message("VALID", winner, orange if winner == blue else blue)

@@ -3,8 +3,9 @@
 ``arcade tournament … --record FILE`` (and ``arcade match … --record FILE``) append to FILE as
 games finish, flushed line by line, so that a crash, Ctrl+C or SIGKILL loses at most the games
 being played. The first line is a header: what was run (the game and its options, the bots, the
-format, games a pair, the seed — a secret seed included, so that the file can replay it —, the
-time limit, the memory cap, the sandbox). Each other line is one game::
+format, games a pair, the seed — a secret seed included, so that the file can replay it —, and
+the run's ``limits``: ``bots.limits.Limits.as_json``, the time a move, the grace, the memory cap in
+bytes and the sandbox). Each other line is one game::
 
     {"stage": "round robin", "pair": ["perfect", "random"], "pair_seed": 123…, "number": 3,
      "first": 0, "winner": 0, "reason": "…", "termination": "normal", "plies": 9,
@@ -13,7 +14,9 @@ time limit, the memory cap, the sandbox). Each other line is one game::
 Running the same command again with the same file **resumes**: the games already in the file are
 not played again, and the standings come out as an uninterrupted run's. A file whose header says
 something else is refused with a message naming the difference. A last line cut short by a kill
-is dropped (the file is truncated to its last whole line) before anything is appended.
+is dropped (the file is truncated to its last whole line) before anything is appended. A file
+written before ``limits`` (its ``time_limit``, ``memory`` and ``sandbox``) is read as the same run
+(``upgrade``).
 """
 
 from __future__ import annotations
@@ -45,6 +48,28 @@ def recorded_seed(path: str | os.PathLike) -> int | None:
     except (OSError, ValueError):
         return None
     return header.get("seed") if isinstance(header, dict) and header.get("record") == FORMAT else None
+
+
+def upgrade(header: dict) -> dict:
+    """A header as this arcade writes it. Before ``Limits``, a header held ``time_limit``,
+    ``memory`` and ``sandbox`` instead of ``limits``, the memory cap in a match's ``--memory``
+    MiB (0: no cap), or a tournament's bytes (0: no cap, ``None``: the default cap)."""
+    if "limits" in header or not {"time_limit", "memory", "sandbox"} <= set(header):
+        return header
+    from bots.limits import DEFAULT_MEMORY, Limits
+
+    old = dict(header)
+    memory = old.pop("memory")
+    try:
+        if memory is None:
+            memory = DEFAULT_MEMORY
+        elif old.get("kind") == "match":
+            memory <<= 20
+        limits = Limits(time=old.pop("time_limit"), memory=memory or None, sandbox=old.pop("sandbox"))
+    except (TypeError, ValueError):  # not this arcade's values: compared as they are, and refused
+        return header
+    old["limits"] = json.loads(json.dumps(limits.as_json()))
+    return old
 
 
 class RecordLog:
@@ -83,6 +108,7 @@ class RecordLog:
             raise RecordError(f"{self.path} is not a record file (its first line is not a record header)") from None
         if not isinstance(found, dict) or found.get("record") != FORMAT:
             raise RecordError(f"{self.path} is not a record file of this arcade ({FORMAT!r})")
+        found = upgrade(found)
         for key, value in self.header.items():
             if found.get(key) != value:
                 raise RecordError(

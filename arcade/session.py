@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from bots.base import ERROR, INVALID, Bot, Context, Forfeit
+from bots.limits import Limits
 from games.base import CHANCE, Game, GameError, Move, Result, State, Termination
 
 HUMAN = "human"
@@ -38,21 +39,6 @@ MAX_PLIES = 100_000
 
 class CannotUndo(Exception):
     """An undo the session refuses; the message says why (for the player)."""
-
-
-def screen_rngs(seed: int | None, game_id: str, number: int) -> tuple[random.Random, random.Random, random.Random]:
-    """The dice's and the two sides' generators of the game screen's game ``number``: fresh ones
-    without a seed, else derived from the app's seed (tests and snapshots fix it)."""
-    if seed is None:
-        return random.Random(), random.Random(), random.Random()
-    base = f"{seed}:{game_id}:{number}"
-    return random.Random(base + ":chance"), random.Random(base + ":0"), random.Random(base + ":1")
-
-
-def match_rngs(seed: int, number: int) -> tuple[random.Random, random.Random, random.Random]:
-    """The dice's generator and players A's and B's of game ``number`` of a match (A's follows
-    player A whichever side it plays, so a game does not depend on the colours)."""
-    return tuple(random.Random(f"{seed}:{number}:{role}") for role in ("chance", "a", "b"))  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -68,7 +54,8 @@ class Answer:
 
 
 class Session:
-    """One game: ``game`` with the bots of the sides in ``bots`` (the other sides are humans)."""
+    """One game: ``game`` with the bots of the sides in ``bots`` (the other sides are humans),
+    under the run's ``limits`` (``bots.limits``: each bot's ``Context`` gets their time)."""
 
     def __init__(
         self,
@@ -76,14 +63,14 @@ class Session:
         bots: Mapping[int, Bot],
         chance_rng: random.Random | None = None,
         bot_rngs: tuple[random.Random, random.Random] | None = None,
-        time_limit: float | None = None,
+        limits: Limits | None = None,
         state: State | None = None,
     ) -> None:
         self.game = game
         self.bots = dict(bots)
         self.chance_rng = chance_rng or random.Random()
         self.bot_rngs = bot_rngs or (random.Random(), random.Random())
-        self.time_limit = time_limit
+        self.limits = limits or Limits()
         self.history: list[State] = [state or game.initial_state()]
         self.forfeit: Result | None = None
         self.slowest = [0.0, 0.0]
@@ -139,7 +126,7 @@ class Session:
     def context(self, side: int, report: Callable[[str], None] = lambda text: None,
                 cancelled: Callable[[], bool] = lambda: False) -> Context:
         """The ``Context`` of ``side``'s bot for its next move."""
-        return Context(rng=self.bot_rngs[side], time_limit=self.time_limit, report=report, cancelled=cancelled)
+        return Context(rng=self.bot_rngs[side], time_limit=self.limits.time, report=report, cancelled=cancelled)
 
     def ask(self, ctx: Context | None = None) -> Answer:
         """Ask the side to move's bot for its move, timed on the session's clock. Changes nothing in the

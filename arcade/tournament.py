@@ -15,9 +15,10 @@ A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fe
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
 
 Determinism: every game has its own generators derived from the tournament seed, the pair and
-the game's number (``arcade.session.match_rngs``; the global ``random`` too), and a pair's games are
-cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever the number of jobs,
-each chunk with fresh processes for file bots (whose global ``random`` is seeded per game). The same seed therefore gives the same standings with any
+the game's number (``arcade.seeds``: ``pair_seed``, ``match_rngs``; the global ``random`` too),
+and a pair's games are cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever
+the number of jobs, each chunk with fresh processes for file bots (whose global ``random`` is
+seeded per game). The same seed therefore gives the same standings with any
 ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
 """
 
@@ -26,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-import random
 import sys
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
@@ -35,6 +35,8 @@ from itertools import combinations
 from typing import Callable, Sequence
 
 from arcade.match import GameRecord, Tally, run_match
+from arcade.seeds import groups_rng, pair_seed
+from bots.limits import Limits
 
 CHUNK = 10
 """The fewest games of a pair one task plays (one worker, one process per file bot)."""
@@ -200,29 +202,12 @@ class Setup:
 
     game_id: str
     settings: dict
-    time_limit: float | None = None
-    memory: int | None = None
+    limits: Limits = Limits()
+    """The run's limits (``bots.limits``), the sandbox of file bots included, in every worker."""
     files: tuple[tuple[str, str], ...] = ()
-    sandbox: str = "auto"
-    """How file bots are contained (``bots.sandbox``), in every worker."""
+    """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
     bundles: tuple = ()
     """On a cluster: each file bot's name, ``file.py:function`` and folder files (``bundle``)."""
-    """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
-
-
-def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
-    """A pair's match seed, from the tournament seed and the pair (not from its position)."""
-    digest = hashlib.sha256(f"{seed}\x00{stage}\x00{a}\x00{b}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def make_entry(game_id: str, name: str, memory: int | None, sandbox: str = "auto"):
-    """Bot ``name``'s entry through the one resolver; ``memory``: bytes, ``0`` no cap, ``None``
-    the default cap."""
-    from bots.external import DEFAULT_MEMORY
-    from bots.registry import resolve
-
-    return resolve(game_id, name, memory=DEFAULT_MEMORY if memory is None else (memory or None), sandbox=sandbox)
 
 
 def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
@@ -232,11 +217,12 @@ def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | N
     from arcade.catalog import load
 
     game = load(setup.game_id)(**setup.settings)
+    from bots.registry import resolve
+
     files = dict(setup.files)
     files.update(unpack_bundles(setup.bundles))
-    entries = tuple(make_entry(setup.game_id, files.get(name, name), setup.memory, setup.sandbox)
-                    for name in (task.a, task.b))
-    summary = run_match(game, entries, games=task.games, seed=task.seed, time_limit=setup.time_limit,
+    entries = tuple(resolve(setup.game_id, files.get(name, name), setup.limits) for name in (task.a, task.b))
+    summary = run_match(game, entries, games=task.games, seed=task.seed, limits=setup.limits,
                         first_game=task.first, on_game=on_game)
     return summary.records
 
@@ -517,9 +503,11 @@ def connect(address: str):
         raise TournamentError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-# -- the formats ------------------------------------------------------------------------------
+# -- the plan: what a tournament will play, checked before anything runs ------------------------
 
 def check(game_id: str, bots: Sequence[str], fmt: str, games: int | None) -> int:
+    """The games a pair plays (``games``, or the format's default); ``TournamentError`` for an
+    unknown format, fewer than two bots, a bot named twice, or fewer than one game a pair."""
     if fmt not in FORMATS:
         raise TournamentError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
     if len(bots) < 2:
@@ -535,6 +523,94 @@ def check(game_id: str, bots: Sequence[str], fmt: str, games: int | None) -> int
     return games
 
 
+def pairs_in(fmt: str, bots: int) -> int:
+    """The pairs a tournament of ``bots`` bots plays in all, every round's (the groups format's
+    ``planned_pairs``)."""
+    if bots < 2:
+        return 0
+    return bots * (bots - 1) // 2 if fmt == "round-robin" else planned_pairs(bots)
+
+
+def planned_games(fmt: str, bots: int, games: int) -> int:
+    """The games a tournament of ``bots`` bots and ``games`` a pair plays in all (what the
+    progress bars count); 0 while that is no tournament (fewer than two bots or games)."""
+    return pairs_in(fmt, bots) * games if games >= 1 else 0
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A tournament as it will be played: its ``bots``, ``fmt``, ``games`` a pair, and the
+    ``pairs`` that play in all (every round's, in groups); ``total`` games."""
+
+    game_id: str
+    bots: tuple[str, ...]
+    fmt: str
+    games: int
+    pairs: int
+
+    @property
+    def total(self) -> int:
+        return self.pairs * self.games
+
+    def clocks(self, game, limits: Limits = Limits()) -> dict[str, float]:
+        """Seconds a move of each bot may take: the run's time (``limits.time``) where it sets
+        one; else a file bot's is the game's (``bots.limits.move_time``) and a built-in bot's its
+        own (``Bot.move_seconds``: ``alphabeta-1s`` 1 s, a bot that keeps no clock 10 ms)."""
+        from bots.external import is_file_spec
+        from bots.registry import resolve
+
+        if limits.time is not None:
+            return {bot: limits.time for bot in self.bots}
+        return {bot: limits.move_time(game) if is_file_spec(bot) else resolve(game.id, bot).make(game).move_seconds()
+                for bot in self.bots}
+
+
+def plan(game_id: str, bots: Sequence[str], fmt: str = "round-robin", games: int | None = None,
+         read_files: bool = False) -> TournamentPlan:
+    """The tournament's plan, after its pre-flight: ``check``; no bot that cannot play unattended
+    (``BotEntry.unattended``: Othello's ``external``, a program someone starts); every name a bot
+    of the game (``bots.registry.check``: a file bot's file exists, its function is a name); with
+    ``read_files``, each file bot's file read and compiled too (a plan that runs nothing checks
+    what loading it would; ``check_files``). ``TournamentError`` names the first problem; nothing
+    runs, no bot's code included."""
+    from bots.registry import UnknownBot, bots_for
+    from bots.registry import check as check_name
+
+    games = check(game_id, bots, fmt, games)
+    built_in = bots_for(game_id)
+    for bot in bots:
+        if bot in built_in and not built_in[bot].unattended:
+            raise TournamentError(f"bot {bot!r} cannot play unattended (it needs a program you start); "
+                                  "a tournament cannot use it")
+        try:
+            check_name(game_id, bot)
+        except UnknownBot as exc:
+            raise TournamentError(str(exc)) from None
+    if read_files:
+        check_files(game_id, bots)
+    return TournamentPlan(game_id, tuple(bots), fmt, games, pairs_in(fmt, len(bots)))
+
+
+def check_files(game_id: str, bots: Sequence[str]) -> None:
+    """Check each file bot without running any of its code: the file is valid Python (in its
+    declared encoding, UTF-8 by default). (A real run also starts each bot and loads its file, in
+    its sandbox.) ``TournamentError`` names the first bad one."""
+    from bots.external import is_file_spec, parse_spec, short_name
+
+    for bot in bots:
+        if not is_file_spec(bot):
+            continue
+        path, _function = parse_spec(bot, game_id)
+        try:
+            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
+            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            raise TournamentError(f"bot {short_name(bot)!r}: not valid Python{where}: "
+                                  f"{getattr(exc, 'msg', None) or exc}") from None
+        except OSError as exc:
+            raise TournamentError(f"bot {short_name(bot)!r}: cannot read it: {exc.strerror or exc}") from None
+
+
 def run_tournament(
     game_id: str,
     bots: Sequence[str],
@@ -543,49 +619,38 @@ def run_tournament(
     seed: int = 0,
     jobs: int = 1,
     fmt: str = "round-robin",
-    time_limit: float | None = None,
-    memory: int | None = None,
-    sandbox: str = "auto",
+    limits: Limits = Limits(),
     progress: Progress | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     record: str | os.PathLike | None = None,
     cluster: str | None = None,
 ) -> TournamentResult:
-    """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap)."""
+    """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
+    file specs, every game under ``limits`` (the sandbox of file bots included)."""
     from arcade.catalog import load
-
-    games = check(game_id, bots, fmt, games)
-    settings = dict(load(game_id)(**(settings or {})).settings)
-    bots = list(bots)
-    result = TournamentResult(game_id, settings, fmt, games, seed, bots)
     from bots.external import is_file_spec, parse_spec
 
-    files = []
-    for bot in bots:
-        if is_file_spec(bot):
-            try:
-                path, function = parse_spec(bot, game_id)
-            except ValueError as exc:
-                raise TournamentError(str(exc)) from None
-            files.append((bot, f"{path}:{function}"))
-    setup = Setup(game_id, settings, time_limit, memory, tuple(files), sandbox)
+    planned = plan(game_id, bots, fmt, games)
+    settings = dict(load(game_id)(**(settings or {})).settings)
+    bots = list(bots)
+    result = TournamentResult(game_id, settings, fmt, planned.games, seed, bots)
+    files = tuple((bot, ":".join(map(str, parse_spec(bot, game_id)))) for bot in bots if is_file_spec(bot))
+    setup = Setup(game_id, settings, limits, files)
     log = None
     if record is not None:
         from arcade.records import RecordError, RecordLog
 
         header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
-                  "games_per_pair": games, "seed": seed, "time_limit": time_limit, "memory": memory,
-                  "sandbox": sandbox}
+                  "games_per_pair": planned.games, "seed": seed, "limits": limits.as_json()}
         try:
             log = RecordLog(record, header)
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:
-        with Runner(setup, games, seed, jobs, progress, cancelled, log, cluster) as runner:
+        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster) as runner:
+            runner.total = planned.total
             if fmt == "round-robin":
-                pairs = list(combinations(bots, 2))
-                runner.total = len(pairs) * games
-                result.pairs = runner.play("round robin", pairs)
+                result.pairs = runner.play("round robin", list(combinations(bots, 2)))
                 result.standings = round_robin_standings(bots, result.pairs)
             else:
                 run_groups(result, runner)
@@ -615,9 +680,8 @@ def planned_pairs(n: int) -> int:
 
 
 def run_groups(result: TournamentResult, runner: Runner) -> None:
-    rng = random.Random(f"{result.seed}:groups")
+    rng = groups_rng(result.seed)
     lots = {bot: rng.random() for bot in result.bots}
-    runner.total = planned_pairs(len(result.bots)) * result.games_per_pair
     out: list[tuple[str, list[Standing]]] = []  # bots knocked out, by round, best first
 
     def ranked(bots: Sequence[str], pairs: Sequence[PairResult], stage: str) -> list[Standing]:

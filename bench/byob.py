@@ -24,9 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arcade.match import play_out  # noqa: E402
-from arcade.session import match_rngs  # noqa: E402
+from arcade.seeds import match_rngs  # noqa: E402
 from bots.base import BotEntry, Context, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
+from bots.limits import Limits  # noqa: E402
 from arcade.catalog import load  # noqa: E402
 
 FAULTS = ROOT / "tests" / "fault_bots"
@@ -51,13 +52,13 @@ def per_game(game_id: str, games: int, sandbox: str) -> None:
     starts, moves = [], []
     rival = BotEntry.function("random", "", random_move)
     for number in range(1, games + 1):
-        entry = file_entry(game_id, f"{FAULTS / f'{game_id}_faults.py'}:good", sandbox=sandbox)
+        entry = file_entry(game_id, f"{FAULTS / f'{game_id}_faults.py'}:good", Limits(sandbox=sandbox))
         started = time.perf_counter()
         assert entry.probe(game) is None
         starts.append(time.perf_counter() - started)
         timed = Timed(entry.make(game))
         chance, a, b = match_rngs(0, number)
-        outcome = play_out(game, (timed, rival.make(game)), chance, (a, b), time_limit=5.0)
+        outcome = play_out(game, (timed, rival.make(game)), chance, (a, b), Limits(time=5.0))
         assert outcome.forfeit is None, outcome.result.reason
         moves += timed.seconds[1:]  # the first move also seeds the bot's random
         entry.close()

@@ -83,7 +83,8 @@ class Adapter:
     default_function = "strategy"
 
     def time_limit(self, game) -> float:
-        """The default seconds per move for this game (with its options)."""
+        """The default seconds per move for this game (with its options): the one owner of each
+        game's default; ``bots.limits.move_time`` falls back on it when a run sets no time."""
         return DEFAULT_TIME_LIMIT
 
     # -- in the arcade's process -----------------------------------------------------------

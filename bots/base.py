@@ -91,12 +91,17 @@ def limit_text(seconds: float) -> str:
     return f"{seconds:g}s"
 
 
+QUICK = 0.01
+"""Seconds a move of a bot that keeps no clock is taken to need (a tournament plan's guess)."""
+
+
 @dataclass
 class Context:
     """What a bot gets besides the position.
 
     ``rng``: the only source of randomness a bot may use (seeded by the runner).
-    ``time_limit``: seconds for this move, or ``None`` for the bot's own default.
+    ``time_limit``: seconds for this move (the run's ``bots.limits.Limits.time``), or ``None``
+    for the bot's own level or else the game's default (``bots.limits.move_time``).
     ``report(text)``: show a line of thinking (depth, best line, score) while the bot works.
     ``cancelled()``: true once the answer is no longer wanted (the user left or undid);
     a long search should check it and return early with any legal move.
@@ -124,6 +129,12 @@ class Bot:
     rewindable: bool = True
     """Whether the bot can follow an undo (``restart_at``). A program that keeps its own board
     and cannot be told a position (Othello's ``external``) cannot: the session refuses undo."""
+
+    def move_seconds(self) -> float:
+        """The most one move of this bot takes when the run sets no time: what a tournament's
+        plan counts (``arcade.tournament.plan``). A bot that keeps no clock answers at once
+        (taken as ``QUICK``); a bot that searches to a time says its own."""
+        return QUICK
 
     def restart_at(self, state: State) -> None:
         """The game went back to ``state`` (an undo): forget what came after it. Nothing by
@@ -159,9 +170,6 @@ class BotEntry:
     factory: Callable[[Game], Bot]
     options: dict[str, Any] = field(default_factory=dict)
     unattended: bool = True  # plays with nobody at the keyboard (tournaments take only these)
-    seconds: float | None = None
-    """The most a move takes, where the bot keeps a clock of its own shorter than the game's time
-    limit (Othello's ``alphabeta-1s``); None: the game's limit, or no clock (a quick bot)."""
 
     def make(self, game: Game) -> Bot:
         return self.factory(game)
@@ -176,8 +184,8 @@ class BotEntry:
 
     @classmethod
     def function(cls, name: str, description: str, fn: Callable[[Game, State, Context], Move]) -> "BotEntry":
-        """A bot that is a plain function: it keeps no clock (taken as answering in 10 ms)."""
-        return cls(name, description, lambda game: FunctionBot(game, fn), seconds=0.01)
+        """A bot that is a plain function: it keeps no clock (``Bot.move_seconds``: ``QUICK``)."""
+        return cls(name, description, lambda game: FunctionBot(game, fn))
 
 
 def random_move(game: Game, state: State, ctx: Context) -> Move:

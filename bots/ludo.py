@@ -33,9 +33,6 @@ from games.ludo import Board, Ludo, LudoState, getmoves, simple_player, simple_p
 __all__ = ["BOTS", "expectimax", "heuristic", "simple_player", "simple_player2", "random_player", "EngineBot",
            "SearchBot", "analyse"]
 
-MOVE_SECONDS = 0.1
-"""The time a move may take (the course's contests allowed 100 ms)."""
-
 LEAF_CAP = 4000
 """``expectimax`` searches a third level when its estimated leaves are at most this many."""
 
@@ -47,7 +44,7 @@ def _engine(policy) -> Callable[[Board, int, int], tuple[int, int, int]]:
     def engine(board: Board, turn: int, roll: int) -> tuple[int, int, int]:
         pos = Pos.from_state(board)
         if hasattr(policy, "deadline_aware"):
-            move = policy(pos, turn, roll, None, deadline=time.perf_counter() + MOVE_SECONDS * 0.8)
+            move = policy(pos, turn, roll, None, deadline=time.perf_counter() + SearchBot.seconds * 0.8)
         else:
             move = policy(pos, turn, roll, None)
         chosen = notebook_move(turn, move, roll, board.length)
@@ -90,6 +87,11 @@ class EngineBot(Bot):
 class SearchBot(Bot):
     """``heuristic`` or ``expectimax`` on the fast core, with the context's time limit."""
 
+    seconds = 0.1
+    """Its own time a move where the run sets none (``Context.time_limit``): the course contests'
+    100 ms. A level of the bot, as Othello's ``alphabeta-0.1s`` is; a file bot's default time is
+    the game's (``bots.limits.move_time``)."""
+
     def __init__(self, game: Ludo, policy, weights: Weights | None = None) -> None:
         super().__init__(game)
         self.policy = policy
@@ -99,7 +101,7 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         pos = Pos.from_state(state, self.game.safe)
-        limit = ctx.time_limit if ctx.time_limit is not None else MOVE_SECONDS
+        limit = ctx.time_limit if ctx.time_limit is not None else self.seconds
         deadline = ctx.started + 0.8 * limit
         if hasattr(self.policy, "deadline_aware"):
             move = self.policy(pos, state.turn, state.roll, ctx.rng, deadline=deadline, cancelled=ctx.cancelled)
@@ -107,6 +109,9 @@ class SearchBot(Bot):
             move = self.policy(pos, state.turn, state.roll, ctx.rng)
         chosen = notebook_move(state.turn, move, state.roll, self.game.length)
         return chosen if chosen in legal else legal[0]
+
+    def move_seconds(self) -> float:
+        return self.seconds
 
 
 def _random(game: Ludo, state: State, ctx: Context):

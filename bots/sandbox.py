@@ -25,8 +25,10 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
     whom the bot is to the kernel. Root's runs it through ``bots/sandbox_launch.py``, as
     ``nobody`` outside the namespace too: else the bot would own the host's root-owned files in
     reach (and could change the modes of the host's ``/dev/null`` and the other bound devices)
-    and ``RLIMIT_NPROC`` would not hold it; then what it reads in its binds must be readable by
-    others (as under ``umask 022``).
+    and ``RLIMIT_NPROC`` would not hold it; then what it reads in the arcade's binds (the
+    runtime, ``games/``, ``bots/``) must be readable by others (as under ``umask 022``), and its
+    own folder is a copy (regular files and folders only, never through a link, at most
+    ``sandbox_launch.FOLDER_MAX``), so a folder only its owner may enter works.
 
     Not guaranteed: a bot can read everything in its binds (the runtime, the arcade's code, its
     folder); it may trace its own processes and bwrap's reaper (its PID namespace's process 1,

@@ -15,9 +15,15 @@ only root may enter (``/root``, where a root's Python or checkout may live).
 So, in a mount namespace of its own (the host sees none of it): open each ``--ro-bind`` source as
 root; mount a small tmpfs over ``STAGE`` that others may enter and bind each source into it; drop
 to ``UNPRIVILEGED`` (no supplementary groups; the parent's death signal set again, since a change
-of user clears it); exec bwrap, unprivileged, with the staged paths. What the bot reads inside
-its binds (its folder, the Python runtime, ``games/``) must then be readable by others, as files
-made under the usual ``umask 022`` are.
+of user clears it); exec bwrap, unprivileged, with the staged paths. What the bot reads in the
+arcade's binds (the Python runtime, ``games/``, ``bots/``) must then be readable by others, as
+files made under the usual ``umask 022`` are.
+
+The bot's own folder (the bind to ``/bot``) is not bound but **copied**, as root, into a tmpfs of
+at most ``FOLDER_MAX`` bytes, readable by others and read-only: a folder only its owner may
+enter (``umask 077``, pytest's temporary folders, ``/root``) works as it does for a user. Only
+regular files and folders are copied, never through a symbolic link (a link in a student's folder
+must not make root read a file the student may not), and nothing else (FIFOs, devices, sockets).
 """
 
 import os
@@ -29,8 +35,54 @@ STAGE = "/tmp"
 """Where the staging tmpfs goes, in this process's own mount namespace (it hides the host's
 ``/tmp`` from bwrap only: the sources were opened before)."""
 
+FOLDER_MAX = 64 << 20
+"""Bytes of a bot's folder that root copies into its sandbox (more: the launcher fails, saying so)."""
+BOT = "/bot"
+"""Where ``bots.sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
+
 CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 2, 4, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, SIGKILL = 1, 9
+
+
+def copy_folder(source: int, target: str) -> None:
+    """Copy the regular files and folders of the folder open as ``source`` (a descriptor) into ``target`` (an empty
+    folder on a tmpfs),
+    never following a symbolic link, files ``0444`` and folders ``0555``; ``OSError`` when a file
+    cannot be read or the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``)."""
+    import stat
+
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    made = [target]
+    for folder, _, files, folder_fd in os.fwalk(".", dir_fd=source, follow_symlinks=False):
+        here = os.path.normpath(os.path.join(target, folder))
+        if here != target:
+            os.mkdir(here, 0o755)
+            made.append(here)
+        for name in files:
+            try:
+                if not stat.S_ISREG(os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode):
+                    continue  # a symbolic link, a FIFO, a device, a socket: never opened
+                fd = os.open(name, flags, dir_fd=folder_fd)
+            except OSError:
+                continue  # a file that vanished or changed into a link (O_NOFOLLOW): not copied
+            try:
+                info = os.fstat(fd)
+                if not stat.S_ISREG(info.st_mode):
+                    continue  # changed since the look above
+                out = os.open(os.path.join(here, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+                try:
+                    while chunk := os.read(fd, 1 << 20):
+                        os.write(out, chunk)
+                except OSError as exc:
+                    raise OSError(exc.errno, f"copying the bot's folder ({name}): {exc.strerror}"
+                                  + (f"; it must fit in {FOLDER_MAX >> 20} MiB" if exc.errno == 28 else "")) from None
+                finally:
+                    os.close(out)
+                os.utime(os.path.join(here, name), ns=(info.st_atime_ns, info.st_mtime_ns))
+            finally:
+                os.close(fd)
+    for folder in reversed(made):
+        os.chmod(folder, 0o555)
 
 
 def launch(arcade: int, bwrap: str, args: list[str]) -> None:
@@ -57,6 +109,14 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     staged = list(args)
     for number, (at, fd) in enumerate(sources):
         target = f"{STAGE}/{number}"
+        if args[at + 1] == BOT:  # the bot's folder: a copy that others may read
+            os.mkdir(target)
+            check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                             f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
+            copy_folder(fd, target)
+            os.close(fd)
+            staged[at] = target
+            continue
         if os.path.isdir(f"/proc/self/fd/{fd}"):
             os.mkdir(target)
         else:

@@ -17,6 +17,7 @@ from arcade.match import run_match
 from bots.adapters import ADAPTERS
 from bots.base import BotEntry, Context, random_move
 from bots.external import ExternalBot, Forfeit, file_entry, is_file_spec, limit_text, parse_spec
+from bots.limits import Limits
 from bots.registry import UnknownBot, resolve
 from arcade.catalog import load
 
@@ -78,7 +79,7 @@ def test_each_fault_forfeits_cleanly_in_every_signature(game_id, fault, capfd):
     game = load(game_id)()
     limit, words = EXPECTED[fault]
     entry = file_entry(game_id, spec(game_id, fault))
-    summary = run_match(game, (entry, RANDOM), games=1, seed=5, time_limit=limit)
+    summary = run_match(game, (entry, RANDOM), games=1, seed=5, limits=Limits(time=limit))
     record = summary.records[0]
     assert record.forfeit == 0 and record.winner == 1
     name = game.sides[0].name
@@ -100,7 +101,7 @@ def test_each_fault_forfeits_cleanly_in_every_signature(game_id, fault, capfd):
 def test_a_good_file_bot_plays_whole_games_and_its_output_goes_to_the_log(game_id, capfd):
     game = load(game_id)()
     entry = file_entry(game_id, spec(game_id, "good"))
-    summary = run_match(game, (entry, RANDOM), games=2, seed=1, time_limit=2.0)
+    summary = run_match(game, (entry, RANDOM), games=2, seed=1, limits=Limits(time=2.0))
     assert summary.forfeits == [0, 0]
     assert all(not r.reason.startswith(tuple(s.name for s in game.sides)) or "strategy" not in r.reason
                for r in summary.records)
@@ -133,17 +134,17 @@ def test_othello_uses_the_games_time_limit_option_and_the_cli_override_wins():
     assert "strategy took >300ms to return a move" in summary.records[0].reason
     # --time-limit (the context's limit) overrides the game's default
     entry = file_entry("othello", spec("othello", "slow"))
-    summary = run_match(load("othello")(), (entry, RANDOM), games=1, time_limit=0.2)
+    summary = run_match(load("othello")(), (entry, RANDOM), games=1, limits=Limits(time=0.2))
     assert "strategy took >200ms to return a move" in summary.records[0].reason
 
 
 def test_the_memory_cap_is_adjustable():
     game = load("toothpicks")()
-    entry = file_entry("toothpicks", spec("toothpicks", "memory"), memory=2 << 30)
-    summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
+    entry = file_entry("toothpicks", spec("toothpicks", "memory"), Limits(memory=2 << 30, sandbox="none"))
+    summary = run_match(game, (entry, RANDOM), games=1, limits=Limits(time=2.0))
     assert summary.forfeits == [0, 0]
-    entry = file_entry("toothpicks", spec("toothpicks", "good"), memory=256 << 20)
-    summary = run_match(game, (entry, RANDOM), games=1, time_limit=2.0)
+    entry = file_entry("toothpicks", spec("toothpicks", "good"), Limits(memory=256 << 20, sandbox="none"))
+    summary = run_match(game, (entry, RANDOM), games=1, limits=Limits(time=2.0))
     assert summary.forfeits == [0, 0]  # a small bot fits in 256 MiB
 
 
@@ -162,7 +163,7 @@ def test_a_file_that_cannot_be_loaded_forfeits_every_game_and_probe_says_why(nam
     entry = file_entry("toothpicks", str(FAULTS / name))
     problem = entry.probe(game)
     assert problem is not None and words in problem
-    summary = run_match(game, (entry, RANDOM), games=2, time_limit=2.0)
+    summary = run_match(game, (entry, RANDOM), games=2, limits=Limits(time=2.0))
     assert summary.forfeits == [2, 0]
     assert all(words in r.reason for r in summary.records)
     if "memory" not in name:

@@ -250,3 +250,40 @@ async def test_a_game_saved_from_the_screen_replays_to_the_same_position(tmp_pat
         assert state == screen.state and line["pair"] == ["Human", "perfect"]
     done = subprocess.run([*CLI, "replay", str(path), "5"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "holds games 1 to 1, not 5" in done.stderr
+
+
+@pytest.mark.parametrize("kind,memory,limits", [
+    ("match", 1024, {"time": None, "grace": None, "memory": 1 << 30, "sandbox": "auto"}),
+    ("match", 0, {"time": None, "grace": None, "memory": None, "sandbox": "auto"}),
+    ("tournament", 5 << 20, {"time": None, "grace": None, "memory": 5 << 20, "sandbox": "auto"}),
+    ("tournament", 0, {"time": None, "grace": None, "memory": None, "sandbox": "auto"}),
+    ("tournament", None, {"time": None, "grace": None, "memory": 1 << 30, "sandbox": "auto"}),
+])
+def test_a_record_made_before_limits_is_the_same_run(tmp_path, kind, memory, limits):
+    """Old headers held time_limit, memory (a match's MiB, a tournament's bytes; 0 no cap) and
+    sandbox; the run they describe resumes from them."""
+    from arcade.records import upgrade
+
+    old = {"record": "contest-arcade record 1", "kind": kind, "game": "hog", "seed": 4, "time_limit": None,
+           "memory": memory, "sandbox": "auto"}
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps(old) + "\n")
+    assert upgrade(old)["limits"] == limits and "memory" not in upgrade(old)
+    with RecordLog(path, {"kind": kind, "game": "hog", "seed": 4, "limits": limits}) as log:
+        assert log.games == {}
+    with pytest.raises(RecordError, match="its limits is"):
+        RecordLog(path, {"kind": kind, "game": "hog", "seed": 4, "limits": {**limits, "time": 2.0}})
+
+
+def test_an_old_match_record_resumes_from_the_command_line(tmp_path):
+    record = tmp_path / "m.jsonl"
+    base = [*CLI, "match", "hog", "always_roll_4", "always_roll_6", "--games", "4", "--seed", "2", "--json"]
+    whole = json.loads(subprocess.run(base, cwd=ROOT, capture_output=True, text=True, timeout=60).stdout)
+    subprocess.run([*base[:-1], "--games", "2", "--record", str(record)], cwd=ROOT, capture_output=True, timeout=60)
+    header, *games = lines(record)
+    header = {k: v for k, v in header.items() if k != "limits"}
+    header.update(games=4, time_limit=None, memory=1024, sandbox="auto")  # as the arcade wrote them before
+    record.write_text("".join(json.dumps(line) + "\n" for line in [header, *games]))
+    resumed = subprocess.run([*base, "--record", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["wins"] == whole["wins"] and len(lines(record)) == 5

@@ -204,9 +204,10 @@ def test_a_bot_holding_the_gil_dies_when_the_arcade_is_killed(tmp_path, mode):
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from bots.base import Context\n"
         "from bots.external import file_entry\n"
+        "from bots.limits import Limits\n"
         "from arcade.catalog import load\n"
         "game = load('toothpicks')()\n"
-        f"entry = file_entry('toothpicks', {attack('gil_hog')!r}, sandbox={mode!r})\n"
+        f"entry = file_entry('toothpicks', {attack('gil_hog')!r}, Limits(sandbox={mode!r}))\n"
         "bot = entry.make(game)\n"
         "threading.Thread(target=lambda: bot.choose(game.initial_state(), Context(time_limit=60)),\n"
         "                 daemon=True).start()\n"
@@ -375,9 +376,10 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
     from arcade.catalog import load
     from bots.base import Context
     from bots.external import DEFAULT_MEMORY, file_entry
+    from bots.limits import Limits
 
     game = load("toothpicks")()
-    entry = file_entry("toothpicks", VICTIM, sandbox="bwrap")
+    entry = file_entry("toothpicks", VICTIM, Limits(sandbox="bwrap"))
     try:
         entry.make(game).choose(game.initial_state(), Context(time_limit=60))
         host = entry.source.host
@@ -422,3 +424,57 @@ def test_root_starts_bwrap_through_the_launcher_and_a_user_directly(monkeypatch,
                  "--remount-ro / --"):
         assert flag in text
     assert "--dev /dev" not in text and "--bind " not in text  # no devpts, no writable bind
+
+
+def _in_sandbox(folder: Path, script: str) -> subprocess.CompletedProcess:
+    argv = sandbox.command([sys.executable, "-I", "-c", script], folder / "b.py")
+    return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=sandbox.ENVIRONMENT)
+
+
+def test_a_private_folder_is_the_bots_and_its_links_lead_nowhere(tmp_path):
+    """A bot's folder that only its owner may enter (pytest's, ``umask 077``, ``/root``) is the
+    bot's in its sandbox, whoever starts the arcade (as root: a copy others may read); a link in
+    it to a file the student may not read, a FIFO and a device give the bot nothing."""
+    folder = tmp_path / "bot"
+    folder.mkdir(mode=0o700)
+    (folder / "b.py").write_text("x = 1\n")
+    (folder / "pkg").mkdir(mode=0o700)
+    (folder / "pkg" / "m.py").write_text("y = 2\n")
+    (folder / "pkg" / "m.py").chmod(0o600)
+    secret = tmp_path / "grades.txt"
+    secret.write_text("SECRET GRADES")
+    secret.chmod(0o600)
+    (folder / "notes.txt").symlink_to(secret)
+    (folder / "up").symlink_to(tmp_path)
+    os.mkfifo(folder / "pipe")
+    done = _in_sandbox(folder, (
+        "import os\n"
+        "print(sorted(os.listdir('/bot')), open('/bot/pkg/m.py').read().strip(), open('b.py').read().strip())\n"
+        "for name in ('notes.txt', 'up/grades.txt'):\n"
+        "    try:\n"
+        "        print(open('/bot/' + name).read())\n"
+        "    except OSError as exc:\n"
+        "        print('refused', name, type(exc).__name__)\n"
+    ))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "SECRET" not in done.stdout
+    assert "'b.py'" in lines[0] and "'pkg'" in lines[0] and lines[0].endswith("y = 2 x = 1")
+    assert lines[1:] == ["refused notes.txt FileNotFoundError", "refused up/grades.txt FileNotFoundError"]
+
+
+def test_as_root_a_bots_folder_is_copied_within_its_cap_and_as_a_user_bound(tmp_path):
+    """As root the bot's folder is a copy of at most ``FOLDER_MAX`` bytes (more: the launcher says
+    so, in the bot's log); a user's sandbox binds the folder itself, whatever its size."""
+    from bots import sandbox_launch
+
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "b.py").write_text("x = 1\n")
+    with open(folder / "weights.bin", "wb") as handle:
+        handle.truncate(sandbox_launch.FOLDER_MAX + (1 << 20))  # sparse: costs no disk
+    done = _in_sandbox(folder, "import os; print(os.path.getsize('/bot/weights.bin'))")
+    if os.geteuid() == 0:
+        assert done.returncode != 0 and f"it must fit in {sandbox_launch.FOLDER_MAX >> 20} MiB" in done.stderr
+    else:
+        assert done.returncode == 0 and int(done.stdout) == sandbox_launch.FOLDER_MAX + (1 << 20)

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from arcade.match import play_out
-from arcade.session import CannotUndo, Session, match_rngs, screen_rngs
+from arcade.seeds import match_rngs, screen_rngs
+from arcade.session import CannotUndo, Session
 from bots.base import Bot, Context, Forfeit, FunctionBot, took_too_long
 from games.base import IllegalMove, Termination
 from games.hog import Hog

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arcade.tournament import TournamentError, planned_pairs, run_tournament
+from arcade.tournament import TournamentError, plan, planned_games, planned_pairs, run_tournament
 from arcade.catalog import CATALOG
 
 FAULTS = Path(__file__).parent / "fault_bots"
@@ -398,3 +398,72 @@ async def test_random_keys_on_the_tournament_screen_never_crash_the_app(seed=0):
                 break
             await pilot.pause(0.05)
         assert app.is_running
+
+
+@pytest.mark.parametrize("fmt,bots", [("round-robin", 2), ("round-robin", 5), ("groups", 2), ("groups", 3),
+                                      ("groups", 4), ("groups", 5)])
+def test_the_plan_counts_the_games_the_tournament_plays(fmt, bots):
+    names = ["perfect", "random", "always_1", "always_2", "mirror"][:bots]
+    planned = plan("toothpicks", names, fmt, 2)
+    result = run_tournament("toothpicks", names, games=2, seed=3, fmt=fmt)
+    assert planned.total == sum(p.games for p in result.pairs) == planned_games(fmt, bots, 2)
+    assert planned.pairs == len(result.pairs) and planned.games == result.games_per_pair == 2
+
+
+def test_the_plans_pre_flight_names_the_first_problem_and_runs_nothing(tmp_path):
+    from bots.limits import Limits
+    from games.othello import Othello
+
+    for bots, words in [(["perfect"], "at least two bots"), (["perfect", "perfect"], "named twice"),
+                        (["perfect", "deep_blue"], "unknown bot 'deep_blue'"),
+                        (["perfect", str(tmp_path / "nowhere.py")], "no such file")]:
+        with pytest.raises(TournamentError, match=words):
+            plan("toothpicks", bots)
+    with pytest.raises(TournamentError, match="'external' cannot play unattended"):
+        plan("othello", ["greedy", "external"])
+    broken = tmp_path / "broken.py"
+    broken.write_text("def strategy(n):\n    return (1\n")
+    assert plan("toothpicks", ["perfect", str(broken)]).total == 100  # read only when asked to
+    with pytest.raises(TournamentError, match="not valid Python"):
+        plan("toothpicks", ["perfect", str(broken)], read_files=True)
+    assert plan("toothpicks", ["perfect", "random"], "groups").games == 2  # the format's default
+    # each bot's time a move: its own, a file bot the game's; the run's time when it sets one
+    planned = plan("othello", ["greedy", "alphabeta-0.1s", "alphabeta", str(broken)])
+    assert planned.clocks(Othello()) == {"greedy": 0.01, "alphabeta-0.1s": 0.1, "alphabeta": 10.0, str(broken): 10.0}
+    assert set(planned.clocks(Othello(), Limits(time=2.0)).values()) == {2.0}
+
+
+async def test_the_tournament_screen_probes_its_file_bots_in_the_sandbox_it_runs_them_in(monkeypatch):
+    from textual.widgets import Input, SelectionList
+
+    import arcade.tournament
+    from arcade.screens.tournament import TournamentScreen
+    from bots import registry, sandbox
+    from tests.conftest import make_app
+
+    good = f"{FAULTS / 'toothpicks_faults.py'}:good"
+    seen = {}
+
+    def admit(game, bots, limits, required=False):
+        seen["probed"] = limits
+        return registry.Admitted([], limits)
+
+    def run(game_id, bots, **options):
+        seen["ran"] = options["limits"]
+        raise RuntimeError("played nothing")
+
+    monkeypatch.setattr(registry, "admit", admit)
+    monkeypatch.setattr(arcade.tournament, "run_tournament", run)
+    monkeypatch.setattr(sandbox, "bwrap_problem", lambda: None)
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await app.push_screen(screen)
+        await pilot.pause()
+        screen.query_one("#t-bots", SelectionList).deselect_all()
+        screen.query_one("#t-bots", SelectionList).select("perfect")
+        screen.query_one("#t-files", Input).value = good
+        await pilot.press("ctrl+s")
+        await run_and_wait(pilot, screen)
+        assert "played nothing" in str(screen.query_one("#t-status").render())
+    assert seen["probed"] is seen["ran"] and seen["ran"].sandbox == "bwrap"

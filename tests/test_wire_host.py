@@ -19,6 +19,7 @@ from bots.external.host import LOAD_TIMEOUT, FileBotSource
 from bots.external.protocol import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
                                     Seed, encode)
 from bots.external.transport import MemoryTransport
+from bots.limits import Limits
 from games.base import Termination
 
 GOOD = Path(__file__).parent / "fault_bots" / "toothpicks_faults.py"
@@ -31,7 +32,7 @@ class Bench:
         self.transports: list[MemoryTransport] = []
         self.script = script
         self.exit_text = exit_text
-        self.source = FileBotSource("toothpicks", f"{GOOD}:good", time_limit=time_limit, connect=self.connect,
+        self.source = FileBotSource("toothpicks", f"{GOOD}:good", Limits(time=time_limit, sandbox="none"), connect=self.connect,
                                     clock=self.clock)
         self.game = load("toothpicks")()
 

@@ -1,4 +1,5 @@
-"""What the ``arcade`` commands share: the usage error, options, the bots' resolution, output.
+"""What the ``arcade`` commands share: the usage error, options, the run's limits, admitting the bots,
+output.
 
 Errors in what the user typed (an unknown game, bot or option) are ``UsageError``s: ``arcade``
 prints one line naming the valid choices and exits with status 2.
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from arcade.catalog import CATALOG, GameEntry, UnknownGame
 from arcade.catalog import entry as catalog_entry
+from bots.limits import DEFAULT_MEMORY_MIB, Limits, LimitsError
 
 if TYPE_CHECKING:  # pragma: no cover
     from bots.base import BotEntry
@@ -40,9 +42,11 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_memory_option(parser: argparse.ArgumentParser) -> None:
+    """``--memory MIB`` (0: no cap): the command line's own unit, turned into ``Limits``'s bytes
+    once (``limits_of``)."""
     parser.add_argument(
-        "--memory", type=int, default=1024, metavar="MIB",
-        help="memory cap of each file bot's process in MiB (default 1024; 0: no cap)",
+        "--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+        help=f"memory cap of each file bot's process in MiB (default {DEFAULT_MEMORY_MIB}; 0: no cap)",
     )
 
 
@@ -66,7 +70,7 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
     """The run's seed and whether it is a secret: ``--seed``; resuming a ``--record`` made without
     one, the (secret) seed it was made with; else 63 bits from ``os.urandom`` that no bot can guess
     (it is in no command line, environment or file a bot can read)."""
-    import os
+    from arcade.seeds import secret
 
     if args.seed is not None:
         return args.seed, False
@@ -76,7 +80,7 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
         recorded = recorded_seed(args.record)
         if recorded is not None:
             return recorded, True
-    return int.from_bytes(os.urandom(8), "big") >> 1, True
+    return secret(), True
 
 
 def seed_text(seed: int, secret: bool) -> str:
@@ -89,44 +93,45 @@ def replay_text(seed: int) -> str:
     return f"secret seed {seed}: replay this match with --seed {seed}"
 
 
-def sandbox_for(names: Sequence[str], mode: str, required: bool = False) -> str:
-    """The sandbox the file bots among ``names`` run in, with the one-line warning on stderr when
-    ``auto`` falls back to no sandbox; ``UsageError`` when bwrap is asked for (or ``required``,
-    as a tournament's file bots are unless ``--sandbox none``) and cannot run."""
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The run's ``Limits``, built once from ``--time-limit``, ``--memory`` (MiB, 0: no cap;
+    ``Limits.from_cli`` converts it) and ``--sandbox``; ``UsageError`` if they make no sense."""
+    try:
+        return Limits.from_cli(args.time_limit, args.memory, args.sandbox)
+    except LimitsError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def contained(names: Sequence[str], limits: Limits, required: bool = False) -> Limits:
+    """``limits`` with the sandbox of the file bots among ``names`` settled
+    (``bots.registry.contain``), the one-line warning on stderr when ``auto`` falls back to no
+    sandbox; ``UsageError`` when bwrap is asked for (or ``required``, as a tournament's file bots
+    are unless ``--sandbox none``) and cannot run."""
     import sys
 
-    from bots.external import is_file_spec
-    from bots.sandbox import SandboxUnavailable, choose
+    from bots.registry import contain
+    from bots.sandbox import SandboxUnavailable
 
-    if not any(is_file_spec(name) for name in names):
-        return mode if mode != "bwrap" else "auto"  # built-in bots need no sandbox
     try:
-        choice = choose("bwrap" if required and mode == "auto" else mode)
+        settled = contain(names, limits, required)
     except SandboxUnavailable as exc:
         hint = "; --sandbox none runs them NOT contained" if required else ""
         raise UsageError(f"file bots {'need' if required else 'asked for'} the sandbox: {exc}{hint}") from None
-    if choice.warning:
-        print(f"arcade: {choice.warning}", file=sys.stderr)
-    return choice.mode
+    if settled.warning:
+        print(f"arcade: {settled.warning}", file=sys.stderr)
+    return settled.limits
 
 
-def memory_bytes(memory_mib: int) -> int | None:
-    """``--memory`` in bytes, ``None`` for no cap; ``UsageError`` if negative."""
-    if memory_mib < 0:
-        raise UsageError("--memory must be 0 (no cap) or more MiB")
-    return memory_mib << 20 or None
-
-
-def resolve_bots(game, names: Sequence[str], memory_mib: int = 1024, time_limit: float | None = None,
-                 sandbox: str = "auto") -> list[BotEntry]:
-    """The bots' entries, through the one resolver (``bots.registry.resolve``); every entry is
-    probed now (a file bot is started and its file loaded), so that a bot that cannot be loaded is
-    a one-line error before any game is played. The caller closes them."""
-    from bots.registry import UnknownBot, load_all
+def admit_bots(game, names: Sequence[str], limits: Limits) -> list[BotEntry]:
+    """The bots' entries, admitted under ``limits`` (``bots.registry.admit``: each resolved and
+    probed now, a file bot started and its file loaded), so that a bot that cannot be loaded is a
+    one-line error before any game is played. The caller closes them."""
+    from bots.registry import UnknownBot, admit
+    from bots.sandbox import SandboxUnavailable
 
     try:
-        return load_all(game, names, time_limit=time_limit, memory=memory_bytes(memory_mib), sandbox=sandbox)
-    except UnknownBot as exc:
+        return admit(game, names, limits).entries
+    except (UnknownBot, SandboxUnavailable) as exc:
         raise UsageError(str(exc)) from None
 
 

@@ -11,13 +11,14 @@ from arcade.commands.common import (
     add_memory_option,
     add_sandbox_option,
     add_seed_option,
+    admit_bots,
     bot_logs,
+    contained,
+    limits_of,
     make_game,
     parse_options,
     progress_bar,
     replay_text,
-    resolve_bots,
-    sandbox_for,
     seconds,
     seed_of,
     seed_text,
@@ -53,20 +54,20 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     game = make_game(args.game, parse_options(args.option))
-    sandbox = sandbox_for((args.bot_a, args.bot_b), args.sandbox)
+    players = (args.bot_a, args.bot_b)
+    limits = contained(players, limits_of(args))  # built once, the sandbox settled
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
     log = None
     if args.record:
         from arcade.records import RecordError, RecordLog
 
         header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
-                  "games": args.games, "seed": seed, "time_limit": args.time_limit, "memory": args.memory,
-                  "sandbox": sandbox}
+                  "games": args.games, "seed": seed, "limits": limits.as_json()}
         try:
             log = RecordLog(args.record, header)
         except RecordError as exc:
             raise UsageError(str(exc)) from None
-    entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory, sandbox=sandbox))  # run_match closes them
+    entries = tuple(admit_bots(game, players, limits))  # run_match closes them
     with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
         task = progress.add_task("games", total=args.games)
         summary = run_match(
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             entries,
             games=args.games,
             seed=seed,
-            time_limit=args.time_limit,
+            limits=limits,
             on_game=lambda record: progress.advance(task),
             log=log,
         )

@@ -84,20 +84,17 @@ def _check_name(name: str) -> None:
 
 def run_player(args) -> int:
     from arcade.othello_protocol import run_player as play
-    from bots.registry import UnknownBot, resolve
+    from bots.limits import Limits
+    from bots.registry import UnknownBot, admit
+    from games.othello import Othello
 
     _check_common(args)
     _check_name(args.name)
-    from games.othello import Othello
-
-    try:
-        bot = resolve("othello", args.bot)
+    try:  # a file bot that cannot load: one line
+        bot = admit(Othello(time_limit=args.time_limit), [args.bot], Limits(time=args.time_limit)).entries[0]
     except UnknownBot as exc:
         raise UsageError(str(exc)) from None
     try:
-        problem = bot.probe(Othello(time_limit=args.time_limit))  # a file bot that cannot load: one line
-        if problem is not None:
-            raise UsageError(problem)
         print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
         return play(args.name, bot, args.time_limit, args.dir, poll=args.poll,
                     out=lambda text: print(text, flush=True), seed=args.seed)

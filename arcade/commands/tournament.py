@@ -3,19 +3,22 @@ runs it), printed as a table, with ``--json`` and ``--csv`` for the course's rec
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from arcade.commands.common import (
     UsageError,
     add_game_argument,
     add_memory_option,
     add_sandbox_option,
     add_seed_option,
+    admit_bots,
     bot_logs,
+    contained,
+    limits_of,
     make_game,
     parse_options,
     progress_bar,
     replay_text,
-    resolve_bots,
-    sandbox_for,
     seed_of,
     seed_text,
     seconds,
@@ -23,12 +26,15 @@ from arcade.commands.common import (
 from arcade.tournament import (
     FORMATS,
     TournamentError,
+    TournamentPlan,
     TournamentResult,
-    check,
     default_jobs,
-    planned_pairs,
+    plan,
     run_tournament,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bots.limits import Limits
 
 
 def csv_rows(result: TournamentResult) -> list[list]:
@@ -69,69 +75,75 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    import csv
+    """Plan the tournament (its pre-flight), then print the plan (``--plan``) or admit the bots,
+    play it and print the standings."""
     import json
 
-    from rich.console import Console
-    from rich.table import Table
-
-    from bots.external import short_name
-
     game = make_game(args.game, parse_options(args.option))
-    try:
-        check(args.game, args.bots, args.fmt, args.games)
-    except TournamentError as exc:
-        raise UsageError(str(exc)) from None
-    refuse_attended(args.game, args.bots)
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    try:
+        planned = plan(args.game, args.bots, args.fmt, args.games, read_files=args.plan)
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
+    limits = limits_of(args)
     if args.plan:
-        return print_plan(game, args)
-    sandbox = sandbox_for(args.bots, args.sandbox, required=True)
+        return print_plan(game, planned, limits, args.jobs or default_jobs())
+    limits = contained(args.bots, limits, required=True)  # file bots run contained, or --sandbox none
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
-    entries = resolve_bots(game, args.bots, args.memory, sandbox=sandbox)  # checks every name, loads every file bot
+    entries = admit_bots(game, args.bots, limits)  # every file bot loaded, in the sandbox the games use
     for entry in entries:
         entry.close()
-    with progress_bar(f"{game.title} tournament · {len(args.bots)} bots", quiet=args.json) as bar:
-        n = len(args.bots)
-        pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
-        task = bar.add_task("games", total=pairs * check(args.game, args.bots, args.fmt, args.games))
+    result = play(game, planned, limits, seed, args)
+    if args.csv:
+        write_csv(args.csv, result)
+    if args.json:
+        print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
+        return 0
+    print_result(game, result, args, seed, secret, bot_logs(entries))
+    return 0
+
+
+def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> TournamentResult:
+    """Run the planned tournament with a progress bar; a worker that died or a tournament that
+    cannot go on is a ``UsageError``."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with progress_bar(f"{game.title} tournament · {len(planned.bots)} bots", quiet=args.json) as bar:
+        task = bar.add_task("games", total=planned.total)
 
         def progress(done: int, total: int, _pairs) -> None:
             bar.update(task, completed=done, total=total)
 
-        from concurrent.futures.process import BrokenProcessPool
-
         try:
-            result = run_tournament(
-                args.game,
-                args.bots,
-                settings=dict(game.settings),
-                games=args.games,
-                seed=seed,
-                jobs=args.jobs or default_jobs(),
-                fmt=args.fmt,
-                time_limit=args.time_limit,
-                memory=args.memory << 20,
-                sandbox=sandbox,
-                progress=progress,
-                record=args.record,
-                cluster=args.cluster,
-            )
+            return run_tournament(args.game, planned.bots, settings=dict(game.settings), games=planned.games,
+                                  seed=seed, jobs=args.jobs or default_jobs(), fmt=planned.fmt, limits=limits,
+                                  progress=progress, record=args.record, cluster=args.cluster)
         except BrokenProcessPool as exc:
             resume = f"; run it again with --record {args.record} to go on" if args.record else ""
             raise UsageError(f"the tournament stopped: a worker process died ({exc}){resume}") from None
         except TournamentError as exc:
             raise UsageError(str(exc)) from None
-    if args.csv:
-        try:
-            with open(args.csv, "w", newline="", encoding="utf-8") as handle:
-                csv.writer(handle).writerows(csv_rows(result))
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.csv}: {exc.strerror or exc}") from None
-    if args.json:
-        print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
-        return 0
+
+
+def write_csv(path: str, result: TournamentResult) -> None:
+    import csv
+
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as handle:
+            csv.writer(handle).writerows(csv_rows(result))
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def print_result(game, result: TournamentResult, args, seed: int, secret: bool, logs: list[str]) -> None:
+    """The standings as a table, the replay line of a secret seed, the forfeits' reasons (ten at
+    most) and where the file bots' output went."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from bots.external import short_name
+
     console = Console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
     table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · {seed_text(seed, secret)}")
@@ -158,93 +170,34 @@ def run(args) -> int:
         console.print(f"forfeit: {reason}", soft_wrap=True)
     if len(reasons) > 10:
         console.print(f"… and {len(reasons) - 10} other forfeit reasons")
-    for log in bot_logs(entries):
+    for log in logs:
         console.print(f"file bot output: {log}", soft_wrap=True)
-    return 0
 
 
-def refuse_attended(game_id: str, bots: list[str]) -> None:
-    """A built-in bot that needs someone at the keyboard (``BotEntry.unattended`` false: Othello's
-    ``external``, a program you start) plays no tournament: one line, before anything runs."""
-    from bots.registry import bots_for
-
-    entries = bots_for(game_id)
-    for bot in bots:
-        if bot in entries and not entries[bot].unattended:
-            raise UsageError(f"bot {bot!r} cannot play unattended (it needs a program you start); "
-                             "a tournament cannot use it")
-
-
-def print_plan(game, args) -> int:
+def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int) -> int:
     """``--plan``: how many games the tournament plays and how long it may take, from each bot's
-    time limit and the game's typical length (random play's, over 40 games), playing nothing."""
+    time a move (``TournamentPlan.clocks``) and the game's typical length (random play's, over
+    40 games), playing nothing."""
     import random
 
-    from bots.adapters import adapter_for
-    from bots.external import is_file_spec
-    from bots.registry import bots_for
     from games.base import CHANCE, random_playout
 
-    games = check(args.game, args.bots, args.fmt, args.games)
-    check_files(game.id, args.bots)
-    n = len(args.bots)
-    pairs = n * (n - 1) // 2 if args.fmt == "round-robin" else planned_pairs(n)
-    total = pairs * games
+    n = len(planned.bots)
     rng = random.Random(0)
     lengths = [sum(s.to_move != CHANCE for s in random_playout(game, game.initial_state(), rng)[:-1])
                for _ in range(40)]
     moves = sum(lengths) / len(lengths)
-    game_limit = getattr(game, "time_limit", None)
-
-    builtin = bots_for(game.id)
-
-    def limit(bot: str) -> float:
-        """Seconds a move of ``bot`` may take: the time limit file bots are held to; a built-in
-        bot's own clock (``BotEntry.seconds``: ``alphabeta-1s``), else the game's time limit
-        where it has one (a clock-bound search), else a guess of 10 ms."""
-        if args.time_limit is not None:
-            return args.time_limit
-        if is_file_spec(bot):
-            return adapter_for(game.id).time_limit(game)
-        entry = builtin.get(bot)
-        if entry is not None and entry.seconds is not None:
-            return entry.seconds
-        return float(game_limit) if game_limit is not None else 0.01
-
-    per_pair = sum(limit(bot) for bot in args.bots) * (n - 1) / max(1, n * (n - 1) // 2) if n > 1 else 0.0
-    worst = total * moves / 2 * per_pair  # each side makes half the moves
-    jobs = args.jobs or default_jobs()
-    how = "round robin" if args.fmt == "round-robin" else "groups tournament"
-    print(f"{game.title} {how} of {n} bots: {plural(pairs, 'pair')} × {plural(games, 'game')} = "
-          f"{plural(total, 'game')}")
+    clocks = planned.clocks(game, limits)
+    per_pair = sum(clocks.values()) * (n - 1) / max(1, n * (n - 1) // 2) if n > 1 else 0.0
+    worst = planned.total * moves / 2 * per_pair  # each side makes half the moves
+    how = "round robin" if planned.fmt == "round-robin" else "groups tournament"
+    print(f"{game.title} {how} of {n} bots: {plural(planned.pairs, 'pair')} × {plural(planned.games, 'game')} = "
+          f"{plural(planned.total, 'game')}")
     print(f"a game: about {moves:.0f} moves (random play, 40 games)")
     print(f"at most {duration(worst)} if every move takes its time limit; with --jobs {jobs}: "
           f"{duration(worst / jobs)}; on a cluster of W workers, that divided by W")
     print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
     return 0
-
-
-def check_files(game_id: str, bots: list[str]) -> None:
-    """The plan's check of the file bots, without running any of their code: each file exists,
-    it is valid Python (in its declared encoding, UTF-8 by default), and the function's name is
-    a name. (A real run also starts each bot and loads its file, in its sandbox.) ``UsageError``
-    names the first bad one."""
-    from bots.external import BadSpec, is_file_spec, parse_spec, short_name
-
-    for bot in bots:
-        if not is_file_spec(bot):
-            continue
-        try:
-            path, _function = parse_spec(bot, game_id)
-            compile(path.read_bytes(), str(path), "exec", dont_inherit=True)
-        except BadSpec as exc:
-            raise UsageError(str(exc)) from None
-        except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
-            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-            raise UsageError(f"bot {short_name(bot)!r}: not valid Python{where}: "
-                             f"{getattr(exc, 'msg', None) or exc}") from None
-        except OSError as exc:
-            raise UsageError(f"bot {short_name(bot)!r}: cannot read it: {exc.strerror or exc}") from None
 
 
 def plural(count: int, noun: str) -> str:

@@ -32,8 +32,10 @@ from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
 from arcade.screens.palette import GameCommands
-from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
+from arcade.seeds import screen_rngs
+from arcade.session import HUMAN, Answer, CannotUndo, Session
 from bots.base import BotEntry
+from bots.limits import Limits
 from bots.registry import analyser_for, resolve
 from games.base import CHANCE, Analysis, GameError, Result, State
 
@@ -143,17 +145,19 @@ class GameScreen(Screen):
             self.analysis = analysis
 
     def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict,
-                 entries: dict[int, BotEntry] | None = None) -> None:
+                 entries: dict[int, BotEntry] | None = None, limits: Limits | None = None) -> None:
         """``players``: ``"human"`` or a bot's name for each side; ``entries``: the bots' entries
-        when the caller resolved them already (the setup screen, for file bots)."""
+        when the caller admitted them already (the setup screen, for file bots), under ``limits``
+        (``bots.limits``: the session's)."""
         super().__init__()
         self.entry = entry
         self.game = entry.load()(**settings)
         self.players = players
+        self.limits = limits or Limits()
         self.bot_entries: dict[int, BotEntry] = dict(entries or {})
         for side, name in enumerate(players):
             if name != HUMAN and side not in self.bot_entries:
-                self.bot_entries[side] = resolve(entry.id, name)
+                self.bot_entries[side] = resolve(entry.id, name, self.limits)
         self.humans = {side for side, name in enumerate(players) if name == HUMAN}
         self.session = Session(self.game, {})
         self.generation = 0
@@ -244,7 +248,7 @@ class GameScreen(Screen):
         self.games_started += 1
         chance_rng, rng0, rng1 = screen_rngs(getattr(self.app, "seed", None), self.entry.id, self.games_started)
         bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
-        self.session = Session(self.game, bots, chance_rng, (rng0, rng1))
+        self.session = Session(self.game, bots, chance_rng, (rng0, rng1), self.limits)
         self.paused = False
         self.step_once = False
         self.rebuild_logs()

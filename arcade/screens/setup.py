@@ -16,8 +16,9 @@ from arcade.screens.game import GameScreen
 from arcade.screens.help import HelpScreen
 from arcade.session import HUMAN
 from bots.base import BotEntry
-from bots.registry import UnknownBot, bots_for, resolve
-from bots.sandbox import SandboxUnavailable, choose
+from bots.limits import Limits
+from bots.registry import UnknownBot, admit, bots_for, contain
+from bots.sandbox import SandboxUnavailable
 from games.base import Game, OptionError
 
 FILE = "file"
@@ -185,6 +186,9 @@ class SetupScreen(Screen):
         error.set_class(bool(text), "shown")
 
     def action_start(self) -> None:
+        """Start with these players and options. File bots are admitted first (in a worker:
+        ``bots.registry.admit`` loads each in its own process, in the sandbox chosen here, the
+        one the game runs it in), so that a bot that cannot play is a message on this screen."""
         settings = self.read_settings()
         if settings is None:
             return
@@ -192,53 +196,52 @@ class SetupScreen(Screen):
             str(self.query_one(f"#side-{i}", Select).value) for i in range(2)
         )
         files = {i: self.query_one(f"#file-{i}", Input).value.strip() for i in range(2) if players[i] == FILE}
+        limits = Limits(sandbox=str(self.query_one("#sandbox", Select).value))
         if not files:
-            self.open_game(players, settings, {})
+            self.open_game(players, settings, {}, limits)
             return
+        for i, spec in files.items():
+            if not spec:
+                self.show_error(f"{self.game_cls.sides[i].name}: type the bot's file as path/to/bot.py:function")
+                return
         try:
-            sandbox = choose(str(self.query_one("#sandbox", Select).value))
+            contained = contain(files.values(), limits)
         except SandboxUnavailable as exc:
             self.show_error(str(exc))
             return
-        if sandbox.warning:
-            self.notify(sandbox.warning, title="Sandbox", severity="warning", timeout=10)
-        entries = {}
-        for i, spec in files.items():
-            side = self.game_cls.sides[i].name
-            if not spec:
-                self.show_error(f"{side}: type the bot's file as path/to/bot.py:function")
-                return
-            try:
-                entries[i] = resolve(self.entry.id, spec, sandbox=sandbox.mode)
-            except UnknownBot as exc:
-                self.show_error(f"{side}: {exc}")
-                return
+        if contained.warning:
+            self.notify(contained.warning, title="Sandbox", severity="warning", timeout=10)
         players = tuple(files.get(i, players[i]) for i in range(2))
         self.query_one("#setup-error", Static).update("Loading the bot's file…")
         self.query_one("#setup-error", Static).add_class("shown")
-        self.load_files(entries, players, settings)
+        self.load_files(files, players, settings, contained.limits)
 
     @work(thread=True, exclusive=True, group="load-files")
-    def load_files(self, entries: dict, players: tuple[str, str], settings: dict) -> None:
-        """Load each file bot in its own process (never in the app's) to report a problem now."""
-        game = self.game_cls(**settings)
-        problems = []
-        for i, entry in entries.items():
-            problem = entry.probe(game)
-            if problem:
-                problems.append(f"{self.game_cls.sides[i].name}: {problem}")
-        self.post_message(self.FilesLoaded(problems, players, settings, entries))
+    def load_files(self, files: dict[int, str], players: tuple[str, str], settings: dict, limits: Limits) -> None:
+        """Admit the file bots of ``files`` (by side), each loaded in its own process (never in
+        the app's), to report a problem now."""
+        sides = list(files)
+        try:
+            admitted = admit(self.game_cls(**settings), [files[i] for i in sides], limits)
+        except (UnknownBot, SandboxUnavailable) as exc:
+            index = getattr(exc, "index", None)
+            side = f"{self.game_cls.sides[sides[index]].name}: " if index is not None else ""
+            self.post_message(self.FilesLoaded([f"{side}{exc}"], players, settings, {}, limits))
+            return
+        self.post_message(self.FilesLoaded([], players, settings, dict(zip(sides, admitted.entries)), limits))
 
     class FilesLoaded(Message):
-        """The file bots were loaded (each in its own process): the problems found, if any."""
+        """The file bots were admitted (each loaded in its own process): the problem found, or
+        their entries, and the limits they run under."""
 
         def __init__(self, problems: list[str], players: tuple[str, str], settings: dict,
-                     entries: dict[int, BotEntry]) -> None:
+                     entries: dict[int, BotEntry], limits: Limits) -> None:
             super().__init__()
             self.problems = problems
             self.players = players
             self.settings = settings
             self.entries = entries
+            self.limits = limits
 
     def on_setup_screen_files_loaded(self, message: FilesLoaded) -> None:
         if message.problems or self.app.screen is not self:
@@ -248,14 +251,15 @@ class SetupScreen(Screen):
                 self.show_error("\n".join(message.problems))
             return
         self.show_error("")
-        self.open_game(message.players, message.settings, message.entries)
+        self.open_game(message.players, message.settings, message.entries, message.limits)
 
-    def open_game(self, players: tuple[str, str], settings: dict, entries: dict[int, BotEntry]) -> None:
+    def open_game(self, players: tuple[str, str], settings: dict, entries: dict[int, BotEntry],
+                  limits: Limits) -> None:
         """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
         from arcade import memory
 
         memory.remember_setup(self.entry.id, players, settings)
-        self.app.push_screen(GameScreen(self.entry, players, settings, entries), callback=self.game_closed)
+        self.app.push_screen(GameScreen(self.entry, players, settings, entries, limits), callback=self.game_closed)
 
     def game_closed(self, result: object) -> None:
         """The game was left: leave this screen too (not awaited: a callback may not await it);

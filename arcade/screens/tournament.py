@@ -9,7 +9,6 @@ The screen starts each game with ``DEFAULTS``: fast bots and few games, a tourna
 
 from __future__ import annotations
 
-import os
 import time
 
 from rich.markup import escape
@@ -58,24 +57,6 @@ def defaults(game_id: str) -> tuple[list[str], int]:
         bots, games = DEFAULTS[game_id]
         return list(bots), games
     return [name for name, entry in bots_for(game_id).items() if entry.unattended][:3], 10
-
-
-def planned_games(fmt: str, bots: int, games: int) -> int:
-    """The games a tournament of ``bots`` bots plays in all (what the progress bar counts)."""
-    from arcade.tournament import planned_pairs
-
-    if bots < 2 or games < 1:
-        return 0
-    pairs = bots * (bots - 1) // 2 if fmt == "round-robin" else planned_pairs(bots)
-    return pairs * games
-
-
-def attended(game_id: str, bots: list[str]) -> list[str]:
-    """The built-in bots of ``bots`` that need someone at the keyboard (no tournament for them)."""
-    from bots.registry import bots_for
-
-    entries = bots_for(game_id)
-    return [bot for bot in bots if bot in entries and not entries[bot].unattended]
 
 
 def now() -> float:
@@ -224,6 +205,8 @@ class TournamentScreen(Screen):
 
     def plan(self) -> int | None:
         """The games the tournament as set would play, ``None`` while games a pair is no number."""
+        from arcade.tournament import planned_games
+
         try:
             games = int(self.query_one("#t-games", Input).value)
         except ValueError:
@@ -256,10 +239,15 @@ class TournamentScreen(Screen):
         return built_in + files
 
     def action_start(self) -> None:
-        from arcade.tournament import TournamentError, check
+        """Plan the tournament as set (``arcade.tournament.plan``: its pre-flight) and settle the
+        sandbox of its file bots (bwrap, or no tournament), each a message at once; then admit
+        the bots and play, in a worker."""
+        from arcade.seeds import secret
+        from arcade.tournament import TournamentError, plan
         from bots.external import is_file_spec
-        from bots.registry import UnknownBot, resolve
-        from bots.sandbox import SandboxUnavailable, choose
+        from bots.limits import Limits
+        from bots.registry import contain
+        from bots.sandbox import SandboxUnavailable
 
         if self.running:
             return
@@ -268,27 +256,20 @@ class TournamentScreen(Screen):
         try:
             games = int(self.query_one("#t-games", Input).value or "0")
             typed = self.query_one("#t-seed", Input).value.strip()
-            seed = int(typed) if typed else int.from_bytes(os.urandom(8), "big") >> 1
+            seed = int(typed) if typed else secret()
         except ValueError:
             self.status("games a pair and the seed are whole numbers", error=True)
             return
         self.seed_was_secret = not typed
-        refused = attended(self.game_id, bots)
-        if refused:  # typed among the files: the list does not offer it
-            self.status(f"bot {refused[0]!r} cannot play unattended (it needs a program you start)", error=True)
-            return
-        try:
-            check(self.game_id, bots, fmt, games)
-            if any(map(is_file_spec, bots)):  # a tournament runs file bots contained, or not at all
-                choose("bwrap")
-            for bot in bots:
-                resolve(self.game_id, bot, sandbox="bwrap" if is_file_spec(bot) else "auto")
+        try:  # a bot typed among the files that the list does not offer (external) is refused too
+            planned = plan(self.game_id, bots, fmt, games)
+            limits = contain(bots, Limits(), required=True).limits  # file bots run contained, or not at all
         except SandboxUnavailable as exc:
             self.status(f"file bots need the sandbox: {exc} (arcade tournament --sandbox none runs them "
                         "NOT contained)", error=True)
             return
-        except (TournamentError, UnknownBot) as exc:
-            self.status(str(exc).strip("'\""), error=True)
+        except TournamentError as exc:
+            self.status(str(exc), error=True)
             return
         self.running = True
         self.started = self.last = None
@@ -296,12 +277,11 @@ class TournamentScreen(Screen):
         self.set_columns(fmt)
         self.query_one("#t-standings", DataTable).clear()
         self.show_crosstable(bots, [])
-        total = planned_games(fmt, len(bots), games)
-        self.query_one("#t-progress", ProgressBar).update(total=total, progress=0)
-        self.query_one("#t-count", Static).update(f"0/{total:,} games")
+        self.query_one("#t-progress", ProgressBar).update(total=planned.total, progress=0)
+        self.query_one("#t-count", Static).update(f"0/{planned.total:,} games")
         files = sum(map(is_file_spec, bots))
         self.status(f"loading {files} file bot{'s' if files > 1 else ''}…" if files else "playing…")
-        self.run_tournament(bots, fmt, games, seed)
+        self.run_tournament(planned, seed, limits)
 
     class Progress(Message):
         """Games done of the total, and the pairs so far, from the tournament's worker, with the
@@ -324,17 +304,18 @@ class TournamentScreen(Screen):
             self.result, self.problem = result, problem
 
     @work(thread=True, exclusive=True, group="tournament")
-    def run_tournament(self, bots: list[str], fmt: str, games: int, seed: int) -> None:
+    def run_tournament(self, planned, seed: int, limits) -> None:
+        """Admit the bots (every file bot loaded in the sandbox its games run in), then play."""
         from arcade.catalog import load
         from arcade.tournament import default_jobs, run_tournament
-        from bots.external import is_file_spec
-        from bots.registry import UnknownBot, load_all
+        from bots.registry import UnknownBot, admit
+        from bots.sandbox import SandboxUnavailable
 
         worker = get_current_worker()
-        try:  # load every file bot (in its own process) before any game
-            for entry in load_all(load(self.game_id)(), bots):
-                entry.close()
-        except UnknownBot as exc:
+        bots = list(planned.bots)
+        try:
+            admit(load(self.game_id)(), bots, limits).close()
+        except (UnknownBot, SandboxUnavailable) as exc:
             self.post_message(self.Finished(problem=str(exc)))
             return
         self.post_message(self.Progress(0, 0, [], bots))
@@ -344,9 +325,9 @@ class TournamentScreen(Screen):
                 self.post_message(self.Progress(done, total, list(pairs), bots))
 
         try:
-            result = run_tournament(self.game_id, bots, games=games, seed=seed, jobs=default_jobs(), fmt=fmt,
-                                    sandbox="bwrap" if any(map(is_file_spec, bots)) else "auto",
-                                    progress=progress, cancelled=lambda: worker.is_cancelled)
+            result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=default_jobs(),
+                                    fmt=planned.fmt, limits=limits, progress=progress,
+                                    cancelled=lambda: worker.is_cancelled)
         except KeyboardInterrupt:
             return
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback

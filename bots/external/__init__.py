@@ -48,14 +48,14 @@ D-Football): an error first, then the time, then the move.
   crashes: ``"strategy produced an error (...)"``;
 - it goes over the memory cap: ``"strategy exceeded the memory cap (1 GiB)"``;
 - its move took longer than the limit (``"strategy took >100ms to return a move"``, the limit
-  as actually used); one that does not answer by the limit plus a grace (``grace``) is killed
+  as actually used); one that does not answer by the limit plus a grace (``Limits.grace_for``) is killed
   and forfeits with the same words;
 - it returns something that is not a legal move or not of the signature's type:
   ``"strategy returned an invalid move (...)"``.
 
-The limit per move is, first to last: ``Context.time_limit`` (``--time-limit``), the source's
-own ``time_limit``, the game's default (``Adapter.time_limit``: 100 ms D-Football, the
-``time_limit`` option in Othello, 1 s otherwise). The arcade keeps the clock, not the bot's
+The limit per move is, first to last: ``Context.time_limit`` (the session's ``Limits.time``),
+the entry's own ``Limits.time``, the game's default (``bots.limits.move_time``:
+``Adapter.time_limit``, 100 ms D-Football, the ``time_limit`` option in Othello, 1 s otherwise). The arcade keeps the clock, not the bot's
 process: a move takes the request's round trip on the arcade's monotonic clock, or the CPU time
 the bot's process and its children used meanwhile where that is more (threads). Nothing the
 bot's process says changes it, so a bot that stops its own clock gains nothing.
@@ -66,12 +66,12 @@ POSIX only (``resource``, process groups, ``select`` on pipes).
 from bots.base import ERROR, INVALID, MEMORY, Forfeit, limit_text, took_too_long
 from bots.external.child import child_main
 from bots.external.host import (DEFAULT_MEMORY, LOAD_TIMEOUT, ExternalBot, ExternalEntry, FileBotSource, Host,
-                                file_entry, grace, memory_text)
+                                file_entry, memory_text)
 from bots.external.logs import log_dir
 from bots.external.specs import BadSpec, is_file_spec, parse_spec, short_name
 
 __all__ = [
     "DEFAULT_MEMORY", "ERROR", "INVALID", "LOAD_TIMEOUT", "MEMORY", "BadSpec", "ExternalBot", "ExternalEntry",
-    "FileBotSource", "Forfeit", "Host", "child_main", "file_entry", "grace", "is_file_spec", "limit_text",
+    "FileBotSource", "Forfeit", "Host", "child_main", "file_entry", "is_file_spec", "limit_text",
     "log_dir", "memory_text", "parse_spec", "short_name", "took_too_long",
 ]

@@ -16,10 +16,12 @@ from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Load
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
 from bots.external.specs import parse_spec
 from bots.external.transport import Launch, ProcessTransport, Transport
+from bots.limits import DEFAULT_MEMORY, Limits, move_time
 from games.base import Termination
 
-DEFAULT_MEMORY = 1 << 30
-"""The memory cap of a bot's process: 1 GiB of address space (``RLIMIT_AS``)."""
+UNCONTAINED = Limits(sandbox="none")
+"""A file bot's limits where nobody gave any: the game's time, the default memory cap, no
+sandbox (``bots.registry.admit`` settles the sandbox of a real run)."""
 
 LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
@@ -33,12 +35,6 @@ def memory_text(limit: int) -> str:
         if limit >= size:
             return f"{limit / size:g} {unit}"
     return f"{limit} bytes"
-
-
-def grace(limit: float) -> float:
-    """Extra seconds past the limit before a silent bot is killed (the arcade's clock judges a
-    late answer; this only bounds a bot that never answers)."""
-    return max(0.5, limit / 2)
 
 
 # -- what waiting for an answer can come to, besides an answer ------------------------------------
@@ -189,22 +185,25 @@ class FileBotSource:
     """A file bot for one game: its spec, limits and log, and the process that serves it.
 
     One process at a time serves every game the source's bots play (they ask in turn); ``close``
-    kills it. The memory cap is ``memory`` bytes (``None``: no cap). ``connect`` and ``clock`` are
-    the host's (a test gives a ``MemoryTransport``'s)."""
+    kills it. ``limits`` (``bots.limits``) give its time a move (a move's ``Context.time_limit``
+    comes first), the grace, the memory cap (bytes, ``None``: no cap) and the sandbox, settled to
+    ``bwrap`` or ``none``. ``connect`` and ``clock`` are the host's (a test gives a
+    ``MemoryTransport``'s)."""
 
-    def __init__(self, game_id: str, spec: str, time_limit: float | None = None,
-                 memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none", *,
+    def __init__(self, game_id: str, spec: str, limits: Limits = UNCONTAINED, logs: Path | None = None, *,
                  connect: Callable[[Launch], Transport] = ProcessTransport,
                  clock: Callable[[], float] = time.monotonic) -> None:
         from bots.adapters import adapter_for
 
-        self.sandbox = sandbox
+        if limits.sandbox not in ("bwrap", "none"):
+            raise ValueError(f"a file bot's sandbox must be settled (bwrap or none), not {limits.sandbox!r}")
+        self.limits = limits
+        self.sandbox = limits.sandbox
         self.game_id = game_id
         self.spec = spec
         self.path, self.function = parse_spec(spec, game_id)
         self.adapter = adapter_for(game_id)
-        self.time_limit = time_limit
-        self.memory = memory
+        self.memory = limits.memory
         self.log_path = (logs or log_dir()) / f"{self.path.stem}.{self.function}.log"
         self.connect = connect
         self.clock = clock
@@ -212,11 +211,15 @@ class FileBotSource:
         self.host: Host | None = None
 
     def limit(self, game, ctx: Context | None = None) -> float:
+        """This move's seconds: the move's ``Context.time_limit``, else the limits' time, else the
+        game's default (``bots.limits.move_time``)."""
         if ctx is not None and ctx.time_limit is not None:
             return ctx.time_limit
-        if self.time_limit is not None:
-            return self.time_limit
-        return self.adapter.time_limit(game)
+        return move_time(game, self.limits.time)
+
+    def grace(self, limit: float) -> float:
+        """Seconds past ``limit`` before a silent bot is stopped (``Limits.grace_for``)."""
+        return self.limits.grace_for(limit)
 
     def ready_host(self, game) -> Host:
         """The live process, started (and the file loaded) if need be; ``Forfeit`` if it cannot."""
@@ -267,7 +270,7 @@ class FileBotSource:
             args = self.adapter.request(game, state)
             cpu_before = host.cpu_seconds()
             start = host.clock()
-            reply = host.exchange(Move(args), limit + grace(limit), ctx.cancelled)
+            reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
             seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
             if isinstance(reply, Cancelled):
                 self.discard()
@@ -281,7 +284,7 @@ class FileBotSource:
         match reply:
             case TimedOut():
                 self.discard()
-                raise Forfeit(took_too_long(limit), f"no answer after {limit + grace(limit):g}s; stopped",
+                raise Forfeit(took_too_long(limit), f"no answer after {limit + self.grace(limit):g}s; stopped",
                               Termination.TIME)
             case Eof():
                 self._lost(host)
@@ -350,11 +353,10 @@ class ExternalEntry(BotEntry):
         return self.source.probe(game) if self.source is not None else None
 
 
-def file_entry(game_id: str, spec: str, time_limit: float | None = None,
-               memory: int | None = DEFAULT_MEMORY, logs: Path | None = None, sandbox: str = "none") -> ExternalEntry:
-    """The ``BotEntry`` of file bot ``spec`` for ``game_id`` in ``sandbox`` (``bwrap`` or
-    ``none``, as ``bots.sandbox.choose`` decided); ``BadSpec`` if it names no file."""
-    source = FileBotSource(game_id, spec, time_limit=time_limit, memory=memory, logs=logs, sandbox=sandbox)
+def file_entry(game_id: str, spec: str, limits: Limits = UNCONTAINED, logs: Path | None = None) -> ExternalEntry:
+    """The ``BotEntry`` of file bot ``spec`` for ``game_id`` under ``limits``, their sandbox
+    ``bwrap`` or ``none`` (as ``bots.registry.admit`` settled it); ``BadSpec`` if it names no file."""
+    source = FileBotSource(game_id, spec, limits, logs)
     return ExternalEntry(
         name=spec,
         description=f"your {source.adapter.signature} from {source.path.name} (output: {source.log_path})",

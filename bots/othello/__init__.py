@@ -24,6 +24,7 @@ import time
 from typing import Callable
 
 from bots.base import Bot, BotEntry, Context, random_move
+from bots.limits import move_time
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.patterns import PatternEvaluator
 from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
@@ -81,12 +82,16 @@ class AlphaBetaBot(Bot):
         self.clock = time.perf_counter  # the bench may measure in CPU time instead
 
     def limit(self, ctx: Context) -> float:
-        """This move's time limit: the bot's own level (or the game's ``time_limit`` option),
-        never more than the caller's hard limit ``ctx.time_limit``."""
-        own = self.time_limit if self.time_limit is not None else self.game.time_limit
+        """This move's time limit: the bot's own level (or the game's time, ``move_time``: the
+        ``time_limit`` option), never more than the caller's hard limit ``ctx.time_limit``."""
+        own = self.time_limit if self.time_limit is not None else move_time(self.game)
         if ctx.time_limit is not None:
             return min(own, ctx.time_limit)
         return own
+
+    def move_seconds(self) -> float:
+        """Its level, or the game's time: a move takes all of it (bar the endgame's)."""
+        return self.limit(Context())
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
         # the cyclic garbage collector would walk the whole transposition table now and then: a
@@ -230,9 +235,9 @@ BOTS: dict[str, BotEntry] = {
     for entry in (
         BotEntry("alphabeta", f"alpha-beta search with the learned evaluation to the time limit (default {TIME_LIMIT:g} s), exact endgame",
                  _alphabeta(None)),
-        BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0), seconds=5.0),
-        BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0), seconds=1.0),
-        BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1), seconds=0.1),
+        BotEntry("alphabeta-5s", "the same engine at 5 s a move", _alphabeta(5.0)),
+        BotEntry("alphabeta-1s", "the same engine at 1 s a move", _alphabeta(1.0)),
+        BotEntry("alphabeta-0.1s", "the same engine at 0.1 s a move (a quick opponent)", _alphabeta(0.1)),
         BotEntry("alphabeta-hand", "the same engine with the hand-set evaluation instead of the learned one",
                  _alphabeta_hand),
         BotEntry.function("greedy", "plays the move that flips the most discs", greedy),

@@ -24,6 +24,7 @@ from contextlib import suppress
 from pathlib import Path
 
 from bots.base import Bot, Context, Forfeit, printable
+from bots.limits import move_time
 from games.base import Result, Termination
 from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
 
@@ -302,7 +303,7 @@ class ExternalProgramBot(Bot):
             self._start()
         self.side = state.to_move
         write_file(moves_file, self.our_last_move(state))
-        limit = ctx.time_limit if ctx.time_limit is not None else self.game.time_limit
+        limit = move_time(self.game, ctx.time_limit)
         before = file_signature(moves_file)
         ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
         touch(self.go)
