@@ -18,7 +18,9 @@ That process:
   or its own subprocesses) ends in the log, never on the arcade's terminal or in ``--json``;
 - loads the file under a module name that is not ``__main__`` (a student's test code under
   ``if __name__ == "__main__"`` does not run), with the file's folder on ``sys.path`` and the
-  arcade's root too (``from games.hog import more_boar`` works, as the README promises);
+  arcade's root too (``from games.hog import more_boar`` works, as the README promises), and,
+  last, the courses' helper modules (``bots/course_modules/``: ``from dice import six_sided``,
+  ``from state import getmoves``), so the bot's own ``dice.py`` wins;
 - before each game seeds the global ``random`` (and numpy's, if loaded) from the game's seed, so
   a bot that draws from them plays the same games for the same match seed;
 - calls the function for each move through the game's adapter and times the call.
@@ -72,7 +74,7 @@ from typing import Any
 
 from concurrent.futures import ThreadPoolExecutor
 
-from bots import sandbox
+from bots import course_modules_path, sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, printable, took_too_long
 from bots.sandbox import PidsCgroup
 from games.base import Termination
@@ -702,6 +704,7 @@ def child_main() -> None:
 
                 adapter = adapter_for(message["game"])
                 sys.path.insert(0, str(path.parent))
+                sys.path.append(course_modules_path())  # the courses' dice, ucb, hog, state, match: last
                 spec = importlib.util.spec_from_file_location(f"arcade_bot_{path.stem}", path)
                 if spec is None or spec.loader is None:
                     raise ImportError(f"cannot import {path.name}")
