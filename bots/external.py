@@ -3,7 +3,8 @@
 Wherever a bot name is accepted (``arcade match``, ``arcade tournament``, the setup screen) a
 file bot can be named instead: ``bots.registry.get_bot`` hands the spec to ``file_entry``. The
 function is written in the course's own signature for the game (``bots.adapters``). Without
-``:function`` the game's usual name is used (``engine`` for Robot Ludo, ``strategy`` otherwise).
+``:function`` the contest's name is used (``final_strategy``, else ``strategy``, in Hog;
+``engine`` in Robot Ludo: ``Adapter.default_functions``).
 
 How it runs
 ===========
@@ -711,7 +712,7 @@ def child_main() -> None:
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[spec.name] = module
                 spec.loader.exec_module(module)
-                fn = getattr(module, message["function"], None)
+                fn = adapter.find_function(module, message["function"])
                 if fn is None:
                     names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
                              and getattr(v, "__module__", None) == spec.name]
