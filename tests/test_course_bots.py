@@ -5,10 +5,17 @@ with and without the sandbox."""
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from bots import sandbox
 from bots.adapters import ADAPTERS
 
 
@@ -39,3 +46,69 @@ def plain(score, opponent_score):
 ])
 def test_a_hog_file_without_final_strategy_plays_its_strategy(module, name, found):
     assert ADAPTERS["hog"].find_function(module, name) is found
+
+
+# -- course-shaped submissions through `arcade match` --------------------------------------------
+
+SAMPLES = Path(__file__).parent / "course_bots"
+
+PROBLEM = sandbox.bwrap_problem()
+if PROBLEM is not None and os.environ.get("ARCADE_REQUIRE_SANDBOX"):
+    raise RuntimeError(f"ARCADE_REQUIRE_SANDBOX is set and the sandbox cannot run: {PROBLEM}")
+MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
+    PROBLEM is not None, reason=f"the bwrap sandbox cannot run here: {PROBLEM}"))]
+
+# folder, the file as a student names it (no :function), game, opponent, games
+SUBMISSIONS = [
+    ("cs61a_hog", "hog.py", "hog", "always_roll_6", 4),
+    ("hog_contest", "hog_contest.py", "hog", "more_boar", 4),
+    ("own_dice", "hog.py", "hog", "always_roll_6", 2),
+    ("robot_ludo", "engine.py", "ludo", "random", 2),
+]
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "logs"
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(folder))
+    return folder
+
+
+def own_folder(tmp_path: Path, name: str) -> Path:
+    """A copy of the sample ``name`` in a folder of its own, as a student hands it in."""
+    folder = tmp_path / "submissions" / name
+    shutil.copytree(SAMPLES / name, folder)
+    return folder
+
+
+def arcade_match(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", *args],
+                          capture_output=True, text=True, timeout=180, cwd=cwd, env=os.environ.copy())
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name, file, game, opponent, games", SUBMISSIONS, ids=[s[0] for s in SUBMISSIONS])
+def test_a_course_shaped_submission_plays_unchanged(tmp_path, logs, mode, name, file, game, opponent, games):
+    folder = own_folder(tmp_path, name)
+    done = arcade_match(folder.parent, game, f"{name}/{file}", opponent, "--games", str(games), "--seed", "7",
+                        "--sandbox", mode, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["games"] == games and sum(result["wins"]) + result["draws"] == games
+    assert result["forfeits"] == [0, 0], result["forfeit_reasons"]
+    log = next(logs.glob(f"{Path(file).stem}.*.log")).read_text()
+    assert ("in the bwrap sandbox" if mode == "bwrap" else "NOT contained") in log
+    assert "Traceback" not in log
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_without_its_own_dice_the_course_dice_is_found_instead(tmp_path, mode):
+    """``own_dice/hog.py`` imports ``WHOSE``, which only the student's ``dice.py`` has: it plays
+    above (their file wins over the course's), and without it the course's ``dice`` is the one
+    found, so the import fails and the bot cannot load."""
+    folder = own_folder(tmp_path, "own_dice")
+    (folder / "dice.py").unlink()
+    done = arcade_match(folder.parent, "hog", "own_dice/hog.py", "always_roll_6", "--games", "2",
+                        "--sandbox", mode, "--json")
+    assert done.returncode != 0
+    assert "cannot import name 'WHOSE' from 'dice'" in done.stderr
