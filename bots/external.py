@@ -4,7 +4,10 @@ Wherever a bot name is accepted (``arcade match``, ``arcade tournament``, the se
 file bot can be named instead: ``bots.registry.get_bot`` hands the spec to ``file_entry``. The
 function is written in the course's own signature for the game (``bots.adapters``). Without
 ``:function`` the contest's name is used (``final_strategy``, else ``strategy``, in Hog;
-``engine`` in Robot Ludo: ``Adapter.default_functions``).
+``engine`` in Robot Ludo: ``Adapter.default_functions``). A bot may be a package: a folder
+holding ``__init__.py``, named ``path/to/pkg:function`` (or ``path/to/pkg/``), or one of its
+modules, ``path/to/pkg/module.py:function``; the folder is loaded as the package (relative
+imports work) and is the bot's folder (``load_module``).
 
 How it runs
 ===========
@@ -115,9 +118,21 @@ def memory_text(limit: int) -> str:
 # -- specs ---------------------------------------------------------------------------------------
 
 def is_file_spec(name: str) -> bool:
-    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``) rather than a built-in."""
+    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``, or a package's folder
+    ``path/to/pkg`` or ``pkg:function``) rather than a built-in."""
     path, sep, _function = name.rpartition(":")
-    return name.endswith(".py") or bool(sep and path.endswith(".py"))
+    return name.endswith(".py") or bool(sep and path.endswith(".py")) or _package_spec(name) is not None
+
+
+def _package_spec(name: str) -> tuple[str, str] | None:
+    """``(folder, function)`` when ``name`` is a package's folder (one holding ``__init__.py``)
+    written with a ``/`` or a ``:function``, so that no built-in bot's name is ever taken for one."""
+    path, sep, function = name.rpartition(":")
+    if not sep or "/" in function:
+        path, function = name, ""
+    if (sep or "/" in path) and Path(path).expanduser().joinpath("__init__.py").is_file():
+        return path, function
+    return None
 
 
 def short_name(name: str) -> str:
@@ -125,18 +140,26 @@ def short_name(name: str) -> str:
     if not is_file_spec(name):
         return name
     path, sep, function = name.rpartition(":")
+    package = _package_spec(name)
+    if package is not None and not name.endswith(".py"):
+        path, function = package
+        return printable(f"{Path(path).name}:{function}" if function else Path(path).name)
     if not sep or not path.endswith(".py"):
         return printable(Path(name).name)
     return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
 
 
 def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
-    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad."""
+    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad.
+    A package's folder stands for its ``__init__.py``."""
     from bots.adapters import adapter_for
 
     path_text, sep, function = spec.rpartition(":")
     if not sep or not path_text.endswith(".py"):
         path_text, function = spec, ""
+    package = _package_spec(spec)
+    if package is not None and not path_text.endswith(".py"):
+        path_text, function = package[0] + "/__init__.py", package[1]
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
     path = Path(path_text).expanduser()
@@ -242,6 +265,7 @@ class Host:
                 "op": "load",
                 "path": bot_path,
                 "function": self.function,
+                "package": package_of(self.path),
                 "game": self.game_id,
                 "memory": self.memory,
                 "processes": sandbox.PROCESSES if self.sandbox == "bwrap" else None,
@@ -479,7 +503,7 @@ class FileBotSource:
         self.adapter = adapter_for(game_id)
         self.time_limit = time_limit
         self.memory = memory
-        stem = f"{self.path.stem}.{self.function}.log"
+        stem = f"{package_of(self.path) or self.path.stem}.{self.function}.log"
         self.log_path = (logs or log_dir()) / stem
         self.lock = threading.RLock()
         self.host: Host | None = None
@@ -630,10 +654,42 @@ def close_entry(entry: BotEntry) -> None:
 
 # -- the bot's process, inside ---------------------------------------------------------------------
 
+def package_of(path: Path) -> str | None:
+    """The package a bot's file belongs to: its folder's name when the folder holds
+    ``__init__.py`` (and the name is a Python name), else ``None``. The folder alone is the
+    package (no climbing above it: the bot's folder is all the sandbox shows it)."""
+    folder = path.parent
+    if folder.name.isidentifier() and (folder / "__init__.py").is_file():
+        return folder.name
+    return None
+
+
+def load_module(path: Path, package: str | None = None):
+    """Execute the bot's file as a module named ``arcade_bot_<name>`` (never ``__main__``). With
+    ``package``, the file's folder is loaded first as that package (its ``__init__.py``), so the
+    file's relative imports (``from .helper import f``) work, and the file is its submodule."""
+    import importlib
+    import importlib.util
+
+    def execute(name: str, file: Path, locations: list[str] | None = None):
+        spec = importlib.util.spec_from_file_location(name, file, submodule_search_locations=locations)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {file.name}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    if package is None:
+        return execute(f"arcade_bot_{path.stem}", path)
+    name = f"arcade_bot_{package}"
+    top = execute(name, path.parent / "__init__.py", [str(path.parent)])
+    return top if path.name == "__init__.py" else importlib.import_module(f"{name}.{path.stem}")
+
+
 def child_main() -> None:
     """The bot's process: answer the arcade's JSON lines until its pipe closes."""
     import errno
-    import importlib.util
     import random
     import traceback
 
@@ -706,16 +762,11 @@ def child_main() -> None:
                 adapter = adapter_for(message["game"])
                 sys.path.insert(0, str(path.parent))
                 sys.path.append(course_modules_path())  # the courses' dice, ucb, hog, state, match: last
-                spec = importlib.util.spec_from_file_location(f"arcade_bot_{path.stem}", path)
-                if spec is None or spec.loader is None:
-                    raise ImportError(f"cannot import {path.name}")
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[spec.name] = module
-                spec.loader.exec_module(module)
+                module = load_module(path, message.get("package"))
                 fn = adapter.find_function(module, message["function"])
                 if fn is None:
                     names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                             and getattr(v, "__module__", None) == spec.name]
+                             and getattr(v, "__module__", None) == module.__name__]
                     raise LookupError(
                         f"{path.name} has no function {message['function']!r}"
                         + (f"; its functions: {', '.join(names)}" if names else "")

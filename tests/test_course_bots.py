@@ -1,7 +1,7 @@
 """Students' files in the courses' own shapes play unchanged: the function found by the contest's
 name (``final_strategy`` in Hog, ``engine`` in Robot Ludo), and course-shaped sample submissions
 (``tests/course_bots/``), each copied to a folder of its own, played through ``arcade match``
-with and without the sandbox."""
+with and without the sandbox; and a bot that is a package, with relative imports."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from bots import sandbox
+from bots import course_modules_path, sandbox
 from bots.adapters import ADAPTERS
+from bots.external import is_file_spec, load_module, package_of, parse_spec, short_name
 
 
 def test_the_contests_names_come_first():
@@ -112,3 +113,49 @@ def test_without_its_own_dice_the_course_dice_is_found_instead(tmp_path, mode):
                         "--sandbox", mode, "--json")
     assert done.returncode != 0
     assert "cannot import name 'WHOSE' from 'dice'" in done.stderr
+
+
+# -- a bot that is a package ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("spec", ["packaged_bot:engine", "packaged_bot/engine.py", "packaged_bot/"])
+def test_a_package_with_relative_imports_plays(tmp_path, logs, mode, spec):
+    """``packaged_bot/__init__.py`` imports ``.engine``, which imports ``.weights``: the folder
+    is loaded as a package (and is the bot's folder, ``/bot`` in the sandbox)."""
+    folder = own_folder(tmp_path, "packaged_bot")
+    done = arcade_match(folder.parent, "ludo", spec, "random", "--games", "2", "--seed", "3",
+                        "--sandbox", mode, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["forfeits"] == [0, 0] and sum(result["wins"]) == 2
+    assert (logs / "packaged_bot.engine.log").is_file()
+
+
+def test_package_specs_are_recognised_only_with_a_slash_or_a_function(tmp_path, monkeypatch):
+    folder = own_folder(tmp_path, "packaged_bot")
+    monkeypatch.chdir(folder.parent)
+    assert is_file_spec("packaged_bot:engine") and is_file_spec("packaged_bot/") and is_file_spec(str(folder))
+    assert not is_file_spec("packaged_bot")  # a bare name stays a built-in bot's name
+    assert not is_file_spec("random:engine")  # no such folder
+    assert short_name("packaged_bot:engine") == "packaged_bot:engine"
+    assert short_name(f"{folder}/") == "packaged_bot"
+    assert parse_spec("packaged_bot:engine", "ludo") == (folder / "__init__.py", "engine")
+    assert parse_spec("packaged_bot/", "ludo") == (folder / "__init__.py", "engine")
+    assert parse_spec("packaged_bot/weights.py:progress", "ludo") == (folder / "weights.py", "progress")
+    assert package_of(folder / "engine.py") == "packaged_bot"
+    assert package_of(SAMPLES / "robot_ludo" / "engine.py") is None
+
+
+def test_load_module_runs_a_packages_submodule_with_its_relative_imports(tmp_path, monkeypatch):
+    folder = own_folder(tmp_path, "packaged_bot")
+    monkeypatch.syspath_prepend(course_modules_path())
+    for name in ("state", "match"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    try:
+        module = load_module(folder / "weights.py", "packaged_bot")
+        assert module.__name__ == "arcade_bot_packaged_bot.weights"
+        assert module.progress((1, 10, 3), 20) == 0  # halfshift(10, 20)
+        assert load_module(folder / "__init__.py", "packaged_bot").engine.__module__ == "arcade_bot_packaged_bot.engine"
+    finally:
+        for name in [n for n in sys.modules if n.startswith("arcade_bot_packaged_bot") or n in ("state", "match")]:
+            del sys.modules[name]
