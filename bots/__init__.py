@@ -1,1 +1,19 @@
-"""Players that are not humans: the courses' example strategies up to perfect play."""
+"""Players that are not humans: the courses' example strategies up to perfect play.
+
+``bots/course_modules/`` (a folder of plain modules, not a package of ours) holds the courses'
+helper modules that students' files import by their bare names: CS 61A's ``dice``, ``ucb`` and
+``hog``, Robot Ludo's ``state`` and ``match``. A file bot's process (``bots.external``) appends
+the folder to the *end* of its ``sys.path`` with ``course_modules_path()``, so a student's own
+``dice.py`` beside their file is found first.
+"""
+
+import os
+
+COURSE_MODULES = "course_modules"
+"""The folder, beside this file, of the courses' helper modules."""
+
+
+def course_modules_path() -> str:
+    """The absolute path of ``bots/course_modules/`` wherever ``bots`` itself was imported from:
+    the checkout (or installed package) outside the sandbox, ``/arcade/bots`` inside it."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), COURSE_MODULES)

@@ -6,22 +6,25 @@ JSON values, so that they cross the pipe to the bot's process), builds the cours
 them inside that process, calls the function, checks the answer's type there, and turns the
 answer back into our move in the arcade's process, saying what was wrong with an invalid one.
 
-The signatures (``ADAPTERS[game_id].signature``):
+The signatures (``ADAPTERS[game_id].signature``), each named as its contest named the function:
+the names a spec without ``:function`` looks for, first to last, are ``default_functions``.
 
 ``toothpicks``  ``strategy(toothpicks_left) -> take``
     ``toothpicks_left`` is an ``int``; the answer an ``int``, 1 to the largest take (2 unless the
     game's option says otherwise) and at most what is left.
 
-``hog``  ``strategy(score, opponent_score) -> dice``
-    The two totals, the mover's first, as the course's ``play`` calls a strategy; the answer an
-    ``int`` from 0 to 10.
+``hog``  ``final_strategy(score, opponent_score) -> dice``
+    The contest's ``final_strategy`` (a file with only ``strategy`` plays that). The two totals,
+    the mover's first, as the course's ``play`` calls a strategy; the answer an ``int`` from 0
+    to 10.
 
-``dfootball``  ``strategy(game) -> square``
-    ``game`` is the course's game dict ``{"board": [...], "turn": 1}`` (1 Michigan, -1 Ohio, 0
-    empty; with ``"last_move"`` after the first move) *normalised as the course's* ``play_game``
-    *does*: Michigan is always the one to move, so when Ohio moves the board is reversed and
-    negated. The answer is a square number in that normalised board (a whole number: ``3`` and
-    ``3.0`` both do, as R's numbers did); a square that ``valid_moves(game)`` does not list is an
+``dfootball``  ``my_strategy(game) -> square``
+    The notebook's ``my_strategy`` (a file with only ``strategy`` plays that). ``game`` is the
+    course's game dict ``{"board": [...], "turn": 1}`` (1 Michigan, -1 Ohio, 0 empty; with
+    ``"last_move"`` after the first move) *normalised as the course's* ``play_game`` *does*:
+    Michigan is always the one to move, so when Ohio moves the board is reversed and negated.
+    The answer is a square number in that normalised board (a whole number: ``3`` and ``3.0``
+    both do, as R's numbers did); a square that ``valid_moves(game)`` does not list is an
     invalid move.
 
 ``ludo``  ``engine(board, turn, roll) -> move``
@@ -29,6 +32,7 @@ The signatures (``ADAPTERS[game_id].signature``):
     ``length``, ``safe``, ``red``, ``blue``, ``redpen``, ``bluepen``), ``turn`` 0 (Red) or 1
     (Blue), ``roll`` 1..6; the answer the notebook's move tuple ``(turn, position, steps)``
     (a list does too): ``(turn, 0, 0)`` enters a counter on a 6, ``(turn, -1, -1)`` passes.
+    The readme's ``engine`` (a file with only its template's ``your_engine`` plays that).
 
 ``othello``  ``strategy(board, player) -> move``
     The board form: ``board`` is a list of 8 rows, each a list of 8 one-letter strings with the
@@ -76,11 +80,38 @@ def whole_number(value: Any, what: str = "a whole number") -> int:
 
 
 class Adapter:
-    """One game's course signature. Subclasses fill in the four conversions."""
+    """One game's course signature. Subclasses fill in the four conversions.
+
+    ``default_functions``: the names a file bot's function is looked up by when its spec names
+    none, first to last, as the contest called it (``final_strategy``, else ``strategy``, in
+    Hog); ``default_function`` is the first, the name a spec stands for without ``:function``.
+    """
 
     game_id = ""
     signature = ""
-    default_function = "strategy"
+    default_functions: tuple[str, ...] = ("strategy",)
+
+    @property
+    def default_function(self) -> str:
+        """The contest's name for the function: what ``file.py`` alone means."""
+        return self.default_functions[0]
+
+    def find_function(self, module: Any, name: str) -> Any:
+        """In the bot's process: the attribute ``name`` of the loaded ``module``, or, when
+        ``name`` is the default one and the file has none, the first of the other default names
+        that it has (a Hog file with only ``strategy``); ``None`` if there is none."""
+        found = getattr(module, name, None)
+        if found is None and name == self.default_function:
+            for other in self.default_functions[1:]:
+                found = getattr(module, other, None)
+                if found is not None:
+                    break
+        return found
+
+    def usage(self) -> str:
+        """A line on a file bot for this game: the spec, the signature and the default names."""
+        default = ", else ".join(self.default_functions)
+        return f"your own: path/to/file.py[:function], {self.signature} (without :function: {default})"
 
     def time_limit(self, game) -> float:
         """The default seconds per move for this game (with its options): the one owner of each
@@ -126,7 +157,8 @@ class ToothpicksAdapter(Adapter):
 
 class HogAdapter(Adapter):
     game_id = "hog"
-    signature = "strategy(score, opponent_score) -> dice"
+    signature = "final_strategy(score, opponent_score) -> dice"
+    default_functions = ("final_strategy", "strategy")  # the contest's name; the simpler one
 
     def request(self, game, state) -> list:
         me = state.to_move
@@ -140,7 +172,8 @@ class HogAdapter(Adapter):
 
 class DFootballAdapter(Adapter):
     game_id = "dfootball"
-    signature = "strategy(game) -> square"
+    signature = "my_strategy(game) -> square"
+    default_functions = ("my_strategy", "strategy")  # the notebook's function to fill in; its word
 
     def time_limit(self, game) -> float:
         return 0.1  # the contest's: "took >100ms to return a move"
@@ -168,7 +201,7 @@ class DFootballAdapter(Adapter):
 class LudoAdapter(Adapter):
     game_id = "ludo"
     signature = "engine(board, turn, roll) -> move"
-    default_function = "engine"
+    default_functions = ("engine", "your_engine")  # the readme's word; its template's name
 
     def request(self, game, state) -> list:
         from dataclasses import asdict

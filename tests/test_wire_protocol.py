@@ -59,7 +59,8 @@ def test_encoding_then_decoding_gives_the_message_back(message):
 
 
 def test_every_kind_of_message_has_a_round_trip():
-    samples = [Load("/bot/x.py", "strategy", "hog", 1 << 30, 64), Load("x.py", "f", "hog"), Seed(-5),
+    samples = [Load("/bot/x.py", "strategy", "hog", 1 << 30, 64), Load("x.py", "f", "hog"),
+               Load("/bot/engine.py", "engine", "ludo", package="packaged_bot"), Seed(-5),
                Move([[["B", "*"]], "O"]), Loaded(), Moved([1, 2, 3]), Moved("E3"), Failed("ValueError: no"),
                OutOfMemory(), Exited("it called exit(3)"), Invalid("'one' is not a whole number")]
     assert {type(m) for m in samples} == set(REQUESTS + REPLIES) == set(KINDS.values())
@@ -73,6 +74,7 @@ def test_every_kind_of_message_has_a_round_trip():
     (Seed("7"), "seed is not of its type"),
     (Seed(True), "seed is not of its type"),
     (Load("p", "f", "g", memory=-1), "memory is not of its type"),
+    (Load("p", "f", "g", package="../x"), "package is not of its type"),
     (Moved(float("nan")), "move is not of its type"),
     (Moved({1: 2}), "move is not of its type"),
     (Moved(object()), "move is not of its type"),

@@ -27,6 +27,9 @@ def run_app(game_id: str | None = None) -> int:
 
 
 def run_bots(args: argparse.Namespace) -> int:
+    """The game's built-in bots, a line each (name, then description), then a line on a bot of
+    your own: the course's signature and the function names a file is looked up by."""
+    from bots.adapters import adapter_for
     from bots.registry import bots_for
 
     game_entry(args.game)
@@ -34,4 +37,5 @@ def run_bots(args: argparse.Namespace) -> int:
     width = max(len(name) for name in entries)
     for name, entry in entries.items():
         print(f"{name:<{width}}  {entry.description}")
+    print(adapter_for(args.game).usage())
     return 0

@@ -3,7 +3,11 @@
 Wherever a bot name is accepted (``arcade match``, ``arcade tournament``, the setup screen) a
 file bot can be named instead: ``bots.registry.resolve`` hands the spec to ``file_entry``. The
 function is written in the course's own signature for the game (``bots.adapters``). Without
-``:function`` the game's usual name is used (``engine`` for Robot Ludo, ``strategy`` otherwise).
+``:function`` the contest's name is used (``final_strategy``, else ``strategy``, in Hog;
+``engine`` in Robot Ludo: ``Adapter.default_functions``). A bot may be a package: a folder
+holding ``__init__.py``, named ``path/to/pkg:function`` (or ``path/to/pkg/``), or one of its
+modules, ``path/to/pkg/module.py:function``; the folder is loaded as the package (relative
+imports work) and is the bot's folder (``child.load_module``).
 
 The package
 ===========
@@ -27,7 +31,9 @@ session (its own process group) that speaks the protocol over its stdin/stdout p
   or its own subprocesses) ends in the log, never on the arcade's terminal or in ``--json``;
 - loads the file under a module name that is not ``__main__`` (a student's test code under
   ``if __name__ == "__main__"`` does not run), with the file's folder on ``sys.path`` and the
-  arcade's root too (``from games.hog import more_boar`` works, as the README promises);
+  arcade's root too (``from games.hog import more_boar`` works, as the README promises), and,
+  last, the courses' helper modules (``bots/course_modules/``: ``from dice import six_sided``,
+  ``from state import getmoves``), so the bot's own ``dice.py`` wins;
 - before each game seeds the global ``random`` (and numpy's, if loaded) from the game's seed, so
   a bot that draws from them plays the same games for the same match seed;
 - calls the function for each move through the game's adapter and sends its answer back.

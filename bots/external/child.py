@@ -53,22 +53,44 @@ def set_caps(memory: int | None, processes: int | None) -> None:
         pass
 
 
-def load_function(path: Path, function: str) -> Callable:
-    """``function`` from the file at ``path``, loaded under a module name that is not
-    ``__main__`` (its ``if __name__ == "__main__"`` part does not run), its folder on ``sys.path``."""
+def load_module(path: Path, package: str | None = None):
+    """Execute the bot's file as a module named ``arcade_bot_<name>`` (never ``__main__``: its
+    ``if __name__ == "__main__"`` part does not run). With ``package``, the file's folder is loaded
+    first as that package (its ``__init__.py``), so the file's relative imports (``from .helper
+    import f``) work, and the file is its submodule."""
+    import importlib
     import importlib.util
 
+    def execute(name: str, file: Path, locations: list[str] | None = None):
+        spec = importlib.util.spec_from_file_location(name, file, submodule_search_locations=locations)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {file.name}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    if package is None:
+        return execute(f"arcade_bot_{path.stem}", path)
+    name = f"arcade_bot_{package}"
+    top = execute(name, path.parent / "__init__.py", [str(path.parent)])
+    return top if path.name == "__init__.py" else importlib.import_module(f"{name}.{path.stem}")
+
+
+def load_function(path: Path, function: str, adapter, package: str | None = None) -> Callable:
+    """``function`` from the file at ``path`` (``load_module``), its folder first on ``sys.path``
+    and the courses' helper modules last (``bots/course_modules/``: ``from dice import
+    six_sided``, ``from state import getmoves``; the bot's own ``dice.py`` wins). Without the name
+    asked for, the game's other default names are tried (``Adapter.find_function``)."""
+    from bots import course_modules_path
+
     sys.path.insert(0, str(path.parent))
-    spec = importlib.util.spec_from_file_location(f"arcade_bot_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot import {path.name}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    fn = getattr(module, function, None)
+    sys.path.append(course_modules_path())
+    module = load_module(path, package)
+    fn = adapter.find_function(module, function)
     if fn is None:
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
-                 and getattr(v, "__module__", None) == spec.name]
+                 and getattr(v, "__module__", None) == module.__name__]
         raise LookupError(f"{path.name} has no function {function!r}"
                           + (f"; its functions: {', '.join(names)}" if names else ""))
     if not callable(fn):
@@ -106,7 +128,7 @@ class Child:
             from bots.adapters import adapter_for
 
             self.adapter = adapter_for(request.game)
-            fn = load_function(Path(request.path), request.function)
+            fn = load_function(Path(request.path), request.function, self.adapter, request.package)
         except MemoryError:
             self.reply(OutOfMemory("MemoryError"))
             return

@@ -14,7 +14,7 @@ from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, t
 from bots.external.logs import log_dir
 from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
-from bots.external.specs import parse_spec
+from bots.external.specs import package_of, parse_spec
 from bots.external.transport import Launch, ProcessTransport, Transport
 from bots.limits import DEFAULT_MEMORY, Limits, move_time
 from games.base import Termination
@@ -93,7 +93,8 @@ class Host:
         bwrap = launch.sandbox == "bwrap"
         reply = self.exchange(
             Load(path=f"/bot/{launch.path.name}" if bwrap else str(launch.path), function=launch.function,
-                 game=launch.game_id, memory=self.memory, processes=sandbox.PROCESSES if bwrap else None),
+                 game=launch.game_id, memory=self.memory, processes=sandbox.PROCESSES if bwrap else None,
+                 package=package_of(launch.path)),
             LOAD_TIMEOUT,
         )
         if isinstance(reply, Loaded):
@@ -204,7 +205,7 @@ class FileBotSource:
         self.path, self.function = parse_spec(spec, game_id)
         self.adapter = adapter_for(game_id)
         self.memory = limits.memory
-        self.log_path = (logs or log_dir()) / f"{self.path.stem}.{self.function}.log"
+        self.log_path = (logs or log_dir()) / f"{package_of(self.path) or self.path.stem}.{self.function}.log"
         self.connect = connect
         self.clock = clock
         self.lock = threading.RLock()

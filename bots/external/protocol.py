@@ -50,6 +50,10 @@ def _optional_count(value: object) -> bool:
     return value is None or _count(value)
 
 
+def _optional_name(value: object) -> bool:
+    return value is None or (isinstance(value, str) and value.isidentifier())
+
+
 def _integer(value: object) -> bool:
     return type(value) is int
 
@@ -94,7 +98,8 @@ def _checked(check: Callable[[object], bool], **default: Any) -> Any:
 class Load:
     """Arcade → bot: load ``function`` from the file at ``path`` (as the bot's process sees it)
     for ``game``, under a memory cap of ``memory`` bytes and ``processes`` processes (``None``:
-    no cap of that kind). The memory cap is set before the file's own code runs."""
+    no cap of that kind). The memory cap is set before the file's own code runs. ``package``: the
+    name of the package the file's folder is (``specs.package_of``), ``None`` for a plain file."""
 
     kind: ClassVar[str] = "load"
     path: str = _checked(_text)
@@ -102,6 +107,7 @@ class Load:
     game: str = _checked(_text)
     memory: int | None = _checked(_optional_count, default=None)
     processes: int | None = _checked(_optional_count, default=None)
+    package: str | None = _checked(_optional_name, default=None)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,31 @@ class BadSpec(ValueError):
 
 
 def is_file_spec(name: str) -> bool:
-    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``) rather than a built-in."""
+    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``, or a package's folder
+    ``path/to/pkg`` or ``pkg:function``) rather than a built-in."""
     path, sep, _function = name.rpartition(":")
-    return name.endswith(".py") or bool(sep and path.endswith(".py"))
+    return name.endswith(".py") or bool(sep and path.endswith(".py")) or _package_spec(name) is not None
+
+
+def _package_spec(name: str) -> tuple[str, str] | None:
+    """``(folder, function)`` when ``name`` is a package's folder (one holding ``__init__.py``)
+    written with a ``/`` or a ``:function``, so that no built-in bot's name is ever taken for one."""
+    path, sep, function = name.rpartition(":")
+    if not sep or "/" in function:
+        path, function = name, ""
+    if (sep or "/" in path) and Path(path).expanduser().joinpath("__init__.py").is_file():
+        return path, function
+    return None
+
+
+def package_of(path: Path) -> str | None:
+    """The package a bot's file belongs to: its folder's name when the folder holds
+    ``__init__.py`` (and the name is a Python name), else ``None``. The folder alone is the
+    package (no climbing above it: the bot's folder is all the sandbox shows it)."""
+    folder = path.parent
+    if folder.name.isidentifier() and (folder / "__init__.py").is_file():
+        return folder.name
+    return None
 
 
 def short_name(name: str) -> str:
@@ -23,18 +45,26 @@ def short_name(name: str) -> str:
     if not is_file_spec(name):
         return name
     path, sep, function = name.rpartition(":")
+    package = _package_spec(name)
+    if package is not None and not name.endswith(".py"):
+        path, function = package
+        return printable(f"{Path(path).name}:{function}" if function else Path(path).name)
     if not sep or not path.endswith(".py"):
         return printable(Path(name).name)
     return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
 
 
 def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
-    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad."""
+    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad.
+    A package's folder stands for its ``__init__.py``."""
     from bots.adapters import adapter_for
 
     path_text, sep, function = spec.rpartition(":")
     if not sep or not path_text.endswith(".py"):
         path_text, function = spec, ""
+    package = _package_spec(spec)
+    if package is not None and not path_text.endswith(".py"):
+        path_text, function = package[0] + "/__init__.py", package[1]
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
     path = Path(path_text).expanduser()
