@@ -12,7 +12,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
-from arcade.session import MAX_PLIES, Session, match_rngs
+from arcade.session import Session, match_rngs
 from bots.base import Bot, BotEntry
 from games.base import Game, Result, State, Termination
 
@@ -152,7 +152,7 @@ def play_out(
     courses' words (``arcade.session``), e.g. "Michigan strategy took >100ms to return a move".
     """
     session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, time_limit, state)
-    result = session.play_to_end(MAX_PLIES)
+    result = session.play_to_end()
     return Outcome(session.state, result, (session.slowest[0], session.slowest[1]), session.move_texts(),
                    session.times)
 

@@ -156,6 +156,13 @@ class Hog(Game):
     def goal(self) -> int:
         return self.settings["goal"]
 
+    def max_game_length(self) -> int:
+        """``4 goal - 2``: every turn scores at least one point (Sow Sad 1, a sum of dice at least
+        2, Piggy Points at least 4) and scores never fall, so before the last turn each player
+        has had at most ``goal - 1`` turns: ``2 goal - 1`` turns in all, each a choice and a
+        roll. Reached when every roll shows a 1 and More Boar never fires (a goal below 10)."""
+        return 4 * self.goal - 2
+
     # -- states --------------------------------------------------------------------------
     def initial_state(self) -> HogState:
         return HogState(to_move=0, scores=(0, 0), player=0)

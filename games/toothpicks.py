@@ -80,6 +80,10 @@ class Toothpicks(Game):
     def initial_state(self) -> TakeState:
         return TakeState(to_move=0, left=self.count, start=self.count)
 
+    def max_game_length(self) -> int:
+        """``count``: every take removes at least one toothpick (reached when ``max_take`` is 1)."""
+        return self.count
+
     def legal_moves(self, state: TakeState) -> list[int]:
         """Takes from 1 up to the largest take, or what is left if fewer; ascending."""
         if state.result is not None:
