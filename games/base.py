@@ -106,13 +106,12 @@ class Side:
     """One of the two sides.
 
     ``name`` is what the screen and logs call it ("Blue", "Michigan", "Player 1"); ``symbol`` is
-    a one-character marker that does not rely on colour; ``colour`` is the name of a CSS
-    variable or colour the board uses for it (colour-blind safe pairs: blue/orange).
+    a one-character marker that does not rely on colour. Colours are the boards' to choose
+    (``arcade.boards.base.SIDE_COLOURS``), not the rules'.
     """
 
     name: str
     symbol: str
-    colour: str
 
 
 @dataclass(frozen=True)

@@ -157,7 +157,7 @@ class DFootball(Game):
     id = "dfootball"
     title = "D-Football"
     blurb = "One-dimensional football: step or jump past the other team (STATS 306)."
-    sides = (Side("Michigan", "M", "#4c9be8"), Side("Ohio", "O", "#f28e2b"))
+    sides = (Side("Michigan", "M"), Side("Ohio", "O"))
     options = (
         Option("n", "Players a side", 11, minimum=1, maximum=15,
                help="players per team; the board has 2n+1 squares (the contest used 11)"),

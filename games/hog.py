@@ -147,7 +147,7 @@ class Hog(Game):
     id = "hog"
     title = "Hog"
     blurb = "The CS 61A dice game: Sow Sad, Piggy Points and More Boar, first to 100."
-    sides = (Side("Player 0", "0", "#4c9be8"), Side("Player 1", "1", "#f28e2b"))
+    sides = (Side("Player 0", "0"), Side("Player 1", "1"))
     options = (
         Option("goal", "Goal score", GOAL_SCORE, minimum=1, maximum=200, help="the first to reach it wins"),
     )

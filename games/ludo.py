@@ -382,7 +382,7 @@ class Ludo(Game):
     id = "ludo"
     title = "Robot Ludo"
     blurb = "Race your counters round the ring, cut your rival's, reach home exactly."
-    sides = (Side("Red", "R", "#f28e2b"), Side("Blue", "B", "#4c9be8"))
+    sides = (Side("Red", "R"), Side("Blue", "B"))
     options = (
         Option("counters", "Counters", 4, minimum=1, maximum=10, help="counters per side"),
         Option("length", "Track length", 20, minimum=6, maximum=40, even=True,

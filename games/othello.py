@@ -357,7 +357,7 @@ class Othello(Game):
     id = "othello"
     title = "Othello"
     blurb = "Trap and flip your opponent's discs on an 8×8 board (CS4341)."
-    sides = (Side("Blue", "●", "#4c9be8"), Side("Orange", "○", "#f28e2b"))
+    sides = (Side("Blue", "●"), Side("Orange", "○"))
     options = (
         Option(
             "time_limit",

@@ -63,7 +63,7 @@ class Toothpicks(Game):
     id = "toothpicks"
     title = "Toothpick Takeaway"
     blurb = "10-1-2: take one or two toothpicks; whoever takes the last one wins."
-    sides = (Side("Player 1", "1", "#4c9be8"), Side("Player 2", "2", "#f28e2b"))
+    sides = (Side("Player 1", "1"), Side("Player 2", "2"))
     options = (
         Option("count", "Toothpicks", 10, minimum=1, maximum=99, help="toothpicks on the table at the start"),
         Option("max_take", "Largest take", 2, minimum=1, maximum=9, help="most toothpicks a turn may take"),
