@@ -1,7 +1,7 @@
 """A student's bot from a file, ``path/to/file.py:function``, run in a process of its own.
 
 Wherever a bot name is accepted (``arcade match``, ``arcade tournament``, the setup screen) a
-file bot can be named instead: ``bots.registry.get_bot`` hands the spec to ``file_entry``. The
+file bot can be named instead: ``bots.registry.resolve`` hands the spec to ``file_entry``. The
 function is written in the course's own signature for the game (``bots.adapters``). Without
 ``:function`` the game's usual name is used (``engine`` for Robot Ludo, ``strategy`` otherwise).
 
