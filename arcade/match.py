@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 from arcade.seeds import match_rngs, seed_global_random
-from arcade.session import MAX_PLIES, Session
+from arcade.session import Session
 from bots.base import Bot, BotEntry
 from bots.limits import Limits
 from games.base import Game, Result, State, Termination
@@ -154,7 +154,7 @@ def play_out(
     courses' words (``arcade.session``), e.g. "Michigan strategy took >100ms to return a move".
     """
     session = Session(game, {0: bots[0], 1: bots[1]}, chance_rng, bot_rngs, limits, state)
-    result = session.play_to_end(MAX_PLIES)
+    result = session.play_to_end()
     return Outcome(session.state, result, (session.slowest[0], session.slowest[1]), session.move_texts(),
                    session.times)
 

@@ -33,10 +33,6 @@ from games.base import CHANCE, Game, GameError, Move, Result, State, Termination
 HUMAN = "human"
 """The player name of a human side (the setup screen's choice, the CLI's ``play``)."""
 
-MAX_PLIES = 100_000
-"""A game with no result after this many plies is drawn by rule (no game here comes close)."""
-
-
 class CannotUndo(Exception):
     """An undo the session refuses; the message says why (for the player)."""
 
@@ -172,10 +168,14 @@ class Session:
             return self.roll()
         return self.apply(self.ask())
 
-    def play_to_end(self, max_plies: int = MAX_PLIES) -> Result:
-        """Play the bots (and the dice) to the end, tell the bots, and return the result."""
+    def play_to_end(self, max_plies: int | None = None) -> Result:
+        """Play the bots (and the dice) to the end, tell the bots, and return the result. A game
+        with no result after ``max_plies`` more plies (by default the game's
+        ``max_game_length()``) is drawn by rule."""
         if self.humans and not self.over:
             raise ValueError("play_to_end needs a bot on both sides")
+        if max_plies is None:
+            max_plies = self.game.max_game_length()
         for _ in range(max_plies):
             if self.over:
                 break

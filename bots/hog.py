@@ -1,7 +1,7 @@
 """Hog bots: the course's strategies, a best response to ``always_roll(6)``, and perfect play.
 
 Every bot here is a course-style strategy, ``strategy(score, opponent_score) -> number of dice``,
-wrapped by ``strategy_bot``; a student's strategy written for the course runs unchanged::
+wrapped by ``StrategyBot``; a student's strategy written for the course runs unchanged::
 
     from bots.hog import strategy_entry
     entry = strategy_entry("mine", "my final strategy", my_strategy)

@@ -74,7 +74,10 @@ The contract, checked for every game by the property tests
 - ``play(state, move)`` returns a new state and leaves ``state`` untouched; a move that is not
   in ``legal_moves(state)`` raises ``IllegalMove`` with a message a player can read.
 - ``play(state, m).ply == state.ply + 1`` and the new state's ``event`` describes ``m``.
-- Every game ends: random play from the start reaches a result.
+- Every game ends: random play from the start reaches a result within ``max_game_length()``
+  plies (moves and chance steps), the game's own longest game, as OpenSpiel's
+  ``max_game_length``. A game without chance proves it from its rules; a game whose dice can
+  prolong it without end (Robot Ludo) declares a safety cap that play never comes near.
 - ``parse_move(state, move_text(state, m)) == m`` for every legal ``m``.
 """
 
@@ -109,13 +112,12 @@ class Side:
     """One of the two sides.
 
     ``name`` is what the screen and logs call it ("Blue", "Michigan", "Player 1"); ``symbol`` is
-    a one-character marker that does not rely on colour; ``colour`` is the name of a CSS
-    variable or colour the board uses for it (colour-blind safe pairs: blue/orange).
+    a one-character marker that does not rely on colour. Colours are the boards' to choose
+    (``arcade.boards.base.SIDE_COLOURS``), not the rules'.
     """
 
     name: str
     symbol: str
-    colour: str
 
 
 @dataclass(frozen=True)
@@ -340,6 +342,16 @@ class Game:
         """The state after ``move``; raises ``IllegalMove`` for a move not in ``legal_moves``."""
         raise NotImplementedError
 
+    def max_game_length(self) -> int:
+        """The most plies (moves and chance steps) a game with these settings lasts.
+
+        Whoever runs a game to the end (``Session.play_to_end``, ``random_playout``) stops there
+        and, if the game has no result, declares a draw by rule. Each game derives its bound from
+        its rules and says how in its docstring; where chance can prolong a game without end the
+        bound is a safety cap, far above any game that play reaches.
+        """
+        raise NotImplementedError
+
     # -- chance steps --------------------------------------------------------------------
     def chance_outcomes(self, state: State) -> Sequence[tuple[Move, Fraction]] | None:
         """Outcomes of a chance state with their exact probabilities, or ``None`` if too many."""
@@ -446,20 +458,23 @@ def _hashable(value: Any) -> bool:
     return True
 
 
-def random_playout(game: Game, state: State, rng: random.Random, max_plies: int = 100_000) -> list[State]:
+def random_playout(game: Game, state: State, rng: random.Random, max_plies: int | None = None) -> list[State]:
     """Play uniformly random moves (and sampled chance outcomes) to the end; return every state.
 
     Used by the property tests of every game and by simple bots. Raises ``RuntimeError`` if the
-    game has not ended after ``max_plies``.
+    game has not ended after ``max_plies`` more plies (by default the game's
+    ``max_game_length()``).
     """
+    if max_plies is None:
+        max_plies = game.max_game_length()
     states = [state]
-    for _ in range(max_plies):
-        if state.result is not None:
-            return states
+    while state.result is None:
+        if len(states) > max_plies:
+            raise RuntimeError(f"{game.id}: no result after {max_plies} plies")
         if state.to_move == CHANCE:
             move = game.sample_chance(state, rng)
         else:
             move = rng.choice(list(game.legal_moves(state)))
         state = game.play(state, move)
         states.append(state)
-    raise RuntimeError(f"{game.id}: no result after {max_plies} plies")
+    return states

@@ -157,7 +157,7 @@ class DFootball(Game):
     id = "dfootball"
     title = "D-Football"
     blurb = "One-dimensional football: step or jump past the other team (STATS 306)."
-    sides = (Side("Michigan", "M", "#4c9be8"), Side("Ohio", "O", "#f28e2b"))
+    sides = (Side("Michigan", "M"), Side("Ohio", "O"))
     options = (
         Option("n", "Players a side", 11, minimum=1, maximum=15,
                help="players per team; the board has 2n+1 squares (the contest used 11)"),
@@ -173,6 +173,14 @@ class DFootball(Game):
 
     def initial_state(self) -> FootballState:
         return self.state_from_board(tuple([MICHIGAN] * self.n + [EMPTY] + [OHIO] * self.n), 0)
+
+    def max_game_length(self) -> int:
+        """``n(3n + 1)``: pieces never move back. Count every piece's squares left to the far
+        edge: a Michigan player on square ``i`` has ``2n + 1 - i``, an Ohio player on ``i`` has
+        ``i - 1``, so the start has ``n(3n + 1)/2`` a side. A step takes one square off the
+        count, a jump two (and the jumped piece's own squares with it), and the count never goes
+        below 0."""
+        return self.n * (3 * self.n + 1)
 
     def state_from_board(self, board: Sequence[int], to_move: int, ply: int = 0) -> FootballState:
         """A state with this board and side to move (its result filled in if that side is stuck)."""

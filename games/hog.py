@@ -147,7 +147,7 @@ class Hog(Game):
     id = "hog"
     title = "Hog"
     blurb = "The CS 61A dice game: Sow Sad, Piggy Points and More Boar, first to 100."
-    sides = (Side("Player 0", "0", "#4c9be8"), Side("Player 1", "1", "#f28e2b"))
+    sides = (Side("Player 0", "0"), Side("Player 1", "1"))
     options = (
         Option("goal", "Goal score", GOAL_SCORE, minimum=1, maximum=200, help="the first to reach it wins"),
     )
@@ -155,6 +155,13 @@ class Hog(Game):
     @property
     def goal(self) -> int:
         return self.settings["goal"]
+
+    def max_game_length(self) -> int:
+        """``4 goal - 2``: every turn scores at least one point (Sow Sad 1, a sum of dice at least
+        2, Piggy Points at least 4) and scores never fall, so before the last turn each player
+        has had at most ``goal - 1`` turns: ``2 goal - 1`` turns in all, each a choice and a
+        roll. Reached when every roll shows a 1 and More Boar never fires (a goal below 10)."""
+        return 4 * self.goal - 2
 
     # -- states --------------------------------------------------------------------------
     def initial_state(self) -> HogState:

@@ -357,7 +357,7 @@ class Othello(Game):
     id = "othello"
     title = "Othello"
     blurb = "Trap and flip your opponent's discs on an 8×8 board (CS4341)."
-    sides = (Side("Blue", "●", "#4c9be8"), Side("Orange", "○", "#f28e2b"))
+    sides = (Side("Blue", "●"), Side("Orange", "○"))
     options = (
         Option(
             "time_limit",
@@ -377,6 +377,12 @@ class Othello(Game):
 
     def initial_state(self) -> OthelloState:
         return OthelloState(to_move=BLUE, blue=INITIAL_BLUE, orange=INITIAL_ORANGE)
+
+    def max_game_length(self) -> int:
+        """120: at most 60 discs are placed (64 squares, 4 taken at the start), and a pass is
+        played only when the opponent has a move (else the game is over), so each placement
+        follows at most one pass."""
+        return 2 * (64 - 4)
 
     def state_from(self, blue: int, orange: int, to_move: int = BLUE, ply: int = 0) -> OthelloState:
         """A position with the given discs and side to move (result filled in if it is over)."""

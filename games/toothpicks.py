@@ -63,7 +63,7 @@ class Toothpicks(Game):
     id = "toothpicks"
     title = "Toothpick Takeaway"
     blurb = "10-1-2: take one or two toothpicks; whoever takes the last one wins."
-    sides = (Side("Player 1", "1", "#4c9be8"), Side("Player 2", "2", "#f28e2b"))
+    sides = (Side("Player 1", "1"), Side("Player 2", "2"))
     options = (
         Option("count", "Toothpicks", 10, minimum=1, maximum=99, help="toothpicks on the table at the start"),
         Option("max_take", "Largest take", 2, minimum=1, maximum=9, help="most toothpicks a turn may take"),
@@ -79,6 +79,10 @@ class Toothpicks(Game):
 
     def initial_state(self) -> TakeState:
         return TakeState(to_move=0, left=self.count, start=self.count)
+
+    def max_game_length(self) -> int:
+        """``count``: every take removes at least one toothpick (reached when ``max_take`` is 1)."""
+        return self.count
 
     def legal_moves(self, state: TakeState) -> list[int]:
         """Takes from 1 up to the largest take, or what is left if fewer; ascending."""

@@ -11,6 +11,24 @@ from arcade.catalog import CATALOG
 
 THEME = "textual-dark"
 
+ONE_AT_A_TIME = frozenset({
+    "test_external_bots.py",  # file bots in processes: time limits of 0.1–2 s, memory caps of 1–2 GiB
+    "test_sandbox.py",  # bubblewrap, memory caps, killed process trees
+    "test_othello_protocol.py",  # the referee's time limits (0.1 s and up) and player processes
+    "test_othello_parallel.py",  # the solver's process pool, a deadline
+    "test_records.py",  # command-line tournaments in processes, a Dask cluster
+})
+"""Test files whose tests start processes against a clock or a memory cap. The suite runs in
+parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml); these files' tests go to
+one worker, one at a time, so that two of them never compete for the machine."""
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        if item.path.name in ONE_AT_A_TIME:
+            item.add_marker(pytest.mark.xdist_group("processes"))
+
 
 @pytest.fixture(autouse=True)
 def pinned_environment(monkeypatch, tmp_path):

@@ -324,3 +324,19 @@ def test_random_play_pieces_move_forward_jumps_take_one_and_games_end(n, seed):
     assert state.result.winner == 1 - loser
     assert valid_moves({"board": list(state.board), "turn": state.team}) == []
     assert heading({"board": list(state.board), "turn": state.team}).endswith("loses!")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_no_game_outlasts_the_declared_longest_game(n):
+    """Every line of play, searched exhaustively: the longest game is within ``n(3n + 1)``."""
+    from functools import lru_cache
+
+    game = DFootball(n=n)
+
+    @lru_cache(maxsize=None)
+    def longest(board: tuple[int, ...], to_move: int) -> int:
+        state = game.state_from_board(board, to_move)
+        return max((1 + longest(game.play(state, m).board, 1 - to_move) for m in game.legal_moves(state)), default=0)
+
+    start = game.initial_state()
+    assert 0 < longest(start.board, 0) <= game.max_game_length() == n * (3 * n + 1)

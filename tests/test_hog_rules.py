@@ -214,3 +214,16 @@ def test_more_boar_and_piggy_points_match_their_definitions(score, opponent):
     mine, theirs = [int(c) for c in str(score)], [int(c) for c in str(opponent)]
     assert more_boar(score, opponent) == (min(mine) < min(theirs) and max(mine) > max(theirs))
     assert piggy_points(opponent) == 4 + abs((opponent // 10) % 10 - opponent % 10)
+
+
+@pytest.mark.parametrize("goal", [1, 2, 5, 9, 100, 200])
+def test_the_longest_game_scores_one_point_a_turn(goal):
+    """Every turn a 1 (Sow Sad): the bound ``4 goal - 2`` holds, and below 10, where More Boar
+    cannot fire on one-digit scores, the game lasts exactly that long."""
+    game = Hog(goal=goal)
+    state = game.initial_state()
+    while not state.over:
+        state = game.play(state, (1,) if state.to_move == CHANCE else 1)
+    assert state.ply <= game.max_game_length() == 4 * goal - 2
+    if goal < 10:
+        assert state.ply == game.max_game_length()

@@ -2,10 +2,11 @@
 circle, and the parts that must run without a screen import no Textual.
 
 Every ``import`` statement counts, the ones inside functions too (a cycle hidden in a function is
-a cycle all the same). ``if TYPE_CHECKING:`` blocks are left out of the rooms' arrows (a type
-named is no import at run time) but count for cycles: a cycle hidden from the interpreter is a
-tangle all the same. Edges are drawn from the source with ``ast``, so nothing is imported to
-check them.
+a cycle all the same), and so does ``__import__("a.b")`` or ``importlib.import_module("a.b")`` of a
+name written out (a name built at run time, as the catalog's, cannot be followed). Imports under ``if TYPE_CHECKING:`` count for cycles (two modules that
+need each other's names, even only for types, are one module in two files) but not for what runs:
+the rooms' directions and the headless parts are checked on run-time imports. Edges are drawn from
+the source with ``ast``, so nothing is imported to check them.
 """
 
 from __future__ import annotations
@@ -48,11 +49,23 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
+def _dynamic_import(node: ast.AST) -> str | None:
+    """The module of ``__import__("a.b", …)`` or ``import_module("a.b")`` written out, else ``None``."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    first = node.args[0]
+    if name in ("__import__", "import_module") and isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    return None
+
+
 def imported_names(path: Path, module: str, known: frozenset[str] | dict = frozenset(),
                    type_checking: bool = False) -> list[tuple[str, int]]:
     """Every module name ``path`` imports, with its line. ``from a import b`` gives ``a.b`` when
     that is one of the ``known`` modules (a submodule), else ``a`` (a name defined in ``a``).
-    The imports of ``if TYPE_CHECKING:`` blocks count only if ``type_checking``."""
+    Imports under ``if TYPE_CHECKING:`` count only with ``type_checking``."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     is_package = path.name == "__init__.py"
     names: list[tuple[str, int]] = []
@@ -66,6 +79,9 @@ def imported_names(path: Path, module: str, known: frozenset[str] | dict = froze
             visit_one(child)
 
     def visit_one(node: ast.AST) -> None:
+        dynamic = _dynamic_import(node)
+        if dynamic is not None:
+            names.append((dynamic, node.lineno))
         if isinstance(node, ast.Import):
             names.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -87,7 +103,7 @@ def imported_names(path: Path, module: str, known: frozenset[str] | dict = froze
 
 def graph(type_checking: bool = False) -> dict[str, dict[str, int]]:
     """Module → the modules of ours it imports (with a line of the import, for the message);
-    with ``type_checking``, the imports made for type checkers only too."""
+    with ``type_checking``, the imports for type checkers only too."""
     known = modules()
     edges: dict[str, dict[str, int]] = {name: {} for name in known}
     for name, path in known.items():
@@ -145,11 +161,16 @@ def test_the_walk_sees_function_level_imports_and_relative_ones(tmp_path):
         "def f():\n"
         "    from bots import registry\n"
         "    from .sibling import thing\n"
+        "    return lambda: __import__('bots.hidden', fromlist=['x']), importlib.import_module('bots.other')\n"
+        "def g(name):\n"
+        "    return importlib.import_module(f'bots.{name}')\n"
     )
     names = {name for name, _ in imported_names(source, "bots.mod")}
-    assert {"games.base", "bots", "bots.registry", "bots.sibling", "bots.sibling.thing"} <= names
+    assert {"games.base", "bots", "bots.registry", "bots.sibling", "bots.sibling.thing", "bots.hidden",
+            "bots.other"} <= names
     assert "arcade.app" not in names  # a type-only import is no import at run time
-    assert "arcade.app" in {name for name, _ in imported_names(source, "bots.mod", type_checking=True)}
+    typed = {name for name, _ in imported_names(source, "bots.mod", type_checking=True)}
+    assert typed - names == {"arcade.app", "arcade.app.ArcadeApp"}  # but a dependency all the same
 
 
 def test_cycles_are_found_and_a_tree_has_none():
@@ -157,7 +178,7 @@ def test_cycles_are_found_and_a_tree_has_none():
     assert cycles({"a": {"b": 1}, "b": {}, "c": {"a": 1, "b": 1}}) == []
 
 
-def test_no_import_cycles_not_even_through_type_checking_imports():
+def test_no_import_cycles_not_even_through_imports_for_type_checkers():
     found = cycles(graph(type_checking=True))
     assert not found, "import cycles: " + "; ".join(" ↔ ".join(c) for c in found)
 

@@ -357,3 +357,15 @@ def test_ludo_takes_moves_of_the_declared_type_only():
         with pytest.raises(IllegalMove):
             game.play(state, wrong)
     assert game.play(state, (0, 0, 0)).pens == (3, 4)
+
+
+@pytest.mark.parametrize("counters, length", [(1, 6), (4, 20), (10, 6), (10, 40)])
+def test_random_play_stays_far_below_the_safety_cap(counters, length):
+    """The cap is no bound (the dice can prolong a game without end) but play never nears it:
+    random games stay below a tenth of it."""
+    game = Ludo(counters=counters, length=length)
+    cap = game.max_game_length()
+    assert cap == 100 * counters * (length + 12)
+    rng = random.Random(counters * 100 + length)
+    for _ in range(20):
+        assert len(random_playout(game, game.initial_state(), rng, max_plies=cap // 10)) - 1 < cap // 10

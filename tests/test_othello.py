@@ -287,3 +287,15 @@ def test_reference_observed_move_file_parses(reference):
     assert game.play(old_start, move).event.flipped == (sq("D4"),)
     with pytest.raises(IllegalMove, match="no trap"):
         game.parse_move(game.initial_state(), col + row)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_each_placement_follows_at_most_one_pass_so_no_game_outlasts_120_plies(seed):
+    game = Othello()
+    states = random_playout(game, game.initial_state(), random.Random(seed))
+    moves = [s.event.move for s in states[1:]]
+    placed = [m for m in moves if m != PASS]
+    assert len(placed) <= 60 and moves[-1] != PASS and moves[0] != PASS
+    assert all(not (a == PASS and b == PASS) for a, b in zip(moves, moves[1:]))
+    assert len(moves) <= game.max_game_length() == 120

@@ -59,20 +59,39 @@ def colours(seed: int, names=("alpha", "beta")) -> tuple[str, str]:
     return (names[1], names[0]) if random.Random(seed).choice([True, False]) else names
 
 
-def refereed_game(folder: Path, bots: tuple[str, str], head_start: float) -> tuple[bool, str, list[str], list[str]]:
-    """Player processes alpha and beta started ``head_start`` seconds before the referee (seed 3):
-    whether both were still waiting then, the end message, the referee's lines, the players' outputs."""
-    players = [start_player("alpha", folder, bots[0]), start_player("beta", folder, bots[1])]
+def refereed_game(folder: Path, bots: tuple[str, str], head_start: float,
+                  ready: str = "") -> tuple[bool, str, list[str], list[str]]:
+    """Player processes alpha and beta started ``head_start`` seconds before the referee (seed 3),
+    and not before each has written a line with ``ready`` (a loaded machine may take longer than
+    the head start to start a Python process): whether both were still waiting then, the end
+    message, the referee's lines, the players' outputs."""
+    names = ("alpha", "beta")
+    players = [start_player(name, folder, bot) for name, bot in zip(names, bots)]
+    said: list[list[str]] = [[], []]
+
+    def read(player: subprocess.Popen, lines: list[str]) -> None:
+        for line in player.stdout:
+            lines.append(line)
+
+    readers = [threading.Thread(target=read, args=pair, daemon=True) for pair in zip(players, said)]
+    for reader in readers:
+        reader.start()
     try:
         time.sleep(head_start)
+        end = time.monotonic() + 60
+        while ready and not all(any(ready in line for line in lines) for lines in said):
+            assert time.monotonic() < end, f"the players never said {ready!r}: {said}"
+            time.sleep(0.01)
         waiting = all(p.poll() is None for p in players)
         thread, box, lines = referee_in_thread(folder, seed=3)
         thread.join(120)
-        outputs = [p.communicate(timeout=30)[0] for p in players]
+        for player, reader in zip(players, readers):
+            player.wait(timeout=30)
+            reader.join(30)
     finally:
         for p in players:
             p.kill()
-    return waiting, box["message"], lines, outputs
+    return waiting, box["message"], lines, ["".join(lines) for lines in said]
 
 
 def test_two_player_processes_finish_a_game_under_the_referee(tmp_path):
@@ -176,7 +195,8 @@ def test_players_started_before_the_referee_wait_out_an_earlier_games_files(tmp_
     for name in ("end_game", "move_file", "alpha.go", "beta.go"):
         (tmp_path / name).touch()
         os.utime(tmp_path / name, (time.time() - 60, time.time() - 60))
-    waiting, message, lines, outputs = refereed_game(tmp_path, ("greedy", "random"), 1.0)  # old files first
+    waiting, message, lines, outputs = refereed_game(tmp_path, ("greedy", "random"), 1.0,  # old files first
+                                                     ready="the files of an earlier game are in")
     assert waiting, outputs
     assert message == "Match TIED!" or message.endswith("The winning player has more discs on the board!"), (
         lines[-4:], outputs)

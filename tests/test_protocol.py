@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from arcade.catalog import CATALOG
-from games.base import CHANCE, IllegalMove, Option, OptionError
+from games.base import CHANCE, IllegalMove, Option, OptionError, random_playout
 
 PLAYABLE = list(CATALOG)
 
@@ -22,7 +22,7 @@ def test_random_play_keeps_the_contract(game_id, seed):
     rng = random.Random(seed)
     state = game.initial_state()
     assert state.result is None and state.ply == 0 and state.event is None
-    for _ in range(20_000):
+    for _ in range(game.max_game_length() + 1):
         moves = game.legal_moves(state)  # not listed: Hog's ten dice have 6**10 outcomes
         if state.result is not None:
             assert list(moves) == []
@@ -43,7 +43,7 @@ def test_random_play_keeps_the_contract(game_id, seed):
         assert state.event is not None and state.event.move == move
         assert state.event.side == before.to_move
     else:
-        pytest.fail(f"{game_id}: no result after 20,000 plies")
+        pytest.fail(f"{game_id}: no result after {game.max_game_length()} plies, its longest game")
     if state.result.winner is not None:
         assert state.result.winner in (0, 1)
     with pytest.raises(IllegalMove):
@@ -82,3 +82,38 @@ def test_option_parsing_checks_bounds_and_kinds():
     assert seconds.parse("2.5") == 2.5
     with pytest.raises(OptionError):
         seconds.parse("0")
+
+
+def option_values(option: Option):
+    """Any value ``option`` accepts (a float option, a time limit, stays at its default: the
+    rules ignore it)."""
+    if option.kind == "choice":
+        return st.sampled_from(option.choices)
+    if option.kind == "ints":
+        return st.lists(st.integers(option.minimum, option.maximum), max_size=4).map(tuple)
+    if option.kind == "float":
+        return st.just(option.default)
+    numbers = st.integers(option.minimum, option.maximum)
+    return numbers.filter(lambda n: n % 2 == 0) if option.even else numbers
+
+
+@st.composite
+def games_with_any_settings(draw, game_id: str):
+    """A game of ``game_id`` with any settings its options accept."""
+    cls = CATALOG[game_id].load()
+    chosen = {option.key: draw(option_values(option)) for option in cls.options}
+    try:
+        return cls(**chosen)
+    except OptionError:  # a combination the game refuses (Ludo's safe square off the track)
+        reject()
+
+
+@pytest.mark.parametrize("game_id", PLAYABLE)
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_random_play_with_any_settings_ends_within_the_games_longest_game(game_id, data, seed):
+    game = data.draw(games_with_any_settings(game_id))
+    longest = game.max_game_length()
+    assert isinstance(longest, int) and longest > 0
+    states = random_playout(game, game.initial_state(), random.Random(seed))  # raises past ``longest``
+    assert states[-1].result is not None and states[-1].ply == len(states) - 1 <= longest

@@ -107,6 +107,15 @@ def test_a_move_cap_is_a_draw_by_rule():
     assert result.winner is None and result.termination is Termination.DRAW_BY_RULE
 
 
+def test_the_move_cap_is_the_games_longest_game(monkeypatch):
+    game = Toothpicks(count=50)
+    monkeypatch.setattr(Toothpicks, "max_game_length", lambda self: 7)
+    session = Session(game, {0: FunctionBot(game, take(1)), 1: FunctionBot(game, take(1))})
+    result = session.play_to_end()
+    assert result.termination is Termination.DRAW_BY_RULE and result.reason == "no result after 7 plies"
+    assert len(session.history) == 8
+
+
 def test_undo_goes_back_to_the_humans_move_and_tells_the_bots():
     game = Toothpicks(count=10)
     bot = Recorder(game)

@@ -166,3 +166,10 @@ def test_random_games_end_and_the_loser_could_not_move(count, max_take, seed):
     assert state.left == 0 and state.to_move == loser
     assert game.legal_moves(state) == []
     assert state.ply <= count
+
+
+@given(count=st.integers(1, 99), max_take=st.integers(1, 9))
+def test_the_longest_game_takes_one_toothpick_a_turn(count, max_take):
+    game = Toothpicks(count=count, max_take=max_take)
+    state = play_takes(game, [1] * count)
+    assert state.over and state.ply == game.max_game_length() == count

@@ -35,6 +35,18 @@ BIG_HEIGHT = 16  # board lines from which the squares may widen to five columns,
 DIGIT_SECONDS = 1.0  # how long a first digit waits for a second one
 
 
+def _blank(total: int) -> list[tuple[str, Style]]:
+    """A row of ``total`` empty cells."""
+    return [(" ", Style())] * total
+
+
+def _put(row: list[tuple[str, Style]], col: int, glyph: str, style: Style) -> None:
+    """Write ``glyph`` into ``row`` from column ``col`` on, cut at the row's ends."""
+    for k, ch in enumerate(glyph):
+        if 0 <= col + k < len(row):
+            row[col + k] = (ch, style)
+
+
 class Field(Drawing):
     """The drawn board; clicks go to the board."""
 
@@ -151,74 +163,89 @@ class FootballBoard(Board):
         return Text.assemble((name, SIDE_STYLES[side]), (" loses!" if state.over else " to move", "bold"))
 
     def render_field(self) -> Text:
+        """The whole drawing: the heading, the rows of squares (the cursor, the players, the marks
+        of the last move and the analysis's move), the square numbers and the lines below."""
         state = self.state
-        self.width_per_square = w = self.cell_width()
-        big = self.big()
-        boxed = big and w >= 4
-        size = self.game.squares
-        self.left = LEFT
+        self.width_per_square = self.cell_width()
         event = state.event if isinstance(state.event, FootballEvent) else None
-        last = set(event.squares) if event else set()
+        self.place_field(event)
         valid = set(self.game.legal_moves(state))
-        movable = set(self.movable())
-        total = LEFT + size * w + 1
-        if big:  # centred: the rows of squares and the lines of text below them as one block
+        return self.stack_rows(self.square_rows(event), self.number_rows(valid if not state.over else set()), event)
+
+    def place_field(self, event: FootballEvent | None) -> None:
+        """Set ``left``, the columns before square 1: ``LEFT``, or on a big board as many as centre
+        the rows of squares and the lines of text below them as one block."""
+        self.left = LEFT
+        if self.big():
+            total = LEFT + self.game.squares * self.width_per_square + 1
             widest = max([total] + [line.cell_len for line in self.info_lines(event)] + [self.heading().cell_len])
             self.left = LEFT + max(0, ((self.size.width or 0) - widest) // 2)
-            total += self.left - LEFT
 
-        def blank() -> list[tuple[str, Style]]:
-            return [(" ", Style())] * total
-
-        def put(row: list, col: int, glyph: str, style: Style) -> None:
-            for k, ch in enumerate(glyph):
-                if 0 <= col + k < total:
-                    row[col + k] = (ch, style)
-
-        cursor_row = blank()
-        pieces = blank()
-        marks = blank()
-        box_top, box_bottom = blank(), blank()  # a big board: each player in a box
+    def square_rows(self, event: FootballEvent | None) -> list[tuple[str, list[tuple[str, Style]]]]:
+        """The named rows of cells above the numbers: the cursor's ``▼``, the players (boxed on a
+        big board: a row above and below them) and the marks under them."""
+        state = self.state
+        total = self.left + self.game.squares * self.width_per_square + 1
+        boxed = self.big() and self.width_per_square >= 4
+        last = set(event.squares) if event else set()
+        movable = set(self.movable())
+        cursor_row, pieces, marks = _blank(total), _blank(total), _blank(total)
+        box_top, box_bottom = _blank(total), _blank(total)  # a big board: each player in a box
         if self.cursor is not None and self.cursor in movable:
-            put(cursor_row, self.column(self.cursor), "▼", self.style("cursor"))
-        for square in range(1, size + 1):
+            _put(cursor_row, self.column(self.cursor), "▼", self.style("cursor"))
+        for square in range(1, self.game.squares + 1):
             piece = state.board[square - 1]
             col = self.column(square)
-            if piece == 1:
-                style = Style.parse(SIDE_STYLES[0])
-                glyph = "M"
-            elif piece == -1:
-                style = Style.parse(SIDE_STYLES[1])
-                glyph = "O"
-            elif event is not None and event.jumped == square:
-                style = Style.parse(SIDE_STYLES[event.jumped_side]) + Style(dim=True, bold=False, italic=True)
-                glyph = "mo"[event.jumped_side]
-            else:
-                style = self.style("empty")
-                glyph = "·"
+            glyph, style = self.square_glyph(square, event)
             if square == self.cursor and square in movable:
                 style = style + Style(reverse=True)
             elif square in last:
                 style = style + Style(underline=True)
-            put(pieces, col, glyph, style)
+            _put(pieces, col, glyph, style)
             if boxed and piece:
                 frame = Style.parse(SIDE_STYLES[0 if piece == 1 else 1]) + Style(bold=False)
-                put(box_top, col - 1, "┌─┐", frame)
-                put(pieces, col - 1, "│", frame)
-                put(pieces, col + 1, "│", frame)
-                put(box_bottom, col - 1, "└─┘", frame)
+                _put(box_top, col - 1, "┌─┐", frame)
+                _put(pieces, col - 1, "│", frame)
+                _put(pieces, col + 1, "│", frame)
+                _put(box_bottom, col - 1, "└─┘", frame)
+        self.mark_moves(marks, last)
+        if boxed:
+            return [("cursor", cursor_row), ("box_top", box_top), ("pieces", pieces), ("box_bottom", box_bottom),
+                    ("marks", marks)]
+        return [("cursor", cursor_row), ("pieces", pieces), ("marks", marks)]
+
+    def square_glyph(self, square: int, event: FootballEvent | None) -> tuple[str, Style]:
+        """What stands on ``square``: a player (``M``, ``O``), the faint ghost of the player the
+        last move jumped (``m``, ``o``), or an empty square (``·``)."""
+        piece = self.state.board[square - 1]
+        if piece == 1:
+            return "M", Style.parse(SIDE_STYLES[0])
+        if piece == -1:
+            return "O", Style.parse(SIDE_STYLES[1])
+        if event is not None and event.jumped == square:
+            ghost = Style(dim=True, bold=False, italic=True)
+            return "mo"[event.jumped_side], Style.parse(SIDE_STYLES[event.jumped_side]) + ghost
+        return "·", self.style("empty")
+
+    def mark_moves(self, marks: list[tuple[str, Style]], last: set[int]) -> None:
+        """Under the players: the squares of the last move bracketed (``╰──╯``), and with the
+        analysis on the ``★`` of the analysis's move."""
+        state = self.state
         if last:
             lo, hi = self.column(min(last)), self.column(max(last))
             bracket = "╰" + "─" * max(0, hi - lo - 1) + "╯" if hi > lo else "^"
-            put(marks, lo, bracket, self.style("last"))
+            _put(marks, lo, bracket, self.style("last"))
         best = self.recommended(state) if self.analysis and not state.over else None
         if best is not None:  # the analysis's move, on the board: ★ under the player to move
-            put(marks, self.column(best), "★", Style(bold=True) + self.style("last"))
+            _put(marks, self.column(best), "★", Style(bold=True) + self.style("last"))
 
-        number_rows = self.number_rows(valid if not state.over else set())
+    def stack_rows(self, drawn: list[tuple[str, list[tuple[str, Style]]]],
+                   number_rows: list[list[tuple[str, Style]]], event: FootballEvent | None) -> Text:
+        """The heading, the rows and the lines below as one text (centred in the lines too on a
+        big board), noting in ``rows`` the line each row is drawn on (clicks find it there)."""
         text = Text()
         line = 0
-        if big:  # the block centred in the lines too (room kept for the most lines below it)
+        if self.big():  # the block centred in the lines too (room kept for the most lines below it)
             block = 2 + 5 + len(number_rows) + 1 + 4
             line = max(0, ((self.size.height or 0) - block) // 2)
             text.append("\n" * line)
@@ -227,15 +254,9 @@ class FootballBoard(Board):
         text.append("\n\n")
         self.rows = {}
         line += 2
-        drawn = [("cursor", cursor_row), ("pieces", pieces), ("marks", marks)]
-        if boxed:
-            drawn[1:2] = [("box_top", box_top), ("pieces", pieces), ("box_bottom", box_bottom)]
-        for name, row in drawn:
+        named = drawn + [(f"numbers{k}", row) for k, row in enumerate(number_rows)]
+        for name, row in named:
             self.rows[name] = line
-            self.append_row(text, row)
-            line += 1
-        for k, row in enumerate(number_rows):
-            self.rows[f"numbers{k}"] = line
             self.append_row(text, row)
             line += 1
         text.append("\n")

@@ -181,34 +181,22 @@ class LudoBoard(Board):
         return CELL, 1, avail_h >= top + height + 2
 
     def render_board(self) -> Text:
+        """The whole drawing: the die's line, the ring (with the squares' numbers above and below
+        it when there is room) and the information inside the ring or beside it, centred on a big
+        terminal. Notes where the ring starts (``_origin``) for clicks."""
         state = self.state
         width, height = self.shape
         cw, ch, numbered = self.layout()
         self.cell_w, self.cell_h = cw, ch
         self.numbered_cells = not numbered
         ring_w = width * cw
-        avail = self.size.width or 46
         info_lines = self.info_lines()
-        beside = avail - ring_w - 2 >= INFO_WIDTH or width < 6
-        if not beside and len(info_lines) > ch * (height - 2):  # inside the ring: the legend on one line
-            info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
-            if len(info_lines) > ch * (height - 2) and state.last_move is not None:
-                # still a line too many (the analysis's move too): the last move beside the die
-                last = info_lines.pop(-2)
-                info_lines[4] = info_lines[4].copy()
-                info_lines[4].append(" ")
-                info_lines[4].append_text(last)
-        # grid of Text cells: rows of the ring, each square ``ch`` lines
-        rows: list[list[list[Text] | None]] = [[None] * width for _ in range(height)]
-        for square, (col, row) in self.cells.items():
-            rows[row][col] = self.square_lines(square)
-        # a big terminal: the drawing centred in the spare room
+        beside = (self.size.width or 46) - ring_w - 2 >= INFO_WIDTH or width < 6
+        if not beside:
+            self.fit_inside(info_lines, ch * (height - 2))
         block_w = ring_w + (2 + max((line.cell_len for line in info_lines), default=0) if beside else 0)
         block_h = (0 if state.over else 1) + height * ch + (2 if numbered else 0)
-        spare_w, spare_h = avail - block_w, (self.size.height or 0) - block_h
-        big = (self.size.height or 0) >= BIG_HEIGHT
-        left = spare_w // 2 if big and spare_w > 0 else 0
-        lift = spare_h // 2 if big and spare_h > 0 else 0
+        left, lift = self.centring(block_w, block_h)
         margin = " " * left
         text = Text(no_wrap=True, overflow="crop")
         text.append("\n" * lift)
@@ -218,55 +206,18 @@ class LudoBoard(Board):
             text.append_text(self.headline())
             text.append("\n")
             top += 1
-        # the squares' numbers above the top row and below the bottom one, when there is room
-        # (the side columns continue them: the track runs counter-clockwise from 0)
-        by_cell = {cell: square for square, cell in self.cells.items()}
-
-        def number_row(row: int) -> Text:
-            line = Text(no_wrap=True)
-            line.append(margin)
-            for c in range(width):
-                number = by_cell[(c, row)]
-                label = f"{number:>3} " if cw == CELL else " " + str(number).center(cw - 1)
-                line.append(label, style=self.style("label"))
-            return line
-
         if numbered:
-            text.append_text(number_row(0))
+            text.append_text(self.number_row(0, margin))
             text.append("\n")
             top += 1
         self._origin = (left, top)
-        interior_w = (width - 2) * cw
-        for r in range(height):
-            for k in range(ch):
-                y = r * ch + k  # the line of the ring
-                line = Text(no_wrap=True)
-                line.append(margin)
-                for c in range(width):
-                    cell = rows[r][c]
-                    if cell is not None:
-                        line.append_text(cell[k])
-                    elif not beside and c == 1:
-                        inner = info_lines[y - ch] if 0 <= y - ch < len(info_lines) else Text("")
-                        inner = inner.copy()
-                        inner.truncate(interior_w - 2, pad=True)
-                        line.append(" ")
-                        line.append_text(inner)
-                        line.append(" ")
-                    elif not beside:
-                        continue
-                    else:
-                        line.append(" " * cw)
-                if beside:
-                    extra = info_lines[y] if y < len(info_lines) else None
-                    if extra is not None:
-                        line.append("  ")
-                        line.append_text(extra)
-                text.append_text(line)
-                text.append("\n")
+        grid = self.ring_grid()
+        for y in range(height * ch):
+            text.append_text(self.ring_line(grid, y, margin, info_lines, beside))
+            text.append("\n")
         rest = info_lines[height * ch:] if beside else []
         if numbered:
-            line = number_row(height - 1)
+            line = self.number_row(height - 1, margin)
             if rest:
                 line.append("  ")
                 line.append_text(rest.pop(0))
@@ -277,6 +228,76 @@ class LudoBoard(Board):
             text.append_text(extra)
             text.append("\n")
         return text
+
+    def fit_inside(self, info_lines: list[Text], room: int) -> None:
+        """Make ``info_lines`` fit the ``room`` lines inside the ring where they can: the legend
+        on one line, then if still a line too many (the analysis's move too) the last move
+        beside the die."""
+        if len(info_lines) <= room:
+            return
+        info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
+        if len(info_lines) > room and self.state.last_move is not None:
+            last = info_lines.pop(-2)
+            info_lines[4] = info_lines[4].copy()
+            info_lines[4].append(" ")
+            info_lines[4].append_text(last)
+
+    def centring(self, block_w: int, block_h: int) -> tuple[int, int]:
+        """(columns, lines) before a drawing ``block_w`` by ``block_h``: on a big terminal as
+        many as centre it in the spare room, else none."""
+        spare_w, spare_h = (self.size.width or 46) - block_w, (self.size.height or 0) - block_h
+        big = (self.size.height or 0) >= BIG_HEIGHT
+        return (spare_w // 2 if big and spare_w > 0 else 0), (spare_h // 2 if big and spare_h > 0 else 0)
+
+    def number_row(self, row: int, margin: str) -> Text:
+        """The squares' numbers above the ring's top row (``row`` 0) or below its bottom one (the
+        side columns continue them: the track runs counter-clockwise from 0)."""
+        by_cell = {cell: square for square, cell in self.cells.items()}
+        cw = self.cell_w
+        line = Text(no_wrap=True)
+        line.append(margin)
+        for c in range(self.shape[0]):
+            number = by_cell[(c, row)]
+            label = f"{number:>3} " if cw == CELL else " " + str(number).center(cw - 1)
+            line.append(label, style=self.style("label"))
+        return line
+
+    def ring_grid(self) -> list[list[list[Text] | None]]:
+        """The ring as a grid of cells: each square's lines where the square is, ``None`` inside."""
+        width, height = self.shape
+        grid: list[list[list[Text] | None]] = [[None] * width for _ in range(height)]
+        for square, (col, row) in self.cells.items():
+            grid[row][col] = self.square_lines(square)
+        return grid
+
+    def ring_line(self, grid: list[list[list[Text] | None]], y: int, margin: str, info_lines: list[Text],
+                  beside: bool) -> Text:
+        """Line ``y`` of the ring: the squares' lines, and the information line ``y`` after the
+        ring (``beside``) or else ``info_lines`` inside it, framed by the ring's side columns."""
+        cw, ch = self.cell_w, self.cell_h
+        width = self.shape[0]
+        r, k = divmod(y, ch)
+        line = Text(no_wrap=True)
+        line.append(margin)
+        for c in range(width):
+            cell = grid[r][c]
+            if cell is not None:
+                line.append_text(cell[k])
+            elif not beside and c == 1:
+                inner = info_lines[y - ch] if 0 <= y - ch < len(info_lines) else Text("")
+                inner = inner.copy()
+                inner.truncate((width - 2) * cw - 2, pad=True)
+                line.append(" ")
+                line.append_text(inner)
+                line.append(" ")
+            elif not beside:
+                continue
+            else:
+                line.append(" " * cw)
+        if beside and y < len(info_lines):
+            line.append("  ")
+            line.append_text(info_lines[y])
+        return line
 
     def headline(self) -> Text:
         state = self.state
