@@ -6,15 +6,8 @@ from __future__ import annotations
 import pytest
 
 from arcade.screens.setup import SetupScreen
-from tests.conftest import SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
-
-
-def _footer_columns(screen) -> int:
-    shown = {}
-    for key, active in screen.active_bindings.items():
-        if active.binding.show and active.binding.description:
-            shown.setdefault(active.binding.action, active.binding)
-    return sum(screen.footer_width(binding) for binding in shown.values()) + screen.PALETTE_WIDTH
+from arcade.widgets.footer import FittedFooter
+from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
 
 
 async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
@@ -64,7 +57,7 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
             assert footer_keys(screen).get("e") == "Enter counter"
         footer = footer_keys(screen)
         assert footer.get("question_mark") == "Rules" and footer.get("q") == "Menu", footer
-        assert _footer_columns(screen) <= width, footer
+        assert footer_columns(screen) <= width, footer
         if players[0] != "human":
             assert screen.result is not None
             assert "p" not in footer and "s" not in footer  # nothing to pause after the end
@@ -85,8 +78,8 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
         await pilot.pause()
         assert not screen.has_class("too-small")
         assert footer_keys(screen).get("a") == "Analysis" and footer_keys(screen).get("q") == "Menu"
-        assert "pace" in screen.footer_hidden and "plus" not in footer_keys(screen)
-        assert "step" in screen.footer_hidden and "s" not in footer_keys(screen)
+        assert "pace" in screen.query_one(FittedFooter).left_out and "plus" not in footer_keys(screen)
+        assert "step" in screen.query_one(FittedFooter).left_out and "s" not in footer_keys(screen)
         pace = screen.pace
         await pilot.press("plus")  # still works
         await pilot.pause()

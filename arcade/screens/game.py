@@ -19,54 +19,38 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.actions import parse as parse_action
 from textual.binding import Binding
-from textual.containers import Container, Vertical
-from textual.content import Content
+from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, HelpPanel, RichLog, Static
+from textual.widgets import Header, HelpPanel, Static
 from textual.worker import get_current_worker
 
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
 from arcade.screens.palette import GameCommands
+from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width, leave_out, shown_bindings
+from arcade.widgets.game_log import Commentary, MoveList
+from arcade.widgets.layout import GameGrid, Refit, SizeNotice
+from arcade.widgets.side_panel import SidePanel, headline
 from arcade.session import HUMAN, Answer, CannotUndo, Session, screen_rngs
 from bots.base import BotEntry
 from bots.registry import analyser_for, resolve
 from games.base import CHANCE, Analysis, GameError, Result, State
 
 
-def recheck_size(widget) -> None:
-    """When the notice or the game grid is resized without the screen (the keys panel docked or
-    removed, Ctrl+P → Keys), the screen checks again whether the game fits."""
-    screen = widget.screen
-    if isinstance(screen, GameScreen):
-        screen.call_after_refresh(screen.check_size)
-
-
-class SizeNotice(Static):
-    """The "enlarge the terminal" notice."""
-
-    def on_resize(self) -> None:
-        recheck_size(self)
-
-
-class GameGrid(Container):
-    """The board, the side panel, the commentary and the moves."""
-
-    def on_resize(self) -> None:
-        recheck_size(self)
-
-
 class GameScreen(Screen):
     """A game in progress: board, side panel, commentary, move list."""
 
-    _KEYS = [
+    BINDINGS = [
         Binding("n", "new_game", "New", id="new-game", tooltip="Start a new game with the same players"),
         Binding("u", "undo", "Undo", id="undo", tooltip="Take back your last move (a step when bots play)"),
         Binding("a", "analysis", "Analysis", id="analysis", tooltip="Show or hide the analysis"),
+        # shown instead of ``a`` while the board types letters (a human to move in Othello)
+        Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
+                tooltip="Show or hide the analysis"),
         # one key, two names: the Footer says what ``p`` does now
         Binding("p", "pause", "Pause", id="pause", tooltip="Pause the bots"),
         Binding("p", "resume", "Resume", id="resume", tooltip="Let the bots play on"),
@@ -77,19 +61,9 @@ class GameScreen(Screen):
         Binding("x", "swap", "Swap sides", id="swap", tooltip="A new game with the players' sides swapped"),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
         Binding("q", "back", "Menu", id="back", tooltip="Leave the game for the menu"),
-    ]
-    BINDINGS = [
-        *_KEYS[:3],
-        # shown instead of ``a`` while the board types letters (a human to move in Othello)
-        Binding("A", "analysis('shift')", "Analysis", key_display="A", id="analysis-shift",
-                tooltip="Show or hide the analysis"),
-        *_KEYS[3:],
         Binding("escape", "back", "Menu", show=False),
         Binding("ctrl+s", "save_game", "Save", show=False, id="save",
                 tooltip="Save the game (arcade replay FILE steps through it)"),
-        # every key again, not in the Footer: it still works (and the keys panel names it) when
-        # the Footer has no room to show it
-        *(Binding(b.key, f"quiet({b.action!r})", b.description, show=False, tooltip=b.tooltip) for b in _KEYS),
     ]
 
     COMMANDS = Screen.COMMANDS | {GameCommands}
@@ -97,9 +71,7 @@ class GameScreen(Screen):
 
     FOOTER_PRIORITY = ("back", "help", "new_game", "swap", "pause", "resume", "analysis", "pace", "undo", "step")
     """The screen's keys in the order the Footer keeps them when it is short of room (the board's
-    own keys, needed to play, come first)."""
-    PALETTE_WIDTH = 14
-    """Columns the Footer's command-palette key takes on the right."""
+    own keys, needed to play, come first); the others' keys still work (``FittedFooter``)."""
 
     BOT_DELAY = 0.35
     """Seconds before a bot moves when a human plays (so the human sees the position)."""
@@ -113,6 +85,15 @@ class GameScreen(Screen):
     """Seconds a human's forced pass (Robot Ludo: no move with this roll) stays on the board."""
     DICE_LOOK = 1.2
     """Seconds a human gets to look at the dice just rolled before a bot moves (Hog, Ludo)."""
+
+    paused: reactive[bool] = reactive(False, bindings=True)
+    """Bots playing each other wait (``p``); the Footer's ``p`` says Resume then."""
+    pace: reactive[int] = reactive(PACES.index(1.0), bindings=True)
+    """An index into ``PACES``: ``-``/``+`` are offered while there is a slower/faster one."""
+    thinking: reactive[int | None] = reactive(None)
+    """The side whose bot is thinking, if any (the side panel says so)."""
+    thought: reactive[str] = reactive("")
+    """The thinking bot's last line."""
 
     class BotThought(Message):
         """A line of a bot's thinking (depth, best line), from its worker; a newer one replaces
@@ -158,21 +139,18 @@ class GameScreen(Screen):
         self.session = Session(self.game, {})
         self.generation = 0
         self.games_started = 0
-        self.paused = False
         self.step_once = False
-        self.thinking: int | None = None
-        self.thought = ""
         self.analysis = False
         self.analyser = analyser_for(entry.id)
         """The game's engine analysis (``None``: the board works its analysis out alone)."""
         self.analysing: State | None = None
         """The position the analysis worker is looking at, if any."""
         self.analysis_generation = 0
-        self.pace = self.PACES.index(1.0)
-        self.footer_hidden: set[str] = set()
-        """The screen's actions left out of the Footer for lack of room (their keys still work)."""
         self.commentator = self.game.commentator()
         self.board: Board = entry.board_class()(self.game, id="board")
+        self.panel = SidePanel(self.game, self.board.side_style, id="side-panel")
+        self.commentary = Commentary(id="commentary")
+        self.moves = MoveList(self.game, id="moves")
 
     # -- layout --------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -182,22 +160,21 @@ class GameScreen(Screen):
             with Vertical(id="board-area"):
                 yield Static("", id="result-banner")
                 yield self.board
-            yield Static("", id="side-panel")
-            yield RichLog(id="commentary", wrap=True, markup=True, min_width=20)
-            yield DataTable(id="moves", cursor_type="none", zebra_stripes=True, show_cursor=False)
-        yield Footer()
+            yield self.panel.data_bind(GameScreen.paused, GameScreen.thinking, GameScreen.thought)
+            yield self.commentary
+            yield self.moves
+        yield FittedFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#commentary").border_title = "Commentary"
-        self.query_one("#moves").border_title = "Moves"
-        self.query_one("#side-panel").border_title = self.game.title
-        table = self.query_one("#moves", DataTable)
-        table.add_columns("#", "who", "move")
         self.check_size()
         self.new_game()
 
     def on_resize(self) -> None:
         self.check_size()
+
+    def on_refit(self, message: Refit) -> None:
+        message.stop()
+        self.call_after_refresh(self.check_size)
 
     def available_width(self) -> int:
         """The terminal's width less the keys panel's (Ctrl+P → Keys docks it on the right)."""
@@ -259,7 +236,7 @@ class GameScreen(Screen):
     def pushed(self, previous: State) -> None:
         """The session moved on from ``previous``: log the move, comment, and go on."""
         self.generation += 1
-        self.add_move_row(previous, self.state)
+        self.moves.add_move(previous, self.state, len(self.history))
         self.comment(self.state)
         self.advance()
 
@@ -268,7 +245,7 @@ class GameScreen(Screen):
         self.thinking = None
         self.refresh_views()
         self.fit_footer()
-        self.refresh_bindings()
+        self.refresh_bindings()  # what the keys do depends on the position (Othello's a)
         step = self.session.next_step()
         if step is None:
             for problem in self.session.tell_the_end():
@@ -306,11 +283,12 @@ class GameScreen(Screen):
     def watch_delay(self) -> float:
         return self.WATCH_DELAY * self.PACES[self.pace]
 
+    def watch_pace(self) -> None:
+        self.panel.seconds = self.watch_delay()
+
     def action_pace(self, step: int) -> None:
         """Slower (-1) or faster (+1) when bots play each other; the side panel says the pace."""
         self.pace = max(0, min(len(self.PACES) - 1, self.pace + step))
-        self.refresh_panel()
-        self.refresh_bindings()
 
     def play_forced(self, generation: int, move) -> None:
         if generation != self.generation or self.session.next_step() != "human":
@@ -333,7 +311,6 @@ class GameScreen(Screen):
         self.step_once = False
         self.thinking = self.state.to_move
         self.thought = ""
-        self.refresh_panel()
         self.think(self.session, generation)
 
     @work(thread=True, exclusive=True, group="bot")
@@ -356,7 +333,6 @@ class GameScreen(Screen):
     def show_thought(self, message: BotThought) -> None:
         if message.generation == self.generation:
             self.thought = message.text
-            self.refresh_panel()
 
     @on(BotMoved)
     def bot_moved(self, message: BotMoved) -> None:
@@ -403,7 +379,7 @@ class GameScreen(Screen):
             return
         self.analysing = None
         self.board.show_analysis(message.analysis)
-        self.refresh_panel()
+        self.show_analysis_lines()
 
     def cancel_analysis(self) -> None:
         self.analysis_generation += 1
@@ -435,7 +411,7 @@ class GameScreen(Screen):
 
     def on_board_panel_changed(self, message: Board.PanelChanged) -> None:
         message.stop()
-        self.refresh_panel()
+        self.show_analysis_lines()
 
     # -- the panes -------------------------------------------------------------------------------
     def refresh_views(self) -> None:
@@ -443,67 +419,26 @@ class GameScreen(Screen):
         human = self.result is None and state.to_move in self.humans
         self.board.show(state, human)
         self.request_analysis()
-        self.refresh_panel()
+        self.panel.state, self.panel.result = state, self.result
+        self.show_analysis_lines()
         banner = self.query_one("#result-banner", Static)
         if self.result is not None:
-            headline = self.result_headline()
+            headline_ = headline(self.game, self.result)
             width = banner.size.width or self.query_one("#board-area").size.width or 46
             tail = next((t for t in (" · n rematch · x swap sides · q menu", " · n rematch · x swap", "")
-                         if len(headline) + len(t) <= width), "")
-            banner.update(Text.from_markup(f"[b]{headline}[/b]{tail}"))
+                         if len(headline_) + len(t) <= width), "")
+            banner.update(Text.from_markup(f"[b]{headline_}[/b]{tail}"))
             banner.add_class("shown")
         else:
             banner.remove_class("shown")
-
-    def result_headline(self) -> str:
-        result = self.result
-        if result is None:
-            return ""
-        if result.winner is None:
-            return "Draw!"
-        return f"{self.game.sides[result.winner].name} wins!"
 
     def player_label(self, side: int) -> str:
         name = self.players[side]
         return "Human" if name == HUMAN else f"bot {name}"
 
-    def refresh_panel(self) -> None:
-        state = self.state
-        lines = Text()
-        for side, info in enumerate(self.game.sides):
-            to_move = self.result is None and state.to_move == side
-            lines.append("▶ " if to_move else "  ", style="bold")
-            lines.append(f"{info.symbol} {info.name}", style=self.board.side_style(side))
-            label = self.player_label(side)
-            lines.append(f"\n    {label}")
-            score = self.game.score_text(state, side)
-            width = self.query_one("#side-panel").size.width or 26
-            if score and 4 + len(label) + 3 + len(score) <= width:
-                lines.append(f" · {score}")
-            elif score:  # a long bot name: the score on a line of its own, not wrapped mid-way
-                lines.append(f"\n    {score}")
-            lines.append("\n")
-        lines.append("\n")
-        if self.result is not None:
-            lines.append(self.result_headline() + "\n", style="bold reverse")
-            lines.append(self.result.reason + "\n")
-        else:
-            lines.append(self.game.describe(state) + "\n", style="bold")
-            if self.thinking is not None:
-                lines.append(f"{self.game.sides[self.thinking].name} is thinking…\n", style="italic")
-                if self.thought:
-                    lines.append(self.thought + "\n", style="dim")
-            elif self.paused and not self.humans:
-                lines.append("paused · p resume · s step\n", style="italic")
-            if not self.humans:
-                seconds = GameScreen.WATCH_DELAY * self.PACES[self.pace]
-                lines.append(f"pace: {seconds:g} s a move · - slower · + faster\n", style="dim")
-        if self.analysis:
-            lines.append("\n")
-            for line in self.analysis_lines():
-                lines.append_text(Text.from_markup(line))
-                lines.append("\n")
-        self.query_one("#side-panel", Static).update(Content.from_rich_text(lines))
+    def show_analysis_lines(self) -> None:
+        """The side panel's analysis: its lines while it is on, nothing while it is off."""
+        self.panel.analysis = tuple(self.analysis_lines()) if self.analysis else None
 
     def analysis_lines(self) -> list[str]:
         """The side panel's analysis: the engine's lines, "analysing…" until they come, or the
@@ -514,13 +449,18 @@ class GameScreen(Screen):
         return list(analysed.lines) if analysed is not None else ["[i]analysing…[/i]"]
 
     def rebuild_logs(self) -> None:
-        self.query_one("#moves", DataTable).clear()
-        self.query_one("#commentary", RichLog).clear()
+        """The move list and the commentary of the game so far (a new game, an undo); the side
+        panel's players too (a swap)."""
+        self.panel.labels = (self.player_label(0), self.player_label(1))
+        self.panel.watching = not self.humans
+        self.panel.seconds = self.watch_delay()
+        self.moves.clear()
+        self.commentary.clear()
         self.commentator = self.game.commentator()
         names = " vs ".join(f"{s.name} ({self.player_label(i)})" for i, s in enumerate(self.game.sides))
         self.write_commentary(f"[b]New game[/b]: {names}")
         for previous, state in zip(self.history, self.history[1:]):
-            self.add_move_row(previous, state)
+            self.moves.add_move(previous, state, len(self.history))
             self.comment(state)
         if self.session.forfeit is not None:
             self.write_commentary(self.session.forfeit.reason)
@@ -530,39 +470,11 @@ class GameScreen(Screen):
             self.write_commentary(line)
 
     def write_commentary(self, line: str) -> None:
-        self.query_one("#commentary", RichLog).write(Text.from_markup(line) if "[" in line and "]" in line else Text(line))
-
-    def add_move_row(self, previous: State, state: State) -> None:
-        event = state.event
-        if event is None:
-            return
-        who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-        table = self.query_one("#moves", DataTable)
-        table.add_row(str(state.ply), who, self.fit_move(self.game.move_label(previous, event.move), who))
-        table.scroll_end(animate=False)
-
-    def fit_move(self, text: str, who: str) -> str:
-        """The move's text within the moves pane (no sideways scrolling): Hog's ten dice lose
-        their dashes (``5555544433``) before anything is cut, and a cut ends in ``…``."""
-        names = max([4] + [len(side.name) for side in self.game.sides])
-        width = self.query_one("#moves").outer_size.width or 30  # border 2, scrollbar 1, cell padding
-        room = width - 2 - 1 - (len(str(len(self.history))) + 2) - (names + 2) - 2
-        if len(text) > room:
-            text = text.replace("-", "")
-        if len(text) > room:
-            text = text[: room - 1] + "…"
-        return text
+        self.commentary.say(line)
 
     # -- keys --------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "quiet":
-            name, _, rest = parameters[0].partition("(")
-            quiet_parameters = parse_action(parameters[0])[2]
-            return self.available(name, quiet_parameters) and name in self.footer_hidden
-        available = self.available(action, parameters)
-        if available and action in self.footer_hidden:
-            return False
-        return available
+        return self.available(action, parameters)
 
     def available(self, action: str, parameters: tuple) -> bool:
         """Whether the screen's ``action`` makes sense now (the Footer shows it if it has room)."""
@@ -587,54 +499,18 @@ class GameScreen(Screen):
             return self.board_types_letters() == bool(parameters)
         return True
 
-    def action_quiet(self, action: str) -> None:
-        """A key whose Footer entry was left out for lack of room: do what it does."""
-        _, name, parameters = parse_action(action)
-        getattr(self, f"action_{name}")(*parameters)
-
     def fit_footer(self) -> None:
         """Leave the least needed of the screen's keys out of the Footer when the terminal is too
         narrow for them all (``FOOTER_PRIORITY``); the board's keys always stay."""
-        room = self.available_width() - self.PALETTE_WIDTH
-        for binding in [] if self.has_class("too-small") else self.shown_board_bindings():
-            room -= self.footer_width(binding)
-        hidden = set()
-        shown: dict[str, list[tuple[Binding, tuple]]] = {}
-        seen = set()
-        for _key, binding in self._bindings:
-            if binding.show and binding.description and (binding.action, binding.description) not in seen:
-                seen.add((binding.action, binding.description))  # "plus,equals_sign": one entry
-                _, action, parameters = parse_action(binding.action)
-                shown.setdefault(action, []).append((binding, parameters))
-        for action in self.FOOTER_PRIORITY:
-            entries = [(b, p) for b, p in shown.get(action, ()) if self.available(action, p)]
-            if not entries:
-                continue
-            width = sum(self.footer_width(b) for b, _p in entries)
-            if width <= room:
-                room -= width
-            else:
-                hidden.add(action)
-        if hidden != self.footer_hidden:
-            self.footer_hidden = hidden
-            self.refresh_bindings()
-
-    def shown_board_bindings(self) -> list[Binding]:
-        board = self.board
-        shown, seen = [], set()
-        for _key, binding in board._bindings:
-            if not binding.show or binding.action in seen:  # "tab,right,down": one Footer entry
-                continue
-            _, action, parameters = parse_action(binding.action)
-            if board.check_action(action, parameters) is False:
-                continue
-            seen.add(binding.action)
-            shown.append(binding)
-        return shown
-
-    def footer_width(self, binding: Binding) -> int:
-        """Columns a binding takes in the Footer: `` key description `` and a space."""
-        return len(self.app.get_key_display(binding)) + len(binding.description) + 3
+        room = self.available_width() - PALETTE_WIDTH
+        if not self.has_class("too-small"):
+            room -= sum(key_width(self.app, binding) for binding in shown_bindings(self.board))
+        widths: dict[str, int] = {}
+        for binding in shown_bindings(self):
+            action = action_name(binding.action)
+            widths[action] = widths.get(action, 0) + key_width(self.app, binding)
+        entries = [(action, widths[action]) for action in self.FOOTER_PRIORITY if action in widths]
+        self.query_one(FittedFooter).left_out = leave_out(entries, room)
 
     def board_types_letters(self) -> bool:
         return self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
@@ -704,7 +580,7 @@ class GameScreen(Screen):
             self.request_analysis()
         else:
             self.cancel_analysis()
-        self.refresh_panel()
+        self.show_analysis_lines()
 
     def action_pause(self) -> None:
         self.paused = True
