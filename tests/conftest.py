@@ -9,6 +9,7 @@ from textual.worker import WorkerCancelled
 from arcade.app import ArcadeApp
 from arcade.screens.game import GameScreen
 from arcade.catalog import CATALOG
+from arcade.screens.pacing import Pacing
 from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width
 
 THEME = "textual-dark"
@@ -23,11 +24,11 @@ def pinned_environment(monkeypatch, tmp_path):
     # the real home, and starts empty in every test
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.setattr(GameScreen, "BOT_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "CHANCE_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "DICE_LOOK", 0)
-    monkeypatch.setattr(GameScreen, "FORCED_DELAY", 0)
+    monkeypatch.setattr(Pacing, "BOT_DELAY", 0)
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 0)
+    monkeypatch.setattr(Pacing, "CHANCE_DELAY", 0)
+    monkeypatch.setattr(Pacing, "DICE_LOOK", 0)
+    monkeypatch.setattr(Pacing, "FORCED_DELAY", 0)
 
 
 def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:

@@ -2,14 +2,14 @@
 
 ``FittedFooter`` is Textual's Footer that leaves out the entries of the actions in
 ``left_out``. Their keys are still bound and still work (and the keys panel, Ctrl+P → Keys,
-still lists them): only the Footer has no room for them. ``leave_out`` chooses which, in the
-screen's order of need; ``shown_bindings`` and ``key_width`` say what the Footer would show and
-how wide it is.
+still lists them): only the Footer has no room for them. ``fit`` sets them: ``leave_out`` chooses
+which, in the screen's order of need; ``shown_bindings`` and ``key_width`` say what the Footer
+would show and how wide it is.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from textual.actions import parse as parse_action
 from textual.app import App
@@ -39,6 +39,17 @@ class FittedFooter(Footer):
             if isinstance(widget, FooterKey) and action_name(widget.action) in self.left_out:
                 continue
             yield widget
+
+    def fit(self, width: int, keys: DOMNode, need: Sequence[str], kept: Iterable[Binding] = ()) -> None:
+        """Leave out the least needed of ``keys``'s actions (``need``: the most needed first; the
+        others always stay) that do not fit in ``width`` columns beside ``kept``, entries that
+        always stay (a board's keys, needed to play)."""
+        room = width - PALETTE_WIDTH - sum(key_width(self.app, binding) for binding in kept)
+        widths: dict[str, int] = {}
+        for binding in shown_bindings(keys):
+            action = action_name(binding.action)
+            widths[action] = widths.get(action, 0) + key_width(self.app, binding)
+        self.left_out = leave_out([(action, widths[action]) for action in need if action in widths], room)
 
 
 def key_width(app: App, binding: Binding) -> int:

@@ -65,3 +65,30 @@ class MoveList(FollowsTheEnd, DataTable):
         if len(text) > room:
             text = text[: room - 1] + "…"
         return text
+
+
+class GameLog:
+    """The game so far in its two panes: for each position, its row in the move list and the
+    game's ``Commentator`` lines in the commentary; rebuilt from the history for a new game or
+    after an undo."""
+
+    def __init__(self, game: Game, commentary: Commentary, moves: MoveList) -> None:
+        self.game = game
+        self.commentary = commentary
+        self.moves = moves
+        self.commentator = game.commentator()
+
+    def restart(self, heading: str, history: list[State]) -> None:
+        """Clear both panes, say ``heading``, and log ``history`` with a fresh commentator."""
+        self.moves.clear()
+        self.commentary.clear()
+        self.commentator = self.game.commentator()
+        self.commentary.say(heading)
+        for previous, state in zip(history, history[1:]):
+            self.add(previous, state, len(history))
+
+    def add(self, previous: State, state: State, states: int) -> None:
+        """Log the move from ``previous`` to ``state`` (``states``: how many the game has)."""
+        self.moves.add_move(previous, state, states)
+        for line in self.commentator.see(state):
+            self.commentary.say(line)

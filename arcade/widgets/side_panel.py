@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from arcade.widgets.result import headline
 from games.base import Game, Result, State
 
 
@@ -90,9 +91,3 @@ class SidePanel(Widget):
         if self.watching:
             text.append(f"pace: {self.seconds:g} s a move · - slower · + faster\n", style="dim")
 
-
-def headline(game: Game, result: Result) -> str:
-    """"Draw!" or "<side> wins!"."""
-    if result.winner is None:
-        return "Draw!"
-    return f"{game.sides[result.winner].name} wins!"
