@@ -1,4 +1,4 @@
-"""The game screen's move list and commentary pane."""
+"""The game screen's move list and commentary pane, and the game log that writes both."""
 
 from __future__ import annotations
 
