@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from textual.binding import Binding
 from textual.worker import WorkerCancelled
 
 from arcade.app import ArcadeApp
 from arcade.screens.game import GameScreen
 from arcade.catalog import CATALOG
+from arcade.screens.pacing import Pacing
+from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width
 
 THEME = "textual-dark"
 
@@ -39,11 +42,11 @@ def pinned_environment(monkeypatch, tmp_path):
     # the real home, and starts empty in every test
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("TEXTUAL_ANIMATIONS", "none")
-    monkeypatch.setattr(GameScreen, "BOT_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "CHANCE_DELAY", 0)
-    monkeypatch.setattr(GameScreen, "DICE_LOOK", 0)
-    monkeypatch.setattr(GameScreen, "FORCED_DELAY", 0)
+    monkeypatch.setattr(Pacing, "BOT_DELAY", 0)
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 0)
+    monkeypatch.setattr(Pacing, "CHANCE_DELAY", 0)
+    monkeypatch.setattr(Pacing, "DICE_LOOK", 0)
+    monkeypatch.setattr(Pacing, "FORCED_DELAY", 0)
 
 
 def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:
@@ -122,9 +125,21 @@ async def choose_in_menu(pilot, game_id: str) -> None:
 
 
 def footer_keys(screen) -> dict[str, str]:
-    """The keys the Footer shows: key → description."""
+    """The keys the Footer shows: key → description (less the ones it has no room for)."""
+    return {key: binding.description for key, binding in _footer_entries(screen).values()}
+
+
+def _footer_entries(screen) -> dict[str, tuple[str, Binding]]:
+    """The Footer's entries: action → (key, binding)."""
+    left_out = screen.query_one(FittedFooter).left_out
     shown = {}
     for key, active in screen.active_bindings.items():
-        if active.binding.show and active.binding.description:
-            shown.setdefault(active.binding.action, (key, active.binding))
-    return {key: binding.description for key, binding in shown.values()}
+        binding = active.binding
+        if binding.show and binding.description and action_name(binding.action) not in left_out:
+            shown.setdefault(binding.action, (key, binding))
+    return shown
+
+
+def footer_columns(screen) -> int:
+    """Columns the Footer's entries take, its command-palette key included."""
+    return sum(key_width(screen.app, binding) for _key, binding in _footer_entries(screen).values()) + PALETTE_WIDTH

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arcade.catalog import CATALOG
+from arcade.screens.analyst import Analysed
 from bots.registry import analyser_for
 from games.base import CHANCE, Analysis
 from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle
@@ -145,7 +146,7 @@ async def test_the_analysis_runs_in_a_worker_and_the_panel_says_analysing_meanwh
         for _ in range(3):  # the screen keeps drawing while the engine is held
             screen.board.refresh(layout=True)
             await pilot.pause()
-        assert screen.analysis and analyse.seen == [screen.state]
+        assert screen.analyst.on and analyse.seen == [screen.state]
         assert "analysing…" in side_panel(screen)
         assert screen.board.recommended(screen.state) is None
         analyse.open()
@@ -178,9 +179,9 @@ async def test_an_analysis_of_an_earlier_position_is_dropped(monkeypatch, engine
         assert screen.board.analysed.state == screen.state  # the second one, not the first
         drawn = screen.board.analysed
         other = Analysis(first, best=screen.game.legal_moves(first)[0], lines=("stale",))
-        screen.post_message(screen.Analysed(screen.analysis_generation, other))  # this run, another position
+        screen.post_message(Analysed(screen.analyst.run, other))  # this run, another position
         earlier = Analysis(screen.state, best=screen.game.legal_moves(screen.state)[0], lines=("stale",))
-        screen.post_message(screen.Analysed(screen.analysis_generation - 1, earlier))  # an earlier run
+        screen.post_message(Analysed(screen.analyst.run - 1, earlier))  # an earlier run
         await settle(pilot)
         assert screen.board.analysed is drawn and "stale" not in side_panel(screen)
         assert screen.board.render().plain.count("★") == 1
@@ -196,6 +197,6 @@ async def test_turning_the_analysis_off_drops_the_one_being_made(monkeypatch):
         await pilot.press("a")  # off before the answer comes
         analyse.open()
         await settle(pilot)
-        assert screen.board.analysed is None and screen.analysing is None
+        assert screen.board.analysed is None and screen.analyst.analysing is None
         log = "\n".join(strip.text for strip in screen.query_one("#commentary").lines)
         assert "analysis:" not in log

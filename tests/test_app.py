@@ -9,6 +9,7 @@ import pytest
 
 from arcade.screens.game import GameScreen
 from arcade.screens.menu import MenuScreen
+from arcade.screens.pacing import Pacing
 from arcade.screens.setup import SetupScreen
 from bots import toothpicks as toothpick_bots
 from arcade.match import play_out
@@ -228,7 +229,7 @@ async def test_undo_against_a_bot_that_cannot_rewind_is_refused_with_a_message(f
 
 
 async def test_bots_play_each_other_with_pause_and_step(monkeypatch):
-    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 30)  # nothing moves unless stepped
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 30)  # nothing moves unless stepped
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("perfect", "random"))
@@ -240,7 +241,7 @@ async def test_bots_play_each_other_with_pause_and_step(monkeypatch):
         await settle(pilot)
         assert len(screen.history) == 3
         assert "paused" in str(screen.query_one("#side-panel").render())
-        monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0)
+        monkeypatch.setattr(Pacing, "WATCH_DELAY", 0)
         await pilot.press("p")
         for _ in range(20):
             await settle(pilot)

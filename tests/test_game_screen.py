@@ -4,17 +4,15 @@ move list, leaving and restarting, rematch and swap, the command palette, and ev
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from textual.app import App
 
+from arcade.screens.game_keys import FOOTER_PRIORITY, KEYS, offered
+from arcade.screens.pacing import PACES, Pacing
 from arcade.screens.setup import SetupScreen
-from tests.conftest import SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
-
-
-def _footer_columns(screen) -> int:
-    shown = {}
-    for key, active in screen.active_bindings.items():
-        if active.binding.show and active.binding.description:
-            shown.setdefault(active.binding.action, active.binding)
-    return sum(screen.footer_width(binding) for binding in shown.values()) + screen.PALETTE_WIDTH
+from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width, leave_out
+from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
 
 
 async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
@@ -64,10 +62,81 @@ async def test_the_footer_fits_and_keeps_rules_and_menu(game_id, players, moves,
             assert footer_keys(screen).get("e") == "Enter counter"
         footer = footer_keys(screen)
         assert footer.get("question_mark") == "Rules" and footer.get("q") == "Menu", footer
-        assert _footer_columns(screen) <= width, footer
+        assert footer_columns(screen) <= width, footer
         if players[0] != "human":
             assert screen.result is not None
             assert "p" not in footer and "s" not in footer  # nothing to pause after the end
+
+
+def _screen_key_widths() -> dict[str, int]:
+    """The game screen's actions shown in the Footer, with the columns their entries take."""
+    app, widths, seen = App(), {}, set()
+    for binding in KEYS:
+        if binding.show and (binding.action, binding.description) not in seen:
+            seen.add((binding.action, binding.description))
+            action = action_name(binding.action)
+            widths[action] = widths.get(action, 0) + key_width(app, binding)
+    return widths
+
+
+SCREEN_KEYS = _screen_key_widths()
+
+
+@settings(max_examples=300, deadline=None)
+@given(offered_now=st.sets(st.sampled_from(sorted(set(SCREEN_KEYS) - {"back", "help"}))),
+       board=st.integers(0, 60), extra=st.integers(0, 120))
+def test_leave_out_keeps_rules_and_menu_and_fits_the_width(offered_now, board, extra):
+    """Whatever the screen offers now, beside whatever the board's keys take, in any terminal at
+    least as wide as Menu, Rules, the palette key and the board's keys: Menu and Rules stay, what
+    stays fits, and nothing is left out that would have fitted in its turn."""
+    entries = [(action, SCREEN_KEYS[action]) for action in FOOTER_PRIORITY
+               if action in offered_now | {"back", "help"}]
+    width = PALETTE_WIDTH + board + SCREEN_KEYS["back"] + SCREEN_KEYS["help"] + extra
+    room = width - PALETTE_WIDTH - board
+    left_out = leave_out(entries, room)
+    assert "back" not in left_out and "help" not in left_out
+    assert left_out <= offered_now
+    assert sum(w for action, w in entries if action not in left_out) <= room
+    for action, w in entries:
+        if action in left_out:
+            assert w > room
+        else:
+            room -= w
+
+
+@given(watching=st.booleans(), paused=st.booleans(), over=st.booleans(),
+       pace=st.integers(0, len(PACES) - 1), types_letters=st.booleans())
+def test_the_screen_offers_one_of_pause_and_resume_and_one_analysis_key(watching, paused, over, pace,
+                                                                         types_letters):
+    def now(action, parameters=()):
+        return offered(action, parameters, watching=watching, paused=paused, over=over, pace=pace,
+                       types_letters=types_letters)
+
+    assert now("pause") + now("resume") == watching
+    assert now("analysis") != now("analysis", ("shift",))
+    assert now("swap") == over
+    assert now("pace", (-1,)) == (watching and pace > 0)
+    assert now("pace", (1,)) == (watching and pace < len(PACES) - 1)
+    assert now("new_game") and now("help") and now("back") and now("undo")
+
+
+@given(step=st.sampled_from(["chance", "forced", "bot"]), watching=st.booleans(), paused=st.booleans(),
+       step_once=st.booleans(), pace=st.integers(0, len(PACES) - 1), dice=st.booleans())
+def test_the_waits_before_what_the_screen_plays(step, watching, paused, step_once, pace, dice):
+    wait = Pacing.wait(step, watching=watching, paused=paused, step_once=step_once, pace=pace,
+                       dice_just_rolled=dice)
+    if step_once:  # ``s``: the next move now
+        assert wait == 0
+    elif step == "forced":  # a human's forced pass, paused or not
+        assert wait == Pacing.FORCED_DELAY
+    elif paused and (watching or step == "bot"):
+        assert wait is None
+    elif step == "chance":
+        assert wait == Pacing.CHANCE_DELAY
+    elif watching:
+        assert wait == Pacing.WATCH_DELAY * PACES[pace]
+    else:  # a human plays this bot: a moment to see the position, longer to see the dice
+        assert wait == (max(Pacing.BOT_DELAY, Pacing.DICE_LOOK) if dice else Pacing.BOT_DELAY)
 
 
 async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works():
@@ -85,8 +154,8 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
         await pilot.pause()
         assert not screen.has_class("too-small")
         assert footer_keys(screen).get("a") == "Analysis" and footer_keys(screen).get("q") == "Menu"
-        assert "pace" in screen.footer_hidden and "plus" not in footer_keys(screen)
-        assert "step" in screen.footer_hidden and "s" not in footer_keys(screen)
+        assert "pace" in screen.query_one(FittedFooter).left_out and "plus" not in footer_keys(screen)
+        assert "step" in screen.query_one(FittedFooter).left_out and "s" not in footer_keys(screen)
         pace = screen.pace
         await pilot.press("plus")  # still works
         await pilot.pause()
@@ -98,9 +167,9 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
 
 
 async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeypatch):
-    from arcade.screens.game import GameScreen
+    from arcade.screens.pacing import Pacing
 
-    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 0.8)
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 0.8)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "toothpicks", ("random", "random"), wait=False, count=99)
@@ -255,7 +324,7 @@ async def test_the_command_palette_offers_the_games_commands():
         hits = [hit async for hit in provider.search("analysis")]
         assert hits and "Analysis" in str(hits[0].match_display)
         dict((n, run) for n, _h, run in provider.commands())["Analysis on/off"]()
-        assert screen.analysis
+        assert screen.analyst.on
         await pilot.press("1")  # a game in progress: switching asks first
         await settle(pilot)
         dict((n, run) for n, _h, run in provider.commands())["Switch game: Hog"]()

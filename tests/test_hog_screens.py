@@ -160,9 +160,9 @@ async def test_hog_keeps_the_humans_last_roll_in_view_after_the_bots_turn():
 
 
 async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
-    from arcade.screens.game import GameScreen
+    from arcade.screens.pacing import Pacing
 
-    monkeypatch.setattr(GameScreen, "DICE_LOOK", 2.0)
+    monkeypatch.setattr(Pacing, "DICE_LOOK", 2.0)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "hog", ("human", "final"))

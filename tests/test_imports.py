@@ -28,7 +28,7 @@ HEADLESS = ("arcade.session", "arcade.match", "arcade.tournament", "arcade.catal
 """What runs with no screen (matches, tournaments' workers, the referee, the headless commands):
 no Textual, and none of the app's screens, boards or app (``arcade.commands.play`` opens it)."""
 
-SCREEN_SIDE = ("arcade.app", "arcade.screens", "arcade.boards")
+SCREEN_SIDE = ("arcade.app", "arcade.screens", "arcade.boards", "arcade.widgets")
 
 
 def modules() -> dict[str, Path]:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from arcade.boards.othello import OthelloBoard
-from arcade.screens.game import GameScreen
+from arcade.screens.pacing import Pacing
 from games.othello import PASS, Othello, parse_square
 from tests.conftest import HUMANS, SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
 
@@ -87,16 +87,16 @@ async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(mon
         screen = await open_game(pilot, "othello", HUMANS)
         await pilot.press("a")
         await settle(pilot)
-        assert not screen.analysis and screen.board.typed == "a"
+        assert not screen.analyst.on and screen.board.typed == "a"
         shown = {key for key, active in screen.active_bindings.items() if active.binding.show}
         assert "A" in shown and "a" not in shown  # what the Footer offers
         await pilot.press("A")
         await settle(pilot)
-        assert screen.analysis and "evaluation" in str(screen.query_one("#side-panel").render())
+        assert screen.analyst.on and "evaluation" in str(screen.query_one("#side-panel").render())
         await pilot.press("A")
         await settle(pilot)
-        assert not screen.analysis
-    monkeypatch.setattr(GameScreen, "WATCH_DELAY", 30)  # the bots wait: nobody human to move
+        assert not screen.analyst.on
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 30)  # the bots wait: nobody human to move
     async with make_app().run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = await open_game(pilot, "othello", ("greedy", "greedy"))
@@ -104,7 +104,7 @@ async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(mon
         assert "a" in shown and "A" not in shown
         await pilot.press("a")
         await settle(pilot)
-        assert screen.analysis
+        assert screen.analyst.on
 
 
 async def test_cursor_keys_move_and_h_is_column_h_as_every_letter_is_a_column():
@@ -167,16 +167,16 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
 
 
 async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch):
-    from arcade.screens.game import GameScreen
+    from arcade.screens.bot_turn import BotThought
 
     seen: list[str] = []
-    original = GameScreen.BotThought.__init__
+    original = BotThought.__init__
 
     def spy(message, generation, text):  # every thought the worker posts
         seen.append(text)
         original(message, generation, text)
 
-    monkeypatch.setattr(GameScreen.BotThought, "__init__", spy)
+    monkeypatch.setattr(BotThought, "__init__", spy)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

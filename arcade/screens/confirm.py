@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from typing import Callable
+
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -38,3 +40,12 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "confirm-yes")
+
+
+def confirm_first(app: App, ask: bool, question: str, yes: str, then: Callable[[], object]) -> None:
+    """``then()`` at once unless ``ask``; if ``ask``, after a Yes to ``question`` (``yes``: the
+    Yes button's word)."""
+    if not ask:
+        then()
+        return
+    app.push_screen(ConfirmScreen(question, yes), lambda answer: then() if answer else None)

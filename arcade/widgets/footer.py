@@ -1,0 +1,84 @@
+"""Fitting a screen's keys in the Footer when the terminal is too narrow for them all.
+
+``FittedFooter`` is Textual's Footer that leaves out the entries of the actions in
+``left_out``. Their keys are still bound and still work (and the keys panel, Ctrl+P → Keys,
+still lists them): only the Footer has no room for them. ``fit`` sets them: ``leave_out`` chooses
+which, in the screen's order of need; ``shown_bindings`` and ``key_width`` say what the Footer
+would show and how wide it is.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from textual.actions import parse as parse_action
+from textual.app import App
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.reactive import reactive
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+PALETTE_WIDTH = 14
+"""Columns the Footer's command-palette key takes on the right."""
+
+
+def action_name(action: str) -> str:
+    """``pace`` of ``pace(-1)``."""
+    return parse_action(action)[1]
+
+
+class FittedFooter(Footer):
+    """The Footer, without the entries of the actions in ``left_out``."""
+
+    left_out: reactive[frozenset[str]] = reactive(frozenset(), recompose=True)
+    """Actions (names, without parameters) the Footer has no room for."""
+
+    def compose(self):
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and action_name(widget.action) in self.left_out:
+                continue
+            yield widget
+
+    def fit(self, width: int, keys: DOMNode, need: Sequence[str], kept: Iterable[Binding] = ()) -> None:
+        """Leave out the least needed of ``keys``'s actions (``need``: the most needed first; the
+        others always stay) that do not fit in ``width`` columns beside ``kept``, entries that
+        always stay (a board's keys, needed to play)."""
+        room = width - PALETTE_WIDTH - sum(key_width(self.app, binding) for binding in kept)
+        widths: dict[str, int] = {}
+        for binding in shown_bindings(keys):
+            action = action_name(binding.action)
+            widths[action] = widths.get(action, 0) + key_width(self.app, binding)
+        self.left_out = leave_out([(action, widths[action]) for action in need if action in widths], room)
+
+
+def key_width(app: App, binding: Binding) -> int:
+    """Columns a binding takes in the Footer: `` key description `` and a space."""
+    return len(app.get_key_display(binding)) + len(binding.description) + 3
+
+
+def shown_bindings(node: DOMNode) -> list[Binding]:
+    """``node``'s bindings that the Footer shows now: shown, described, not refused by its
+    ``check_action``, one for each action (``tab,right,down`` is one entry)."""
+    shown, seen = [], set()
+    for _key, binding in node._bindings:
+        if not binding.show or not binding.description or (binding.action, binding.description) in seen:
+            continue
+        _, action, parameters = parse_action(binding.action)
+        if node.check_action(action, parameters) is False:
+            continue
+        seen.add((binding.action, binding.description))
+        shown.append(binding)
+    return shown
+
+
+def leave_out(entries: Iterable[tuple[str, int]], room: int) -> frozenset[str]:
+    """The actions to leave out of the Footer: ``entries`` are each action with the columns its
+    keys take, the most needed first; each is kept while it fits in what ``room`` has left."""
+    left_out = set()
+    for action, width in entries:
+        if width <= room:
+            room -= width
+        else:
+            left_out.add(action)
+    return frozenset(left_out)

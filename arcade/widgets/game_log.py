@@ -1,0 +1,94 @@
+"""The game screen's move list and commentary pane, and the game log that writes both."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import DataTable, RichLog
+
+from games.base import CHANCE, Game, State
+
+
+class FollowsTheEnd:
+    """A pane that stays scrolled to its last line as lines come (the commentary, the moves).
+
+    Each new line asks to scroll to the end after the next refresh; but a pane cannot scroll
+    before the layout has given it its scrollbar, and nothing says the layout comes first. So
+    when the scrollbar appears (the lines first outgrow the pane), the pane scrolls to its end.
+    """
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        if shown:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+
+class Commentary(FollowsTheEnd, RichLog):
+    """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(wrap=True, markup=True, min_width=20, **kwargs)
+        self.border_title = "Commentary"
+
+    def say(self, line: str) -> None:
+        """Add ``line`` (Rich markup where it has some: a bot's name in brackets stays text)."""
+        self.write(Text.from_markup(line) if "[" in line and "]" in line else Text(line))
+
+
+class MoveList(FollowsTheEnd, DataTable):
+    """The moves played: ply, who (a side, or the dice) and the move as players read it."""
+
+    def __init__(self, game: Game, **kwargs) -> None:
+        super().__init__(cursor_type="none", zebra_stripes=True, show_cursor=False, **kwargs)
+        self.game = game
+        self.border_title = "Moves"
+
+    def on_mount(self) -> None:
+        self.add_columns("#", "who", "move")
+
+    def add_move(self, previous: State, state: State, states: int) -> None:
+        """The row of the move (or roll) that led from ``previous`` to ``state``; ``states``: how
+        many the game has so far (the ``#`` column's width)."""
+        event = state.event
+        if event is None:
+            return
+        who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
+        self.add_row(str(state.ply), who, self.fit_move(self.game.move_label(previous, event.move), states))
+        self.scroll_end(animate=False)
+
+    def fit_move(self, text: str, states: int) -> str:
+        """The move's text within the pane (no sideways scrolling): Hog's ten dice lose their
+        dashes (``5555544433``) before anything is cut, and a cut ends in ``…``."""
+        names = max([4] + [len(side.name) for side in self.game.sides])
+        width = self.outer_size.width or 30  # border 2, scrollbar 1, cell padding
+        room = width - 2 - 1 - (len(str(states)) + 2) - (names + 2) - 2
+        if len(text) > room:
+            text = text.replace("-", "")
+        if len(text) > room:
+            text = text[: room - 1] + "…"
+        return text
+
+
+class GameLog:
+    """The game so far in its two panes: for each position, its row in the move list and the
+    game's ``Commentator`` lines in the commentary; rebuilt from the history for a new game or
+    after an undo."""
+
+    def __init__(self, game: Game, commentary: Commentary, moves: MoveList) -> None:
+        self.game = game
+        self.commentary = commentary
+        self.moves = moves
+        self.commentator = game.commentator()
+
+    def restart(self, heading: str, history: list[State]) -> None:
+        """Clear both panes, say ``heading``, and log ``history`` with a fresh commentator."""
+        self.moves.clear()
+        self.commentary.clear()
+        self.commentator = self.game.commentator()
+        self.commentary.say(heading)
+        for previous, state in zip(history, history[1:]):
+            self.add(previous, state, len(history))
+
+    def add(self, previous: State, state: State, states: int) -> None:
+        """Log the move from ``previous`` to ``state`` (``states``: how many the game has)."""
+        self.moves.add_move(previous, state, states)
+        for line in self.commentator.see(state):
+            self.commentary.say(line)
