@@ -550,8 +550,11 @@ def run_tournament(
     cancelled: Callable[[], bool] = lambda: False,
     record: str | os.PathLike | None = None,
     cluster: str | None = None,
+    repair: bool = False,
 ) -> TournamentResult:
-    """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap)."""
+    """Run a tournament; bots are built-in names or file specs. ``memory``: bytes (``0``: no cap).
+    ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
+    aside rather than refused)."""
     from arcade.catalog import load
 
     games = check(game_id, bots, fmt, games)
@@ -577,7 +580,7 @@ def run_tournament(
                   "games_per_pair": games, "seed": seed, "time_limit": time_limit, "memory": memory,
                   "sandbox": sandbox}
         try:
-            log = RecordLog(record, header)
+            log = RecordLog(record, header, repair=repair)
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:

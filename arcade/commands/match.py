@@ -40,6 +40,8 @@ def register(subparsers) -> None:
     match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     match.add_argument("--record", metavar="FILE",
                        help="append every finished game to FILE (JSON lines); the same command again resumes")
+    match.add_argument("--repair", action="store_true",
+                       help="resuming --record FILE: move damaged lines aside into FILE.damaged (else they stop the run)")
     match.set_defaults(run=run)
 
 
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                   "games": args.games, "seed": seed, "time_limit": args.time_limit, "memory": args.memory,
                   "sandbox": sandbox}
         try:
-            log = RecordLog(args.record, header)
+            log = RecordLog(args.record, header, repair=args.repair)
         except RecordError as exc:
             raise UsageError(str(exc)) from None
     entries = tuple(resolve_bots(game, (args.bot_a, args.bot_b), args.memory, sandbox=sandbox))  # run_match closes them
