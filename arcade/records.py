@@ -373,12 +373,14 @@ class Referee:
     """Checks that a game line of a run's record is what the rules give: its moves are legal one
     after the other, its dice are those its seed draws, and they end in its result (a forfeit
     where the forfeiting side was to move, the game not over there). The game's colours and
-    seed are the run's (``arcade.match.run_match``, ``arcade.tournament.pair_seed``)."""
+    seed are the run's (``arcade.match.run_match``): a match's is the header's, a tournament's
+    pair's is ``pair_seed(stage, a, b)`` (``arcade.tournament.pair_seed`` with the run's seed; without
+    it the line's own seed is taken, and only its dice are checked against it)."""
 
-    def __init__(self, header: dict, name: str) -> None:
+    def __init__(self, header: dict, name: str, pair_seed: Callable[[str, str, str], int] | None = None) -> None:
         self.header = header
         self.game = make_game(header, name)
-        self.kind = header.get("kind")
+        self.pair_seed = pair_seed
 
     def problem(self, data: dict) -> str | None:
         """Why the line is not what the rules give, or ``None``."""
@@ -388,15 +390,13 @@ class Referee:
         number, first = data["number"], data["first"]
         if first != (0 if number % 2 else 1):
             return f"game {number} is not one that player {'AB'[first]} begins"
-        if self.kind == "tournament":
-            from arcade.tournament import pair_seed
-
+        if self.pair_seed is not None:
             try:
-                seed = pair_seed(self.header["seed"], data["stage"], *data["pair"])
+                seed = self.pair_seed(data["stage"], *data["pair"])
             except UnicodeEncodeError:  # a name no run could have (a lone surrogate)
                 return "its seed is not the run's"
         else:
-            seed = self.header["seed"]
+            seed = self.header["seed"] if self.header.get("kind") == "match" else data["pair_seed"]
         if data["pair_seed"] != seed:
             return "its seed is not the run's"
         game = self.game.match_variant(number)
@@ -440,7 +440,8 @@ class Referee:
             if state.over or state.to_move == CHANCE:
                 return "it is a forfeit where no player was to move"
             if data["forfeit"] != player(state.to_move):
-                return f"the forfeit is {self._player(player(state.to_move))}'s to move, not {self._player(data['forfeit'])}'s"
+                return f"the forfeit is {self._player(player(state.to_move))}'s to move, " \
+                       f"not {self._player(data['forfeit'])}'s"
             if not data["reason"].startswith(game.sides[state.to_move].name + " "):
                 return "its reason names another side"
         return None
@@ -464,11 +465,12 @@ class RecordLog:
     (``Referee``). A damaged line (malformed, forged, a game twice) is a ``RecordError`` naming
     it, and nothing is played; with ``repair`` damaged lines are moved aside into
     ``FILE.damaged`` instead, and the good ones kept. A last line cut short by a kill is moved
-    there too. ``say`` gets the one line telling what was moved (default: standard error).
+    there too. ``say`` gets the one line telling what was moved (default: standard error);
+    ``pair_seed(stage, a, b)``: a tournament's pairs' seeds (``Referee``).
     """
 
     def __init__(self, path: str | os.PathLike, header: dict, repair: bool = False,
-                 say: Callable[[str], None] = _say) -> None:
+                 say: Callable[[str], None] = _say, pair_seed: Callable[[str, str, str], int] | None = None) -> None:
         self.path = Path(path)
         self.name = shown(self.path)
         self.side = Path(f"{self.path}.damaged")
@@ -480,7 +482,7 @@ class RecordLog:
             if os.fstat(handle.fileno()).st_size == 0:
                 self._write(handle, self.header)
             else:
-                handle = self._resume(handle, repair, say)
+                handle = self._resume(handle, repair, say, pair_seed)
         except OSError as exc:
             handle.close()
             raise RecordError(f"cannot write {self.name}: {exc.strerror or exc}") from None
@@ -489,7 +491,8 @@ class RecordLog:
             raise
         self.handle = handle
 
-    def _resume(self, handle: IO[bytes], repair: bool, say: Callable[[str], None]) -> IO[bytes]:
+    def _resume(self, handle: IO[bytes], repair: bool, say: Callable[[str], None],
+                pair_seed: Callable[[str, str, str], int] | None) -> IO[bytes]:
         """Read the existing file; move what must go aside; the handle to append to."""
         damaged: dict[int, str] = {}
         cut: Line | None = None
@@ -501,7 +504,7 @@ class RecordLog:
                         f"{self.name} records another run: its {key} is {shown(repr(reader.header.get(key)), 200)}, "
                         f"not {shown(repr(value), 200)}; use another file, or the arguments it was recorded with"
                     )
-            referee = Referee(reader.header, self.name)
+            referee = Referee(reader.header, self.name, pair_seed)
             for line in reader.lines:
                 if not line.complete:
                     cut = line  # the last line: a kill's, not damage

@@ -580,7 +580,8 @@ def run_tournament(
                   "games_per_pair": games, "seed": seed, "time_limit": time_limit, "memory": memory,
                   "sandbox": sandbox}
         try:
-            log = RecordLog(record, header, repair=repair)
+            log = RecordLog(record, header, repair=repair,
+                            pair_seed=lambda stage, a, b: pair_seed(seed, stage, a, b))
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:

@@ -18,7 +18,7 @@ from arcade import records
 from arcade.cli import main
 from arcade.match import GameRecord, run_match
 from arcade.records import RecordError, RecordLog, RecordReader, read_games
-from arcade.tournament import run_tournament
+from arcade.tournament import pair_seed, run_tournament
 from bots.base import BotEntry
 from games.base import CHANCE
 
@@ -59,6 +59,11 @@ def run_header(record: Path) -> dict:
     """The header a run writes (what ``RecordLog`` is given to resume ``record``)."""
     header = json.loads(record.read_bytes().split(b"\n")[0])
     return {key: value for key, value in header.items() if key != "record"}
+
+
+def resume(path: Path, header: dict, **options) -> RecordLog:
+    """``path`` opened as ``run_tournament`` opens a record of ``RUN`` (seed 2)."""
+    return RecordLog(path, header, pair_seed=lambda stage, a, b: pair_seed(2, stage, a, b), **options)
 
 
 def game_lines(record: Path) -> list[dict]:
@@ -277,7 +282,7 @@ def test_a_damaged_line_stops_the_run_naming_it_and_changes_nothing(hog_record, 
     path.write_bytes(b"\n".join(rows))
     before = path.read_bytes()
     with pytest.raises(RecordError, match=r"line 5: no 'pair_seed'.*--repair"):
-        RecordLog(path, run_header(hog_record))
+        resume(path, run_header(hog_record))
     assert main(RUN + ["--record", str(path)]) == 2
     assert f"{path} line 5: no 'pair_seed'; nothing was played" in one_line_error(capsys)
     assert path.read_bytes() == before and not Path(f"{path}.damaged").exists()
@@ -358,7 +363,7 @@ def test_a_line_whose_moves_do_not_give_its_result_is_refused_as_forged(how, hog
     rows[6] = json.dumps(forge(json.loads(rows[6]), how)).encode()
     path.write_bytes(b"\n".join(rows))
     with pytest.raises(RecordError, match=r"line 7: forged: "):
-        RecordLog(path, run_header(hog_record))
+        resume(path, run_header(hog_record))
     assert Path(f"{path}.damaged").exists() is False
 
 
@@ -380,7 +385,7 @@ def test_resuming_over_wrong_lines_is_a_record_error_or_the_same_game(data, hog_
     path = tmp_path / "resume.jsonl"
     path.write_bytes(b"\n".join([*rows[:3], json.dumps(line).encode(), *rows[4:]]))
     try:
-        with RecordLog(path, run_header(hog_record)) as log:
+        with resume(path, run_header(hog_record)) as log:
             games = log.games
     except RecordError as exc:
         assert f"{path} line 4: " in str(exc) and "\n" not in str(exc)
@@ -395,7 +400,7 @@ def test_a_game_recorded_twice_is_damage(hog_record, tmp_path):
     rows = path.read_bytes().split(b"\n")
     path.write_bytes(b"\n".join([*rows[:-1], rows[3], b""]))
     with pytest.raises(RecordError, match=r"line 14: game \d+ of .* is at line 4 already"):
-        RecordLog(path, run_header(hog_record))
+        resume(path, run_header(hog_record))
 
 
 def test_forfeits_resume_and_a_forged_one_is_refused(tmp_path):
@@ -430,7 +435,7 @@ def test_forfeits_resume_and_a_forged_one_is_refused(tmp_path):
 def test_checking_a_record_plays_its_dice_again(hog_record):
     """Each game's dice are drawn again from its seed: the record's match what the rules draw."""
     header, games = read_games(hog_record)
-    referee = records.Referee(header, "hog.jsonl")
+    referee = records.Referee(header, "hog.jsonl", lambda stage, a, b: pair_seed(2, stage, a, b))
     assert all(referee.problem(line) is None for line in games)
     game = referee.game
     state, rolls = game.initial_state(), 0

@@ -41,7 +41,8 @@ def register(subparsers) -> None:
     match.add_argument("--record", metavar="FILE",
                        help="append every finished game to FILE (JSON lines); the same command again resumes")
     match.add_argument("--repair", action="store_true",
-                       help="resuming --record FILE: move damaged lines aside into FILE.damaged (else they stop the run)")
+                       help="resuming --record FILE: move damaged lines aside into FILE.damaged "
+                            "(else they stop the run)")
     match.set_defaults(run=run)
 
 

@@ -62,7 +62,8 @@ def register(subparsers) -> None:
                         help="append every finished game to FILE (JSON lines); run again with the same FILE "
                              "and arguments to resume: recorded games are not played again")
     parser.add_argument("--repair", action="store_true",
-                        help="resuming --record FILE: move damaged lines aside into FILE.damaged (else they stop the run)")
+                        help="resuming --record FILE: move damaged lines aside into FILE.damaged "
+                             "(else they stop the run)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="play the games on a Dask cluster (started with 'dask scheduler' and 'dask worker')")
     parser.add_argument("--plan", action="store_true",
