@@ -624,9 +624,12 @@ def run_tournament(
     cancelled: Callable[[], bool] = lambda: False,
     record: str | os.PathLike | None = None,
     cluster: str | None = None,
+    repair: bool = False,
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
-    file specs, every game under ``limits`` (the sandbox of file bots included)."""
+    file specs, every game under ``limits`` (the sandbox of file bots included).
+    ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
+    aside rather than refused)."""
     from arcade.catalog import load
     from bots.external import is_file_spec, parse_spec
 
@@ -643,7 +646,8 @@ def run_tournament(
         header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
                   "games_per_pair": planned.games, "seed": seed, "limits": limits.as_json()}
         try:
-            log = RecordLog(record, header)
+            log = RecordLog(record, header, repair=repair,
+                            pair_seed=lambda stage, a, b: pair_seed(seed, stage, a, b))
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:

@@ -264,15 +264,15 @@ def test_a_record_made_before_limits_is_the_same_run(tmp_path, kind, memory, lim
     sandbox; the run they describe resumes from them."""
     from arcade.records import upgrade
 
-    old = {"record": "contest-arcade record 1", "kind": kind, "game": "hog", "seed": 4, "time_limit": None,
-           "memory": memory, "sandbox": "auto"}
+    run = {"kind": kind, "game": "hog", "options": {}, "bots": ["always_roll_4", "always_roll_6"], "seed": 4}
+    old = {"record": "contest-arcade record 1", **run, "time_limit": None, "memory": memory, "sandbox": "auto"}
     path = tmp_path / "old.jsonl"
     path.write_text(json.dumps(old) + "\n")
     assert upgrade(old)["limits"] == limits and "memory" not in upgrade(old)
-    with RecordLog(path, {"kind": kind, "game": "hog", "seed": 4, "limits": limits}) as log:
+    with RecordLog(path, {**run, "limits": limits}) as log:
         assert log.games == {}
     with pytest.raises(RecordError, match="its limits is"):
-        RecordLog(path, {"kind": kind, "game": "hog", "seed": 4, "limits": {**limits, "time": 2.0}})
+        RecordLog(path, {**run, "limits": {**limits, "time": 2.0}})
 
 
 def test_an_old_match_record_resumes_from_the_command_line(tmp_path):

@@ -41,6 +41,9 @@ def register(subparsers) -> None:
     match.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     match.add_argument("--record", metavar="FILE",
                        help="append every finished game to FILE (JSON lines); the same command again resumes")
+    match.add_argument("--repair", action="store_true",
+                       help="resuming --record FILE: move damaged lines aside into FILE.damaged "
+                            "(else they stop the run)")
     match.set_defaults(run=run)
 
 
@@ -64,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
                   "games": args.games, "seed": seed, "limits": limits.as_json()}
         try:
-            log = RecordLog(args.record, header)
+            log = RecordLog(args.record, header, repair=args.repair)
         except RecordError as exc:
             raise UsageError(str(exc)) from None
     entries = tuple(admit_bots(game, players, limits))  # run_match closes them

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from arcade.commands.common import UsageError
 
@@ -18,36 +19,43 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arcade.catalog import UnknownGame, entry
-    from arcade.records import RecordError, describe, read_games
+    """List the file's games, or open game N; a file that is no record, or has a malformed line
+    (whatever its bytes), is one line naming the file and the line (``UsageError``)."""
+    from arcade.records import RecordError, RecordReader, describe, make_game, shown
     from bots.external import short_name
-    from games.base import OptionError
 
     try:
-        header, games = read_games(args.file)
+        with RecordReader(args.file) as reader:
+            name = reader.name
+            game = make_game(reader.header, name)
+            listing: list[str] = []
+            chosen = None
+            for _number, line in reader.games():  # every line is checked, whichever is shown
+                listing.append(describe(line))
+                if len(listing) == (args.number or 1):
+                    chosen = line
+            cut_short = reader.cut_short
+        if chosen is not None:
+            game = game.match_variant(chosen["number"])
     except RecordError as exc:
         raise UsageError(str(exc)) from None
-    if not games:
-        raise UsageError(f"{args.file} holds no finished game yet")
-    if args.number is None and len(games) > 1:
-        for index, line in enumerate(games, start=1):
-            print(f"{index:>5}  {describe(line)}")
-        print(f"{len(games)} games: arcade replay {args.file} N opens game N")
+    if not listing:
+        raise UsageError(f"{name} holds no finished game yet")
+    if args.number is None and len(listing) > 1:
+        for index, text in enumerate(listing, start=1):
+            print(f"{index:>5}  {text}")
+        print(f"{len(listing)} games: arcade replay {name} N opens game N")
+        if cut_short:
+            print(f"arcade: {name} line {cut_short} is cut short (no newline at its end): not listed", file=sys.stderr)
         return 0
-    number = args.number or 1
-    if not 1 <= number <= len(games):
-        raise UsageError(f"{args.file} holds games 1 to {len(games)}, not {number}")
-    line = games[number - 1]
-    try:
-        game_entry = entry(header.get("game", ""))
-        game = game_entry.load()(**header.get("options", {})).match_variant(line["number"])
-    except (UnknownGame, OptionError) as exc:
-        raise UsageError(f"{args.file}: {exc}") from None
-    a, b = (short_name(name) for name in line["pair"])
-    players = (a, b) if line.get("first", 0) == 0 else (b, a)
+    if chosen is None:
+        raise UsageError(f"{name} holds games 1 to {len(listing)}, not {args.number}")
+    a, b = (shown(short_name(player), 200) for player in chosen["pair"])
+    players = (a, b) if chosen["first"] == 0 else (b, a)
     from arcade.app import ArcadeApp
+    from arcade.catalog import entry
     from arcade.screens.replay import ReplayScreen
 
-    title = f"Replay of {describe(line)}"
-    ArcadeApp(replay=ReplayScreen(game_entry, game, players, list(line["moves"]), title)).run()
+    title = f"Replay of {describe(chosen)}"
+    ArcadeApp(replay=ReplayScreen(entry(game.id), game, players, list(chosen["moves"]), title)).run()
     return 0

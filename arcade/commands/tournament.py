@@ -67,6 +67,9 @@ def register(subparsers) -> None:
     parser.add_argument("--record", metavar="FILE",
                         help="append every finished game to FILE (JSON lines); run again with the same FILE "
                              "and arguments to resume: recorded games are not played again")
+    parser.add_argument("--repair", action="store_true",
+                        help="resuming --record FILE: move damaged lines aside into FILE.damaged "
+                             "(else they stop the run)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="play the games on a Dask cluster (started with 'dask scheduler' and 'dask worker')")
     parser.add_argument("--plan", action="store_true",
@@ -118,7 +121,8 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
         try:
             return run_tournament(args.game, planned.bots, settings=dict(game.settings), games=planned.games,
                                   seed=seed, jobs=args.jobs or default_jobs(), fmt=planned.fmt, limits=limits,
-                                  progress=progress, record=args.record, cluster=args.cluster)
+                                  progress=progress, record=args.record, repair=args.repair,
+                                  cluster=args.cluster)
         except BrokenProcessPool as exc:
             resume = f"; run it again with --record {args.record} to go on" if args.record else ""
             raise UsageError(f"the tournament stopped: a worker process died ({exc}){resume}") from None

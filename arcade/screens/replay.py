@@ -3,7 +3,9 @@
 The record (``arcade.records``: a match's or a tournament's) gives the game, its options, the two
 players and every move and dice outcome; the screen plays them on the rules again and shows any
 position with the same board, commentary and move list as a game in progress. Keys: ← → a move
-back or on, Home and End the start and the end, q back.
+back or on, Home and End the start and the end, q back. Texts that come from the record (the
+title, the players' names, a move that makes no sense) are shown plain (``arcade.records.shown``):
+never markup, never a terminal control.
 """
 
 from __future__ import annotations
@@ -37,18 +39,20 @@ class ReplayScreen(Screen):
 
     def __init__(self, entry: GameEntry, game: Game, players: tuple[str, str], moves: list[str],
                  title: str) -> None:
+        from arcade.records import shown
+
         super().__init__()
         self.entry = entry
         self.game = game
-        self.players = players
-        self.title_text = title
+        self.players = (shown(players[0], 200), shown(players[1], 200))
+        self.title_text = shown(title)
         self.states: list[State] = [game.initial_state()]
         self.problem = ""
         for number, text in enumerate(moves, start=1):
             try:
                 self.states.append(game.play(self.states[-1], game.parse_move(self.states[-1], text)))
             except GameError as exc:
-                self.problem = f"the record stops making sense at move {number} ({text!r}: {exc})"
+                self.problem = shown(f"the record stops making sense at move {number} ({shown(repr(text), 80)}: {exc})")
                 break
         self.position = 0
         self.board: Board = entry.board_class()(game, id="board")
@@ -73,7 +77,7 @@ class ReplayScreen(Screen):
         for before, after in zip(self.states, self.states[1:]):
             event = after.event
             who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-            table.add_row(str(after.ply), who, self.game.move_text(before, event.move))
+            table.add_row(str(after.ply), who, Text(self.game.move_text(before, event.move)))
         self.show(0)
 
     # -- drawing -------------------------------------------------------------------------------
