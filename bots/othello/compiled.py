@@ -102,12 +102,14 @@ class CompiledEngine(Engine):
     """The endgame bounds table: 2 ** bits entries of 24 bytes (48 MB at 21), filled as used."""
 
     def __post_init__(self) -> None:
-        super().__post_init__()
         if _core is None:
             raise RuntimeError("the compiled Othello core is not built")
-        blob = _weights_blob(getattr(self.evaluator, "stages", None) or [])
-        if blob is None:
+        if not isinstance(self.evaluator, patterns.PatternEvaluator):
             raise TypeError("the compiled core evaluates only with a PatternEvaluator's weights")
+        blob = _weights_blob(self.evaluator.stages)
+        if blob is None:
+            raise TypeError("these pattern weights do not fit the compiled core (int16, the shipped layout)")
+        super().__post_init__()
         self.parallel = False  # the helpers are Python processes: slower than the core alone
         self.core = _core.Core(blob, patterns.STAGES, patterns.STAGE_SIZE, _INSTANCES,
                                patterns.OFFSETS["mobility"], patterns.OFFSETS["opponent mobility"],
