@@ -22,6 +22,11 @@ processes (``bots.othello.parallel``); ``Engine(parallel=False)`` keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
+
+This module is the reference of the compiled core (``bots/othello/_core.c``, behind
+``bots.othello.compiled.CompiledEngine``), which overrides the inner searches (``_root``,
+``_ordered``, ``principal_line``, ``_solve_root``, ``line_from`` and the two reset hooks) and
+must search the same tree in the same order: a change here is a change there.
 """
 
 from __future__ import annotations
