@@ -28,7 +28,7 @@ from bots.othello.core import Timeout
 from bots.othello.search import EDGE_STABLE, INF, Engine
 
 try:
-    from bots.othello import _core
+    import bots.othello._core as _core  # (a submodule import: not the package's __init__)
 except ImportError:  # built without a C compiler: the Python engine plays
     _core = None
 else:
