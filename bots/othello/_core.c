@@ -729,23 +729,26 @@ static int last_one(u64 p, u64 o, int sq)
     return popcount(p) - popcount(o);
 }
 
+/* After a move to (np, no) with one empty square sq left, the opponent to play: the final margin
+ * of the side that moved (the opponent plays sq if it can, else the mover, else nobody). */
+static inline int last_reply(u64 np, u64 no, int sq)
+{
+    u64 g = (NEIGHBOURS[sq] & np) ? flips(no, np, sq) : 0;
+    if (g)
+        return 62 - 2 * (popcount(no) + popcount(g));
+    u64 h = (NEIGHBOURS[sq] & no) ? flips(np, no, sq) : 0;
+    if (h)
+        return 2 * (popcount(np) + popcount(h)) - 62;
+    return popcount(np) - popcount(no);
+}
+
 static int last_two(u64 p, u64 o, int alpha, int beta, int a, int b, int passed)
 {
     int best = -INF;
     if (NEIGHBOURS[a] & o) {
         u64 f = flips(p, o, a);
         if (f) {
-            u64 np = p | f | (1ULL << a), no = o ^ f;
-            u64 g = (NEIGHBOURS[b] & np) ? flips(no, np, b) : 0;
-            if (g) {
-                best = 62 - 2 * (popcount(no) + popcount(g));
-            } else {
-                u64 h = (NEIGHBOURS[b] & no) ? flips(np, no, b) : 0;
-                if (h)
-                    best = 2 * (popcount(np) + popcount(h)) - 62;
-                else
-                    best = popcount(np) - popcount(no);
-            }
+            best = last_reply(p | f | (1ULL << a), o ^ f, b);
             if (best >= beta)
                 return best;
         }
@@ -753,18 +756,7 @@ static int last_two(u64 p, u64 o, int alpha, int beta, int a, int b, int passed)
     if (NEIGHBOURS[b] & o) {
         u64 f = flips(p, o, b);
         if (f) {
-            u64 np = p | f | (1ULL << b), no = o ^ f;
-            int value;
-            u64 g = (NEIGHBOURS[a] & np) ? flips(no, np, a) : 0;
-            if (g) {
-                value = 62 - 2 * (popcount(no) + popcount(g));
-            } else {
-                u64 h = (NEIGHBOURS[a] & no) ? flips(np, no, a) : 0;
-                if (h)
-                    value = 2 * (popcount(np) + popcount(h)) - 62;
-                else
-                    value = popcount(np) - popcount(no);
-            }
+            int value = last_reply(p | f | (1ULL << b), o ^ f, a);
             if (value > best)
                 best = value;
         }
@@ -1260,7 +1252,8 @@ static PyObject *finish_stopped(Core *e)
     return NULL;
 }
 
-static int read_order(PyObject *order, int *out, int *n)
+/* The root moves to search, in order: legal moves of (p, o); 0 with an exception otherwise. */
+static int read_order(PyObject *order, u64 p, u64 o, int *out, int *n)
 {
     PyObject *seq = PySequence_Fast(order, "order: a sequence of squares");
     if (seq == NULL)
@@ -1277,6 +1270,11 @@ static int read_order(PyObject *order, int *out, int *n)
             Py_DECREF(seq);
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "order: squares 0-63");
+            return 0;
+        }
+        if (!(get_moves(p, o) >> sq & 1)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "order: an illegal move");
             return 0;
         }
         out[i] = (int)sq;
@@ -1297,13 +1295,8 @@ static PyObject *Core_root(Core *self, PyObject *args)
         return NULL;
     u64 p, o;
     int order[64], n, scores[64];
-    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, order, &n))
+    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
         return NULL;
-    for (int i = 0; i < n; i++)
-        if (!(flips(p, o, order[i]) && !((p | o) >> order[i] & 1))) {
-            PyErr_SetString(PyExc_ValueError, "order: an illegal move");
-            return NULL;
-        }
     if (depth < 1 || depth > 64) {
         PyErr_SetString(PyExc_ValueError, "depth: 1 to 64");
         return NULL;
@@ -1373,17 +1366,12 @@ static PyObject *Core_solve_root(Core *self, PyObject *args)
         return NULL;
     u64 p, o;
     int order[64], n;
-    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, order, &n))
+    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
         return NULL;
     if (empties != popcount(FULL ^ (p | o))) {
         PyErr_SetString(PyExc_ValueError, "empties: not the position's");
         return NULL;
     }
-    for (int i = 0; i < n; i++)
-        if (!(flips(p, o, order[i]) && !((p | o) >> order[i] & 1))) {
-            PyErr_SetString(PyExc_ValueError, "order: an illegal move");
-            return NULL;
-        }
     if (!begin(self, deadline, clock, cancelled))
         return NULL;
     Core *volatile e = self;
@@ -1470,28 +1458,13 @@ static PyObject *line_list(const int *line, int n)
     return list;
 }
 
-/* principal_line(p, o, first, length): Engine.principal_line over the midgame table */
-static PyObject *Core_principal_line(Core *self, PyObject *args)
+/* Follow a table's best moves from (p, o) into line[n..length) (passes included): the midgame
+ * table's (stopping at a position seen before, as Engine.principal_line does) or the endgame
+ * bounds table's (bots.othello.core.table_line). Returns the line's new length. */
+static int follow(Core *e, u64 p, u64 o, int *line, int n, int length, int midgame)
 {
-    PyObject *po, *oo;
-    int first, length;
-    u64 p, o;
-    if (!PyArg_ParseTuple(args, "OOii", &po, &oo, &first, &length) || !parse_board(po, oo, &p, &o))
-        return NULL;
-    if (length > 128)
-        length = 128;
-    int line[128], n = 0;
     u64 seen_p[128], seen_o[128];
     int nseen = 0;
-    line[n++] = first;
-    if (first < 0 || first > 63) {
-        PyErr_SetString(PyExc_ValueError, "first: a square");
-        return NULL;
-    }
-    u64 f = flips(p, o, first);
-    u64 np = p | f | (1ULL << first);
-    p = o ^ f;
-    o = np;
     while (n < length) {
         u64 moves = get_moves(p, o);
         if (!moves) {
@@ -1503,24 +1476,55 @@ static PyObject *Core_principal_line(Core *self, PyObject *args)
             o = t;
             continue;
         }
-        TTEntry *entry = tt_find(self, p, o);
-        if (entry == NULL || entry->move < 0 || !(moves >> entry->move & 1))
+        int move = -1;
+        if (midgame) {
+            TTEntry *entry = tt_find(e, p, o);
+            if (entry != NULL)
+                move = entry->move;
+        } else {
+            ETEntry *entry = et_find(e, p, o);
+            if (entry != NULL)
+                move = entry->move;
+        }
+        if (move < 0 || !(moves >> move & 1))
             break;
-        int repeated = 0;
-        for (int i = 0; i < nseen; i++)
-            if (seen_p[i] == p && seen_o[i] == o)
-                repeated = 1;
-        if (repeated)
-            break;
-        seen_p[nseen] = p;
-        seen_o[nseen++] = o;
-        int sq = entry->move;
-        line[n++] = sq;
-        f = flips(p, o, sq);
-        np = p | f | (1ULL << sq);
+        if (midgame) {
+            int repeated = 0;
+            for (int i = 0; i < nseen; i++)
+                if (seen_p[i] == p && seen_o[i] == o)
+                    repeated = 1;
+            if (repeated)
+                break;
+            seen_p[nseen] = p;
+            seen_o[nseen++] = o;
+        }
+        line[n++] = move;
+        u64 f = flips(p, o, move);
+        u64 np = p | f | (1ULL << move);
         p = o ^ f;
         o = np;
     }
+    return n;
+}
+
+/* principal_line(p, o, first, length): Engine.principal_line over the midgame table */
+static PyObject *Core_principal_line(Core *self, PyObject *args)
+{
+    PyObject *po, *oo;
+    int first, length;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OOii", &po, &oo, &first, &length) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    if (first < 0 || first > 63) {
+        PyErr_SetString(PyExc_ValueError, "first: a square");
+        return NULL;
+    }
+    if (length > 128)
+        length = 128;
+    int line[128];
+    line[0] = first;
+    u64 f = flips(p, o, first);
+    int n = follow(self, o ^ f, p | f | (1ULL << first), line, 1, length, 1);
     return line_list(line, n);
 }
 
@@ -1534,29 +1538,8 @@ static PyObject *Core_table_line(Core *self, PyObject *args)
         return NULL;
     if (length > 128)
         length = 128;
-    int line[128], n = 0;
-    while (n < length) {
-        u64 moves = get_moves(p, o);
-        if (!moves) {
-            if (!get_moves(o, p))
-                break;
-            line[n++] = PASS;
-            u64 t = p;
-            p = o;
-            o = t;
-            continue;
-        }
-        ETEntry *entry = et_find(self, p, o);
-        if (entry == NULL || entry->move < 0 || !(moves >> entry->move & 1))
-            break;
-        int sq = entry->move;
-        line[n++] = sq;
-        u64 f = flips(p, o, sq);
-        u64 np = p | f | (1ULL << sq);
-        p = o ^ f;
-        o = np;
-    }
-    return line_list(line, n);
+    int line[128];
+    return line_list(line, follow(self, p, o, line, 0, length, 0));
 }
 
 static PyObject *Core_get_nodes(Core *self, void *closure) { return PyLong_FromLongLong(self->nodes); }
@@ -1640,32 +1623,34 @@ static PyObject *mod_legal(PyObject *m, PyObject *args)
     return PyLong_FromUnsignedLongLong(get_moves(p, o));
 }
 
-static PyObject *mod_flips(PyObject *m, PyObject *args)
+/* Arguments (p, o, n) with lo <= n <= hi; 0 with an exception otherwise. */
+static int parse_board_int(PyObject *args, u64 *p, u64 *o, int *n, int lo, int hi, const char *what)
 {
     PyObject *po, *oo;
+    if (!PyArg_ParseTuple(args, "OOi", &po, &oo, n) || !parse_board(po, oo, p, o))
+        return 0;
+    if (*n < lo || *n > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %d to %d", what, lo, hi);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *mod_flips(PyObject *m, PyObject *args)
+{
     int sq;
     u64 p, o;
-    if (!PyArg_ParseTuple(args, "OOi", &po, &oo, &sq) || !parse_board(po, oo, &p, &o))
+    if (!parse_board_int(args, &p, &o, &sq, 0, 63, "square"))
         return NULL;
-    if (sq < 0 || sq > 63) {
-        PyErr_SetString(PyExc_ValueError, "square: 0-63");
-        return NULL;
-    }
     return PyLong_FromUnsignedLongLong(flips(p, o, sq));
 }
 
 static PyObject *mod_perft(PyObject *m, PyObject *args)
 {
-    PyObject *po, *oo;
     int depth;
-    u64 p, o;
-    if (!PyArg_ParseTuple(args, "OOi", &po, &oo, &depth) || !parse_board(po, oo, &p, &o))
+    u64 p, o, n;
+    if (!parse_board_int(args, &p, &o, &depth, 0, 64, "depth"))
         return NULL;
-    if (depth < 0 || depth > 64) {
-        PyErr_SetString(PyExc_ValueError, "depth: 0-64");
-        return NULL;
-    }
-    u64 n;
     Py_BEGIN_ALLOW_THREADS
     n = perft(p, o, depth, 0);
     Py_END_ALLOW_THREADS
