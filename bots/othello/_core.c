@@ -1709,7 +1709,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "bots.othello._core",
-    "The compiled Othello search core (see bots.othello.compiled).", -1, module_methods,
+    "The compiled Othello search core (see bots.othello.compiled).", -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void)
