@@ -1,23 +1,33 @@
-"""Othello figures: perft, engine speed, depth reached, endgame solve times, and matches.
+"""Othello figures: perft, engine speed, depth reached, endgame solve times, time limits kept, and
+matches, for the compiled core and the Python engine side by side.
 
-    .venv/bin/python bench/othello.py [perft] [speed] [depth] [endgame] [match] [options]
+    .venv/bin/python bench/othello.py [perft] [speed] [depth] [endgame] [limits] [match] [options]
 
-With no section named, runs them all (about 15-25 minutes with the defaults; matches dominate).
+With no section named, runs perft, speed, depth, endgame and match (about 20-30 minutes with the
+defaults). The perft, speed, depth, endgame and limits sections measure each engine of --engines
+(default both, the compiled core when it is built) in turn, in one run.
 
-- perft: leaf counts from the start (passes counted as moves) to --perft-depth, with move
-  generation speed; checked against the published counts.
-- speed: engine nodes a second (interior nodes and evaluated leaves) in midgame positions.
+- perft: leaf counts from the start (passes counted as moves) to --perft-depth (the Python engine
+  to --python-perft-depth), with move generation speed; checked against the published counts.
+- speed: engine nodes a second (interior nodes and evaluated leaves) in midgame positions, in
+  CPU time (one core).
 - depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
   midgame positions (ply 20 of seeded random openings); median and range.
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
-  play), wall clock and CPU time, on one core and on two (``bots.othello.parallel``'s helper
-  processes, from its PARALLEL_EMPTIES); with --wld also the win/loss/draw solve (window -1..1).
+  play), wall clock and CPU time; the Python engine on one core and on two
+  (``bots.othello.parallel``'s helper processes, from its PARALLEL_EMPTIES) and only up to
+  --python-max-empties; with --wld also the win/loss/draw solve (window -1..1).
+- limits: the bot at each of --move-limits seconds (wall clock) on positions from the opening to
+  the endgame, with --load busy processes added: the longest move and the moves over the limit
+  (not in the default run).
 - match: alphabeta at --match-limit seconds a move against greedy and random, each opening
   (--openings seeded random 4-ply openings) played with both colours.
 - evalcost: the cost of one evaluation, learned patterns (``bots.othello.patterns``) against the
   hand-set one, and the engine's nodes a second with each (not in the default run).
 - versus: the learned evaluation against the hand one, both the same engine at --match-limit
-  seconds a move (or the hand one at a fixed --hand-depth), colour-balanced (not in the default run).
+  seconds a move (or the hand one at a fixed --hand-depth); or, with --engine compiled
+  --against-engine python, the compiled core against the Python engine, both with the learned
+  evaluation; colour-balanced, the points with their standard error (not in the default run).
 
 Wall-clock figures depend on the load: the script prints the CPU time beside the wall time where
 they can differ (the machine is shared). With --cpu the bot's time limit is counted in CPU
@@ -30,6 +40,7 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,6 +52,7 @@ from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
 from bots.othello.eval import HandEvaluator  # noqa: E402
 from bots.othello.patterns import PatternEvaluator  # noqa: E402
 from bots.othello import parallel as othello_parallel  # noqa: E402
+from bots.othello import compiled  # noqa: E402
 from bots.othello.search import Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
 
@@ -71,33 +83,54 @@ def section(title: str) -> None:
     print(f"\n## {title}", flush=True)
 
 
-def bench_perft(depth: int) -> None:
+MATCH_ENGINE: str | None = None  # --engine: the match section's alphabeta on this engine
+ENGINES: list[str] = []
+"""--engines: the engines the perft, speed, depth, endgame and limits sections measure side by side."""
+
+
+def engines_text(kind: str) -> str:
+    return "compiled core" if kind == "compiled" else "Python engine"
+
+
+def bench_perft(depth: int, python_depth: int) -> None:
     section("perft from the start (passes count as moves)")
     s = Othello().initial_state()
-    for d in range(1, depth + 1):
-        start = time.perf_counter()
-        n = perft(s.blue, s.orange, d)
-        seconds = time.perf_counter() - start
-        known = KNOWN_PERFT.get(d)
-        check = "ok" if known == n else f"MISMATCH (published {known})" if known else ""
-        rate = f"{n / seconds:,.0f} leaves/s" if seconds > 0.05 else ""
-        print(f"depth {d:2}: {n:>12,}  {seconds:7.2f} s  {rate}  {check}", flush=True)
+    counters = {"compiled": lambda p, o, d: core_perft(p, o, d), "python": perft}
+    for kind in ENGINES:
+        last = depth if kind == "compiled" else min(depth, python_depth)
+        for d in range(1, last + 1):
+            start = time.process_time()
+            n = counters[kind](s.blue, s.orange, d)
+            seconds = time.process_time() - start
+            known = KNOWN_PERFT.get(d)
+            check = "ok" if known == n else f"MISMATCH (published {known})" if known else ""
+            rate = f"{n / seconds:,.0f} leaves/s CPU" if seconds > 0.005 else ""
+            print(f"{engines_text(kind):14} depth {d:2}: {n:>12,}  {seconds:7.3f} s CPU  {rate}  {check}", flush=True)
+
+
+def core_perft(p: int, o: int, depth: int) -> int:
+    from bots.othello import _core
+
+    return _core.perft(p, o, depth)
 
 
 def bench_speed(count: int, seconds: float) -> None:
-    section(f"engine speed: {count} midgame positions (ply 20), {seconds:g} s each")
-    rates = []
-    for state in midgame_positions(count):
-        p, o = state.mover_bits()
-        engine = Engine(evaluator() or PatternEvaluator())
-        wall, cpu = time.perf_counter(), time.process_time()
-        info = engine.search(p, o, time.perf_counter() + seconds, soft_fraction=1.0)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        rates.append((info.nodes / wall, info.nodes / max(cpu, 1e-9)))
-    wall_rates = sorted(r[0] for r in rates)
-    cpu_rates = sorted(r[1] for r in rates)
-    print(f"nodes/s (wall): median {statistics.median(wall_rates):,.0f}  range {wall_rates[0]:,.0f}–{wall_rates[-1]:,.0f}")
-    print(f"nodes/s (CPU):  median {statistics.median(cpu_rates):,.0f}  range {cpu_rates[0]:,.0f}–{cpu_rates[-1]:,.0f}")
+    section(f"engine speed: {count} midgame positions (ply 20), {seconds:g} s CPU each, one core")
+    positions = midgame_positions(count)
+    for kind in ENGINES:
+        rates, wall_rates = [], []
+        for state in positions:
+            p, o = state.mover_bits()
+            engine = engine_for(kind, evaluator() or PatternEvaluator(), parallel=False)
+            engine.clock = time.process_time
+            wall, cpu = time.perf_counter(), time.process_time()
+            info = engine.search(p, o, cpu + seconds, soft_fraction=1.0)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            rates.append(info.nodes / max(cpu, 1e-9))
+            wall_rates.append(info.nodes / wall)
+        rates.sort()
+        print(f"{engines_text(kind):14} nodes/s (CPU): median {statistics.median(rates):>11,.0f}  "
+              f"range {rates[0]:,.0f}–{rates[-1]:,.0f}  (wall: median {statistics.median(wall_rates):,.0f})", flush=True)
 
 
 CLOCK = time.perf_counter  # --cpu: time.process_time, the time limit counted in CPU seconds
@@ -116,9 +149,10 @@ def evaluator(kind: str | None = None):
     return None
 
 
-def depth_reached(state: OthelloState, limit: float) -> tuple[int, float, float]:
+def depth_reached(state: OthelloState, limit: float, kind: str | None = None) -> tuple[int, float, float]:
     game = Othello()
     bot = AlphaBetaBot(game, limit, evaluator=evaluator())
+    on_engine(bot, kind)
     bot.clock = CLOCK
     from bots.base import Context
 
@@ -128,18 +162,21 @@ def depth_reached(state: OthelloState, limit: float) -> tuple[int, float, float]
 
 
 def bench_depth(count: int, limits: list[float]) -> None:
+    positions = midgame_positions(count)
     for limit in limits:
         section(f"depth reached at {limit:g} s a move (margin {safety_margin(limit):.2f} s kept back)")
-        d, wall, cpu = depth_reached(Othello().initial_state(), limit)
-        print(f"start position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
-        depths, walls = [], []
-        for state in midgame_positions(count):
-            d, wall, cpu = depth_reached(state, limit)
-            depths.append(d)
-            walls.append(wall)
-            print(f"  midgame position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
-        print(f"midgame: median depth {statistics.median(depths)}  range {min(depths)}–{max(depths)}  "
-              f"longest move {max(walls):.2f} s (limit {limit:g} s)")
+        for kind in ENGINES:
+            d, wall, cpu = depth_reached(Othello().initial_state(), limit, kind)
+            print(f"{engines_text(kind)}: start position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
+            depths, walls = [], []
+            for state in positions:
+                d, wall, cpu = depth_reached(state, limit, kind)
+                depths.append(d)
+                walls.append(wall)
+                print(f"  midgame position: depth {d}  ({wall:.2f} s wall, {cpu:.2f} s CPU)", flush=True)
+            print(f"{engines_text(kind)}: midgame: median depth {statistics.median(depths)}  "
+                  f"range {min(depths)}–{max(depths)}  longest move {max(walls):.2f} s wall (limit {limit:g} s)",
+                  flush=True)
 
 
 def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
@@ -166,10 +203,10 @@ def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
     return state.mover_bits()
 
 
-def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[int]) -> None:
+def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[int], python_max: int) -> None:
     section(f"endgame solve: {count} positions per number of empties (random, greedy and mixed play)")
     kinds = [("exact", -64, 64)] + ([("win/loss/draw", -1, 1)] if wld else [])
-    if 2 in cores:
+    if 2 in cores and "python" in ENGINES:
         wall = time.perf_counter()
         helpers = othello_parallel.pool()
         if helpers is None:
@@ -178,7 +215,8 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[in
         else:
             helpers.ping()
             print(f"two cores: helper processes answer after {time.perf_counter() - wall:.2f} s "
-                  f"(once per program); solves from {othello_parallel.PARALLEL_EMPTIES} empties use them")
+                  f"(once per program); the Python engine's solves from {othello_parallel.PARALLEL_EMPTIES} "
+                  "empties use them")
     for empties in empties_list:
         positions, seed = [], 0
         while len(positions) < count:
@@ -187,20 +225,60 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[in
             if got is not None:
                 positions.append(got)
         for kind, alpha, beta in kinds:
-            for n in cores:
-                walls, cpus, nodes = [], [], []
-                for p, o in positions:
-                    wall, cpu = time.perf_counter(), time.process_time()
-                    info = Engine(parallel=n == 2).solve(p, o, alpha=alpha, beta=beta)
-                    walls.append(time.perf_counter() - wall)
-                    cpus.append(time.process_time() - cpu)
-                    nodes.append(info.nodes)
-                cpu_text = (f"{statistics.median(cpus):6.2f} s CPU" if n == 1 or empties < othello_parallel.PARALLEL_EMPTIES
-                            else "   helpers")
-                slowest = max(range(len(walls)), key=walls.__getitem__)
-                print(f"{empties:2} empties, {kind}, {n} core{'s' if n > 1 else ''}: median {statistics.median(walls):6.2f} s wall "
-                      f"({cpu_text}); max {max(walls):6.2f} s wall (position {slowest + 1}); "
-                      f"median {statistics.median(nodes):,.0f} nodes", flush=True)
+            for engine_kind in ENGINES:
+                if engine_kind == "python" and empties > python_max:
+                    print(f"{empties:2} empties, {kind}, Python engine: skipped (over --python-max-empties {python_max})")
+                    continue
+                for n in cores if engine_kind == "python" else [1]:
+                    walls, cpus, nodes = [], [], []
+                    for p, o in positions:
+                        engine = engine_for(engine_kind, PatternEvaluator(), parallel=n == 2)
+                        wall, cpu = time.perf_counter(), time.process_time()
+                        info = engine.solve(p, o, alpha=alpha, beta=beta)
+                        walls.append(time.perf_counter() - wall)
+                        cpus.append(time.process_time() - cpu)
+                        nodes.append(info.nodes)
+                    cpu_text = (f"{statistics.median(cpus):6.2f} s CPU" if n == 1 or empties < othello_parallel.PARALLEL_EMPTIES
+                                else "   helpers")
+                    slowest = max(range(len(walls)), key=walls.__getitem__)
+                    print(f"{empties:2} empties, {kind}, {engines_text(engine_kind)}, {n} core{'s' if n > 1 else ''}: "
+                          f"median {statistics.median(walls):6.2f} s wall ({cpu_text}); max {max(walls):6.2f} s wall "
+                          f"(position {slowest + 1}); median {statistics.median(nodes):,.0f} nodes", flush=True)
+
+
+def bench_limits(limits: list[float], count: int, load: int) -> None:
+    """Every move within its limit, in wall-clock time, on a loaded machine: the bot plays
+    positions from the opening to the exact endgame (those where the solves start are the
+    riskiest) with ``load`` busy processes beside it."""
+    section(f"time limits kept: {count} positions a limit (plies 8-48), wall clock, "
+            f"{load} busy process{'es' if load != 1 else ''} added to the machine's load")
+    from bots.base import Context
+
+    game = Othello()
+    plies = [8 + round(i * 40 / max(1, count - 1)) for i in range(count)]
+    positions = [random_state(500 + i, n) for i, n in enumerate(plies)]
+    positions = [s for s in positions if not s.over]
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(load)]
+    try:
+        for limit in limits:
+            for kind in ENGINES:
+                worst, over = 0.0, 0
+                bot = AlphaBetaBot(game, limit, evaluator=evaluator())
+                on_engine(bot, kind)
+                for state in positions:
+                    ctx = Context(time_limit=limit)
+                    start = time.perf_counter()
+                    bot.choose(state, ctx)
+                    took = time.perf_counter() - start
+                    worst = max(worst, took)
+                    over += took > limit
+                print(f"{limit:5g} s, {engines_text(kind)}: longest move {worst:.3f} s, {over} of {len(positions)} over "
+                      f"the limit (margin {safety_margin(limit):.2f} s); load average "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
 
 
 def opening(seed: int, plies: int = 4) -> OthelloState:
@@ -218,6 +296,7 @@ def bench_match(openings: int, limit: float, opponents: list[str]) -> None:
             start = opening(n)
             for ab_side in (0, 1):
                 ab = AlphaBetaBot(game, limit, evaluator=evaluator())
+                on_engine(ab, MATCH_ENGINE)
                 ab.clock = CLOCK
                 other = BOTS[opponent].make(game)
                 bots = (ab, other) if ab_side == 0 else (other, ab)
@@ -273,17 +352,27 @@ def bench_evalcost(count: int, seconds: float) -> None:
 
 
 def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
-                 weights: str | None = None, against_weights: str | None = None) -> None:
+                 weights: str | None = None, against_weights: str | None = None,
+                 engine: str | None = None, against_engine: str | None = None) -> None:
+    """The learned evaluation (on ``engine``: compiled or python, default the bot's own) against
+    the hand one, another weights file, or (``against_engine``) the same learned evaluation on
+    another engine."""
     game = Othello()
 
     def opponent_evaluator():
-        """The hand evaluation, or with ``--against-weights`` another learned one (with its ProbCut
-        unless ``--no-probcut``)."""
-        return PatternEvaluator(path=against_weights, probcut=PROBCUT) if against_weights else HandEvaluator()
+        """The hand evaluation, or with ``--against-weights`` (or ``--against-engine``) a learned one
+        (with its ProbCut unless ``--no-probcut``)."""
+        if against_weights or against_engine:
+            return PatternEvaluator(path=against_weights, probcut=PROBCUT)
+        return HandEvaluator()
 
-    other = f"learned ({against_weights})" if against_weights else "hand evaluation"
+    other = f"learned ({against_weights or 'patterns.bin'})" if against_weights or against_engine else "hand evaluation"
+    if against_engine:
+        other += f" on the {against_engine} engine"
     against = f"{other} at depth {hand_depth} (any time)" if hand_depth else f"{other} at {limit:g} s"
     mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
+    if engine:
+        mine += f" on the {engine} engine"
     section(f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}: openings {openings.start}-{openings.stop - 1} × both colours")
     points = 0.0
     wins = draws = losses = 0
@@ -297,6 +386,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             else:
                 learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights, probcut=PROBCUT))
                 learned.clock = CLOCK
+            on_engine(learned, engine)
             if PROBCUT_T is not None:
                 learned.engine.probcut_t = PROBCUT_T
             if hand_depth:
@@ -304,6 +394,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             else:
                 hand = AlphaBetaBot(game, limit, evaluator=opponent_evaluator())
                 hand.clock = CLOCK
+            on_engine(hand, against_engine)
             bots = (learned, hand) if side == 0 else (hand, learned)
             rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
@@ -321,8 +412,29 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
                   f"({wins}-{draws}-{losses} so far)", flush=True)
     games = wins + draws + losses
     points = wins + draws / 2
-    print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * points / games:.0f}% of points; "
-          f"mean disc margin {statistics.mean(discs):+.1f}; slowest move {slowest:.2f} s (limit {limit:g} s)")
+    share = points / games
+    # the spread: the standard error of the mean points a game (wins 1, draws 1/2, losses 0)
+    per_game = [1.0] * wins + [0.5] * draws + [0.0] * losses
+    error = statistics.stdev(per_game) / games ** 0.5 if games > 1 else 0.0
+    margin_error = statistics.stdev(discs) / games ** 0.5 if games > 1 else 0.0
+    print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * share:.0f}% of points "
+          f"(± {100 * error:.0f} % standard error); mean disc margin {statistics.mean(discs):+.1f} "
+          f"(± {margin_error:.1f}); slowest move {slowest:.2f} s (limit {limit:g} s)")
+
+
+def engine_for(kind: str, evaluator, **options):
+    """An engine of the kind asked (``compiled`` or ``python``) for ``evaluator``."""
+    if kind == "compiled":
+        if not compiled.available():
+            raise SystemExit("the compiled core is not built")
+        return compiled.CompiledEngine(evaluator, **options)
+    return Engine(evaluator, **options)
+
+
+def on_engine(bot: AlphaBetaBot, kind: str | None) -> None:
+    """Put ``bot`` on the engine of ``kind`` (None: leave the bot's own)."""
+    if kind:
+        bot.engine = engine_for(kind, bot.engine.evaluator)
 
 
 class FixedDepthBot(AlphaBetaBot):
@@ -346,11 +458,20 @@ class FixedDepthBot(AlphaBetaBot):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sections", nargs="*", default=[], help="perft speed depth endgame match (default all); evalcost versus")
+    parser.add_argument("sections", nargs="*", default=[],
+                        help="perft speed depth endgame match (default all); limits evalcost versus")
+    parser.add_argument("--engines", default=None,
+                        help="perft, speed, depth, endgame, limits: compiled,python (default: both where the core is built)")
     parser.add_argument("--perft-depth", type=int, default=9)
+    parser.add_argument("--python-perft-depth", type=int, default=8)
+    parser.add_argument("--python-max-empties", type=int, default=16,
+                        help="endgame: the Python engine solves only up to this many empties")
+    parser.add_argument("--move-limits", default="0.1,1,10", help="limits: the time limits tried")
+    parser.add_argument("--limit-positions", type=int, default=8, help="limits: positions a limit")
+    parser.add_argument("--load", type=int, default=2, help="limits: busy processes added to the machine's load")
     parser.add_argument("--positions", type=int, default=7, help="midgame positions for speed and depth")
     parser.add_argument("--limits", default="1,10", help="time limits for the depth section")
-    parser.add_argument("--empties", default="10,12,14,16", help="empties for the endgame section")
+    parser.add_argument("--empties", default="10,12,14,16,18,20", help="empties for the endgame section")
     parser.add_argument("--endgame-positions", type=int, default=5)
     parser.add_argument("--wld", action="store_true", help="also time the win/loss/draw solve (window -1..1)")
     parser.add_argument("--cores", default="1,2", help="endgame solves on one core, on two (helper processes), or both")
@@ -365,6 +486,10 @@ def main() -> None:
     parser.add_argument("--against-weights", default=None,
                         help="versus: the opponent plays the learned evaluation with this weights file "
                              "(and its ProbCut calibration) instead of the hand evaluation")
+    parser.add_argument("--engine", choices=("compiled", "python"), default=None,
+                        help="versus and match: the learned side's engine (default: the bot's own)")
+    parser.add_argument("--against-engine", choices=("compiled", "python"), default=None,
+                        help="versus: the opponent is the learned evaluation (or --against-weights) on this engine")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--evaluation", choices=("default", "hand", "learned"), default="default",
@@ -376,7 +501,10 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
-    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T
+    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T, ENGINES, MATCH_ENGINE
+    ENGINES = (args.engines.split(",") if args.engines
+               else ["compiled", "python"] if compiled.available() else ["python"])
+    MATCH_ENGINE = args.engine
     EVALUATION = args.evaluation
     PROBCUT_T = args.probcut_t
     PROBCUT = not args.no_probcut
@@ -386,23 +514,28 @@ def main() -> None:
     chosen = set(args.sections) or {"perft", "speed", "depth", "endgame", "match"}
     clock = "CPU seconds (--cpu)" if args.cpu else "wall-clock seconds"
     print(f"Othello bench · {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · "
-          f"time limits in {clock} · load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+          f"time limits in {clock} · load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+          f"on {os.cpu_count()} cores · engines: {', '.join(engines_text(k) for k in ENGINES)} · "
+          f"the bot's own: {compiled.engine_name()}")
     if "perft" in chosen:
-        bench_perft(args.perft_depth)
+        bench_perft(args.perft_depth, args.python_perft_depth)
     if "speed" in chosen:
         bench_speed(args.positions, 2.0)
     if "depth" in chosen:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
     if "endgame" in chosen:
         bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions, args.wld,
-                      [int(x) for x in args.cores.split(",")])
+                      [int(x) for x in args.cores.split(",")], args.python_max_empties)
+    if "limits" in chosen:
+        bench_limits([float(x) for x in args.move_limits.split(",")], args.limit_positions, args.load)
     if "match" in chosen:
         bench_match(args.openings, args.match_limit, args.opponents.split(","))
     if "evalcost" in chosen:
         bench_evalcost(args.positions, 2.0)
     if "versus" in chosen:
         bench_versus(range(args.first_opening, args.first_opening + args.openings), args.match_limit,
-                     args.hand_depth or None, args.learned_depth or None, args.weights, args.against_weights)
+                     args.hand_depth or None, args.learned_depth or None, args.weights, args.against_weights,
+                     args.engine, args.against_engine)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,22 @@
-"""Othello bots: legality, the evaluator's contract, exact endgame solving, and seeded matches."""
+"""Othello bots: legality, the evaluator's contract, exact endgame solving, and seeded matches.
+
+The engine's tests run on both engines (the ``engine_kind`` fixture): the compiled core
+(``bots.othello.compiled``) and the pure-Python reference (``bots.othello.search``).
+"""
 
 from __future__ import annotations
 
+import os
 import random
+
+import pytest
 
 from arcade.match import run_match
 from bots.base import Context
-from bots.othello import BOTS, AlphaBetaBot, greedy, safety_margin
+from bots.othello import BOTS, AlphaBetaBot, greedy, safety_margin, solve_empties
+from bots.othello import compiled
 from bots.othello.eval import HEURISTIC_MAX, HandEvaluator, utility
+from bots.othello.patterns import PatternEvaluator
 from bots.othello.search import Engine, Timeout, to_score
 from bots.registry import bots_for
 from games.othello import PASS, Othello, bits_to_squares, flip_bits, legal_bits
@@ -31,6 +40,34 @@ def unfinished_positions(seeds, plies: int):
         _, state = random_position(seed, plies)
         if not state.over:
             yield state.mover_bits()
+
+
+REQUIRE_CORE = "ARCADE_REQUIRE_OTHELLO_CORE"
+"""Set (CI sets it): a missing compiled core fails the compiled engine's tests instead of
+skipping them (the extension is optional, so a broken build would otherwise go unseen)."""
+
+
+def need_core() -> None:
+    """Skip (or, under ``ARCADE_REQUIRE_OTHELLO_CORE``, fail) when the core was not built."""
+    if not compiled.available():
+        if os.environ.get(REQUIRE_CORE):
+            pytest.fail("the compiled Othello core was not built (no C compiler?)")
+        pytest.skip("the compiled Othello core was not built")
+
+
+@pytest.fixture(params=["compiled", "python"])
+def engine_kind(request, monkeypatch) -> str:
+    """Each engine in turn, for the bots too (``ARCADE_OTHELLO_ENGINE``)."""
+    if request.param == "compiled":
+        need_core()
+    monkeypatch.setenv(compiled.ENV, request.param)
+    return request.param
+
+
+def new_engine(kind: str) -> Engine:
+    """A fresh engine of the kind: the Python one with its default (hand) evaluation and helpers,
+    the compiled one with the learned evaluation (the only one it has)."""
+    return compiled.CompiledEngine(PatternEvaluator()) if kind == "compiled" else Engine()
 
 
 def brute_force(p: int, o: int, passed: bool = False) -> int:
@@ -95,12 +132,12 @@ def test_evaluation_is_symmetric_in_colour():
         assert ev.evaluate(p, o) == ev.evaluate(mirror(p), mirror(o))
 
 
-def test_endgame_solver_matches_brute_force():
+def test_endgame_solver_matches_brute_force(engine_kind):
     checked = 0
     for p, o in unfinished_positions(range(30), 53):
         if not legal_bits(p, o):
             continue
-        info = Engine().solve(p, o)
+        info = new_engine(engine_kind).solve(p, o)
         exact = brute_force(p, o)
         assert info.score == to_score(exact)
         f = flip_bits(p, o, info.move)
@@ -109,37 +146,38 @@ def test_endgame_solver_matches_brute_force():
     assert checked >= 15
 
 
-def test_deep_search_reaching_the_end_is_exact():
+def test_deep_search_reaching_the_end_is_exact(engine_kind):
     _, state = random_position(7, 54)
     p, o = state.mover_bits()
     import time
 
-    info = Engine().search(p, o, time.perf_counter() + 60, max_depth=64)
+    info = new_engine(engine_kind).search(p, o, time.perf_counter() + 60, max_depth=64)
     assert info.exact
     assert info.score == to_score(brute_force(p, o))
 
 
-def test_alphabeta_reports_and_plays_legal_moves():
+def test_alphabeta_reports_and_plays_legal_moves(engine_kind):
     game, state = random_position(3, 20)
     lines: list[str] = []
     bot = AlphaBetaBot(game)
     move = bot.choose(state, Context(time_limit=0.3, report=lines.append))
     assert move in game.legal_moves(state)
     assert lines and lines[-1].startswith("depth ") and "score" in lines[-1]
+    assert lines[-1].endswith("C core" if engine_kind == "compiled" else "Python engine")  # which engine thought
     assert bot.last is not None and bot.last.depth >= 2
 
 
-def test_alphabeta_stops_when_cancelled():
+def test_alphabeta_stops_when_cancelled(engine_kind):
     game, state = random_position(4, 20)
     bot = AlphaBetaBot(game)
     move = bot.choose(state, Context(time_limit=600, cancelled=lambda: True))
     assert move in game.legal_moves(state)
 
 
-def test_search_raises_timeout_inside_and_keeps_a_move():
+def test_search_raises_timeout_inside_and_keeps_a_move(engine_kind):
     game, state = random_position(8, 22)
     p, o = state.mover_bits()
-    engine = Engine()
+    engine = new_engine(engine_kind)
     try:
         engine.solve(p, o, deadline=0.0)
     except Timeout:
@@ -150,25 +188,25 @@ def test_search_raises_timeout_inside_and_keeps_a_move():
     assert info.move in game.legal_moves(state)
 
 
-def test_pass_and_single_move_are_immediate():
+def test_pass_and_single_move_are_immediate(engine_kind):
     game = Othello()
     state = game.state_from(1 << 0, 1 << 1, to_move=1)  # orange must pass
     bot = AlphaBetaBot(game)
     assert bot.choose(state, Context(time_limit=0.1)) == PASS
 
 
-def test_solve_of_a_position_without_moves_passes_or_counts():
+def test_solve_of_a_position_without_moves_passes_or_counts(engine_kind):
     """``solve`` on a mover without moves: a pass and the opponent's value negated, or, with
     nobody to move, the final count."""
     checked = 0
     for p, o in unfinished_positions(range(400), 50):
         if legal_bits(p, o):
             continue
-        info = Engine().solve(p, o)
+        info = new_engine(engine_kind).solve(p, o)
         assert info.move == PASS and info.line[0] == PASS
         assert info.score == to_score(brute_force(p, o))
         checked += 1
-    ended = Engine().solve(0b11, 1 << 63)  # A1 B1 against H8: nobody can trap anything
+    ended = new_engine(engine_kind).solve(0b11, 1 << 63)  # A1 B1 against H8: nobody can trap anything
     assert ended.move == PASS and ended.score == to_score(2 - 1)
     assert checked >= 1
 
@@ -183,7 +221,7 @@ def test_time_limit_comes_from_context_then_entry_then_game():
     assert 0 < safety_margin(10) < 1 and safety_margin(1) < 0.2
 
 
-def test_alphabeta_beats_random_and_greedy_in_seeded_matches():
+def test_alphabeta_beats_random_and_greedy_in_seeded_matches(engine_kind):
     game = Othello()
     quick = BOTS["alphabeta-0.1s"]
     vs_random = run_match(game, (quick, BOTS["random"]), games=2, seed=1)
@@ -220,7 +258,7 @@ def test_stable_discs_never_flip():
     assert checked > 500
 
 
-def test_endgame_solver_matches_brute_force_with_decided_margins():
+def test_endgame_solver_matches_brute_force_with_decided_margins(engine_kind):
     """Deeper positions (8 empties) from lopsided greedy-against-random play, where the
     stability cutoff and the transposition cutoffs fire, still solve exactly."""
     game = Othello()
@@ -242,7 +280,7 @@ def test_endgame_solver_matches_brute_force_with_decided_margins():
         if not legal_bits(p, o):
             continue
         exact = brute_force(p, o)
-        info = Engine().solve(p, o)
+        info = new_engine(engine_kind).solve(p, o)
         assert info.score == to_score(exact)
         f = flip_bits(p, o, info.move)
         assert -brute_force(o ^ f, p | f | (1 << info.move)) == exact
@@ -252,7 +290,7 @@ def test_endgame_solver_matches_brute_force_with_decided_margins():
     assert checked >= 12
 
 
-def test_win_loss_draw_solve_agrees_with_brute_force():
+def test_win_loss_draw_solve_agrees_with_brute_force(engine_kind):
     """``solve`` with the window -1..1 finds the sign of the exact result and, unless lost, a move
     that keeps it."""
     checked = 0
@@ -260,7 +298,7 @@ def test_win_loss_draw_solve_agrees_with_brute_force():
         if not legal_bits(p, o):
             continue
         exact = brute_force(p, o)
-        info = Engine().solve(p, o, alpha=-1, beta=1)
+        info = new_engine(engine_kind).solve(p, o, alpha=-1, beta=1)
         sign = (info.score > 0) - (info.score < 0)
         assert sign == (exact > 0) - (exact < 0)
         if exact >= 0:
@@ -271,19 +309,21 @@ def test_win_loss_draw_solve_agrees_with_brute_force():
     assert checked >= 15
 
 
-def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve():
-    """Past the exact solve's reach (here 11 empties at a 0.4 s limit) the bot tries the
-    win/loss/draw solve and plays a move that keeps a won or drawn game."""
+def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve(engine_kind):
+    """Past the exact solve's reach (one empty more than ``solve_empties`` at a 0.4 s limit: 11
+    for the Python engine, 15 for the compiled one) the bot tries the win/loss/draw solve and
+    plays a move that keeps a won or drawn game."""
     game = Othello()
     played = 0
-    for seed in range(40):
-        _, state = random_position(200 + seed, 49)
-        if state.over or 64 - (state.blue | state.orange).bit_count() != 11:
+    empties = solve_empties(0.4 - safety_margin(0.4), engine_kind == "compiled") + 1
+    for seed in range(60):
+        _, state = random_position(200 + seed, 60 - empties)
+        if state.over or 64 - (state.blue | state.orange).bit_count() != empties:
             continue
         p, o = state.mover_bits()
         if legal_bits(p, o).bit_count() < 2:
             continue
-        exact = Engine().solve(p, o).score
+        exact = new_engine(engine_kind).solve(p, o).score
         if exact < 0:
             continue
         lines: list[str] = []
@@ -292,7 +332,7 @@ def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve():
         move = bot.choose(state, Context(time_limit=0.4, report=lines.append))
         assert any("win/loss/draw" in line for line in lines)
         f = flip_bits(p, o, move)
-        after = -Engine().solve(o ^ f, p | f | (1 << move)).score
+        after = -new_engine(engine_kind).solve(o ^ f, p | f | (1 << move)).score
         assert (after > 0) == (exact > 0) and (after >= 0)
         played += 1
         if played >= 4:

@@ -209,9 +209,15 @@ def _midgame(seed: int):
     return [s.mover_bits() for s in midgame_positions(3, 20 + seed)]
 
 
-def test_probcut_that_never_trusts_the_shallow_search_changes_no_score_and_a_confident_one_prunes():
+@pytest.mark.parametrize("kind", ["compiled", "python"])
+def test_probcut_that_never_trusts_the_shallow_search_changes_no_score_and_a_confident_one_prunes(kind):
+    from bots.othello.compiled import CompiledEngine
     from bots.othello.search import Engine
+    from tests.test_othello_bots import need_core
 
+    if kind == "compiled":
+        need_core()
+        Engine = CompiledEngine  # noqa: N806 - the same calls on the compiled core
     plain = patterns.PatternEvaluator()
     plain.probcut = None
     never = patterns.PatternEvaluator()

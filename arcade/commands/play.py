@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 
 from arcade.commands.common import add_game_argument, game_entry
 
@@ -38,4 +39,7 @@ def run_bots(args: argparse.Namespace) -> int:
     for name, entry in entries.items():
         print(f"{name:<{width}}  {entry.description}")
     print(adapter_for(args.game).usage())
+    note = getattr(importlib.import_module(f"bots.{args.game}"), "BOTS_NOTE", None)
+    if note:  # e.g. which Othello engine the bots play with
+        print(f"\n{note}")
     return 0

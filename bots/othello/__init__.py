@@ -12,8 +12,17 @@ the endgame exactly once few squares are empty (see ``bots.othello.search``); a 
 earlier it first tries a win/loss/draw solve and plays a proven win or draw at once. The ``alphabeta
 1s``/``5s`` entries are the same engine with a shorter limit. While thinking it reports the
 depth reached, the score and the best line through ``ctx.report``. It never ponders: no work
-happens on the opponent's turn. From 14 empties the exact solve also uses the second core
-(``bots.othello.parallel``'s two helper processes, which sleep between solves).
+happens on the opponent's turn.
+
+The engine is the compiled search core (``bots.othello.compiled``, built from
+``bots/othello/_core.c`` at ``pip install .``) where it was built, else the pure-Python engine
+(``bots.othello.search``) with the same moves at a fraction of the speed; ``ENGINE_NAME`` says
+which, and so do ``arcade bots othello`` and the bot's thinking lines. ``ARCADE_OTHELLO_ENGINE=python``
+forces the Python one. The compiled one searches deeper and solves the endgame exactly from
+further out (``solve_empties``); the Python one solves from 14 empties on both cores
+(``bots.othello.parallel``'s two helper processes, which sleep between solves), the compiled
+one on one. ``alphabeta-hand`` always plays on the Python engine (the core knows only the learned
+evaluation).
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ from typing import Callable
 
 from bots.base import Bot, BotEntry, Context, random_move
 from bots.limits import move_time
+from bots.othello.compiled import CompiledEngine, engine_name, make_engine
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.patterns import PatternEvaluator
 from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
@@ -48,8 +58,23 @@ def safety_margin(limit: float) -> float:
     return min(0.6, max(0.12, 0.06 * limit), 0.3 * limit)
 
 
-def solve_empties(budget: float) -> int:
-    """Most empties at which the exact endgame solve is tried within ``budget`` seconds."""
+ENGINE_NAME = engine_name()
+"""The engine ``alphabeta`` plays with in this process: the compiled core or the Python engine."""
+BOTS_NOTE = f"engine: {ENGINE_NAME} (alphabeta-hand: Python, the core has only the learned evaluation)"
+"""The line ``arcade bots othello`` prints under the list."""
+
+
+def solve_empties(budget: float, compiled: bool = False) -> int:
+    """Most empties at which the exact endgame solve is tried within ``budget`` seconds (by the
+    compiled core when ``compiled``, measured in ``bench/othello.py``'s endgame section)."""
+    if compiled:
+        if budget < 0.5:
+            return 14
+        if budget < 2:
+            return 18
+        if budget < 6:
+            return 19
+        return 20
     if budget < 0.5:
         return 10
     if budget < 2:
@@ -59,9 +84,17 @@ def solve_empties(budget: float) -> int:
     return 16
 
 
-def wld_empties(budget: float) -> int:
+def wld_empties(budget: float, compiled: bool = False) -> int:
     """Most empties at which a win/loss/draw solve (a null window at 0, then at 1 for a draw) is
     tried before the midgame search when the exact solve would not fit ``budget`` seconds."""
+    if compiled:
+        if budget < 0.5:
+            return 16
+        if budget < 2:
+            return 20
+        if budget < 6:
+            return 21
+        return 22
     if budget < 0.5:
         return 11
     if budget < 2:
@@ -77,7 +110,7 @@ class AlphaBetaBot(Bot):
     def __init__(self, game: Othello, time_limit: float | None = None, evaluator=None) -> None:
         super().__init__(game)
         self.time_limit = time_limit
-        self.engine = Engine(evaluator or PatternEvaluator())
+        self.engine = make_engine(evaluator or PatternEvaluator())
         self.last: SearchInfo | None = None
         self.clock = time.perf_counter  # the bench may measure in CPU time instead
 
@@ -117,13 +150,16 @@ class AlphaBetaBot(Bot):
         deadline = start + budget
         p, o = state.mover_bits()
         empties = 64 - (p | o).bit_count()
+        compiled = isinstance(engine, CompiledEngine)
+        engine_text = "C core" if compiled else "Python engine"
 
         def report(info: SearchInfo) -> None:
             kind = "exact to the end" if info.exact else f"depth {info.depth}"
             line = line_text(info.line[:8]) + (" …" if len(info.line) > 8 else "")
-            ctx.report(f"{kind} · score {score_text(info.score)}\nline {line}\n{info.nodes:,} nodes · {info.seconds:.1f} s")
+            ctx.report(f"{kind} · score {score_text(info.score)}\nline {line}\n"
+                       f"{info.nodes:,} nodes · {info.seconds:.1f} s · {engine_text}")
 
-        if empties <= solve_empties(budget):
+        if empties <= solve_empties(budget, compiled):
             try:
                 guess = 1  # a win (at least +1) is the cheapest first window
                 last = self.last
@@ -137,7 +173,7 @@ class AlphaBetaBot(Bot):
             except Timeout:
                 if ctx.cancelled():
                     return moves[0]
-        elif empties <= wld_empties(budget):
+        elif empties <= wld_empties(budget, compiled):
             # too many empties for the exact margin: is there a move that wins (or draws)?
             try:
                 info = engine.solve(p, o, start + budget * 0.5, ctx.cancelled, alpha=-1, beta=1)
@@ -145,7 +181,7 @@ class AlphaBetaBot(Bot):
                     info.exact = False
                     result = "win" if info.score > 0 else "draw"
                     ctx.report(f"win/loss/draw solve · {result}\nline {line_text(info.line[:8])}\n"
-                               f"{info.nodes:,} nodes · {info.seconds:.1f} s")
+                               f"{info.nodes:,} nodes · {info.seconds:.1f} s · {engine_text}")
                     self.last = info
                     return info.move
                 # a proven loss: the midgame search picks the move that makes the most of it
@@ -211,7 +247,7 @@ def _search_for_analysis(state: OthelloState) -> tuple[int, int, bool]:
     global _ANALYSIS_ENGINE
     with _ANALYSIS_LOCK:
         if _ANALYSIS_ENGINE is None:
-            _ANALYSIS_ENGINE = Engine(PatternEvaluator(), parallel=False)
+            _ANALYSIS_ENGINE = make_engine(PatternEvaluator(), parallel=False)  # the C core where built
         engine = _ANALYSIS_ENGINE
         p, o = state.mover_bits()
         if not legal_bits(p, o):

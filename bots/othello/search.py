@@ -22,6 +22,11 @@ processes (``bots.othello.parallel``); ``Engine(parallel=False)`` keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
+
+This module is the reference of the compiled core (``bots/othello/_core.c``, behind
+``bots.othello.compiled.CompiledEngine``), which overrides the inner searches (``_root``,
+``_ordered``, ``principal_line``, ``_solve_root``, ``line_from`` and the two reset hooks) and
+must search the same tree in the same order: a change here is a change there.
 """
 
 from __future__ import annotations
@@ -242,6 +247,10 @@ class Engine:
             raise Timeout
 
     # -- midgame ---------------------------------------------------------------------------
+    def _age_history(self) -> None:
+        """At the start of a search: old history scores count for an eighth."""
+        self.history = [h // 8 for h in self.history]
+
     def _ordered(self, p: int, o: int, moves: int, depth: int, ply: int, tt_move: int) -> list[int]:
         squares = []
         m = moves
@@ -457,7 +466,7 @@ class Engine:
         info = SearchInfo(0, 0, order[0], [order[0]], 0, 0.0)
         if len(order) == 1:
             info.line = [order[0]]
-        self.history = [h // 8 for h in self.history]
+        self._age_history()
         for depth in range(1, max_depth + 1):
             self.partial = None
             try:
@@ -505,7 +514,7 @@ class Engine:
         self.cancelled = cancelled
         self.nodes = 0
         self._check_at = 256
-        self.etable: dict[int, tuple[int, int, int]] = {}
+        self._new_solve()
         moves = legal_bits(p, o)
         empties = (FULL ^ (p | o)).bit_count()
         if not moves:
@@ -579,6 +588,10 @@ class Engine:
                 if value >= beta:
                     break
         return best, best_move
+
+    def _new_solve(self) -> None:
+        """At the start of a solve: an empty bounds table."""
+        self.etable: dict[int, tuple[int, int, int]] = {}
 
     def line_from(self, p: int, o: int, length: int = 6) -> list[int]:
         """Up to ``length`` moves from ``(p, o)`` by the bounds table's best moves (passes included)."""

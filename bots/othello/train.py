@@ -7,7 +7,9 @@ calibration ``patterns.probcut.json`` were made by the commands in ``bots/othell
 
 ``generate`` plays self-play games from varied openings (a seeded random number of random plies,
 4 to 13, then the hand evaluation's 2-ply search with 8% random moves), solves each game exactly
-once ``--solve-empties`` squares are left (``Engine.solve``, one core) and plays the solver's
+once ``--solve-empties`` squares are left (``Engine.solve``, one core; the compiled core's where
+it is built, ``bots.othello.compiled``, as for every search with a learned evaluation here:
+the same values as the Python engine's, far sooner) and plays the solver's
 perfect line to the end. Every position is written as ``mover opponent target exact`` (the
 bitboards in hex; the target in discs, the mover's side): from the solve point on, the exact
 final margin (perfect play keeps it); before it, the game's final margin (self-play then perfect
@@ -45,8 +47,9 @@ import sys
 import time
 from pathlib import Path
 
+from bots.othello.compiled import make_engine
 from bots.othello.eval import HandEvaluator
-from bots.othello.search import Engine
+from bots.othello.patterns import PatternEvaluator
 from games.othello import FULL, INITIAL_BLUE, INITIAL_ORANGE, flip_bits, legal_bits
 
 
@@ -69,8 +72,10 @@ def self_play_game(seed: int, solve_empties: int, evaluator=None, depth: int = 2
     """One game's positions ``(mover, opponent, target, exact)`` (target: final margin of the
     mover in discs; exact: 1 where the position is on the solver's perfect line)."""
     rng = random.Random(seed)
-    engine = Engine(evaluator or HandEvaluator(), parallel=False)
-    solver = Engine(parallel=False)
+    engine = make_engine(evaluator or HandEvaluator(), parallel=False)
+    # the compiled core's solver where it is built: the same values, and below 18 empties (where
+    # the evaluation starts to order the solver's moves) the same moves as the Python one's
+    solver = make_engine(PatternEvaluator(), parallel=False)
     p, o = INITIAL_BLUE, INITIAL_ORANGE
     opening = rng.randint(4, 13)
     ply = 0
@@ -193,7 +198,7 @@ def search_labels_command(args) -> None:
     for gi, game in enumerate(games):
         if gi % shards != shard:
             continue
-        engine = Engine(evaluator, parallel=False)
+        engine = make_engine(evaluator, parallel=False)  # the compiled core for a learned teacher
         for i, (p, o, target, exact) in enumerate(game):
             if exact:
                 rows.append((p, o, target, exact, None))
@@ -481,7 +486,7 @@ def probcut_sample_command(args) -> None:
             if i % shards != shard:
                 continue
             scores = {}
-            engine = Engine(evaluator, parallel=False)
+            engine = make_engine(evaluator, parallel=False)
             engine.search(p, o, float("inf"), max_depth=args.max_depth, soft_fraction=1.0,
                           report=lambda info: scores.__setitem__(info.depth, info.score))
             if len(scores) == args.max_depth:

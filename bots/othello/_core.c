@@ -1,0 +1,1741 @@
+/* The compiled Othello search core: bots.othello._core.
+ *
+ * A line-by-line translation of the pure-Python engine (bots/othello/search.py, core.py and the
+ * learned evaluation of patterns.py), which stays the reference: the same move generation and
+ * flips, the same pattern evaluation (the weights handed over from Python), the same negascout
+ * with the same move ordering (transposition-table move, killers, history, fastest first), the
+ * same Multi-ProbCut arithmetic (Python's float floor division included), and the same exact
+ * endgame solver. A fixed-depth search therefore visits the same tree in the same order and
+ * returns the same score and move as the Python engine (tests/test_othello_core.py checks it).
+ *
+ * The midgame transposition table keeps the Python dict's behaviour exactly (an entry per
+ * position, the whole table cleared when it holds ``tt_limit`` positions), which is what keeps
+ * the ordering identical; the endgame's bounds table is a fixed-size table that may lose entries
+ * (exact values do not depend on it).
+ *
+ * The search runs without the GIL (the app's interface thread keeps answering keys) and takes it
+ * back only to ask the ``cancelled`` callback, or a clock other than time.perf_counter or
+ * time.process_time (read natively here), every few thousand nodes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+
+#define INF (1 << 30)
+#define PASS 64
+#define WIN 10000
+#define HEURISTIC_MAX (WIN - 1000)
+#define EXACT 0
+#define LOWER 1
+#define UPPER 2
+#define SHALLOW 5
+#define EVAL_ORDER_EMPTIES 18
+#define ETC_EMPTIES 8
+#define FASTEST_DEPTH 4
+#define MAX_PLY 128
+#define CHECK_EVERY 4096
+#define MAX_FEATURES 64
+#define FULL 0xFFFFFFFFFFFFFFFFULL
+
+static inline int popcount(u64 x) { return __builtin_popcountll(x); }
+static inline int lowest(u64 x) { return __builtin_ctzll(x); }
+
+/* -- move generation and flips ---------------------------------------------------------------- */
+
+static u64 get_moves(u64 P, u64 O)
+{
+    u64 mO = O & 0x7E7E7E7E7E7E7E7EULL;
+    u64 moves = 0, f, pre;
+#define GEN(SH, MASK)                                 \
+    f = MASK & (P << SH);                             \
+    f |= MASK & (f << SH);                            \
+    pre = MASK & (MASK << SH);                        \
+    f |= pre & (f << (2 * SH));                       \
+    f |= pre & (f << (2 * SH));                       \
+    moves |= f << SH;                                 \
+    f = MASK & (P >> SH);                             \
+    f |= MASK & (f >> SH);                            \
+    pre = MASK & (MASK >> SH);                        \
+    f |= pre & (f >> (2 * SH));                       \
+    f |= pre & (f >> (2 * SH));                       \
+    moves |= f >> SH;
+    GEN(1, mO)
+    GEN(7, mO)
+    GEN(9, mO)
+    GEN(8, O)
+#undef GEN
+    return moves & ~(P | O);
+}
+
+/* rays from each square: up (increasing square numbers) and down, 0 where a ray is empty */
+static u64 RAY_UP[64][4], RAY_DOWN[64][4];
+static u64 NEIGHBOURS[64];
+
+static void init_rays(void)
+{
+    static const int dirs[8][2] = {{0, 1}, {1, -1}, {1, 0}, {1, 1}, {0, -1}, {-1, 1}, {-1, 0}, {-1, -1}};
+    for (int sq = 0; sq < 64; sq++) {
+        int r = sq / 8, c = sq % 8;
+        for (int d = 0; d < 8; d++) {
+            u64 ray = 0;
+            int rr = r + dirs[d][0], cc = c + dirs[d][1];
+            while (rr >= 0 && rr < 8 && cc >= 0 && cc < 8) {
+                ray |= 1ULL << (rr * 8 + cc);
+                rr += dirs[d][0];
+                cc += dirs[d][1];
+            }
+            if (d < 4)
+                RAY_UP[sq][d] = ray;
+            else
+                RAY_DOWN[sq][d - 4] = ray;
+        }
+        u64 n = 0;
+        for (int r2 = r - 1; r2 <= r + 1; r2++)
+            for (int c2 = c - 1; c2 <= c + 1; c2++)
+                if (r2 >= 0 && r2 < 8 && c2 >= 0 && c2 < 8 && (r2 != r || c2 != c))
+                    n |= 1ULL << (r2 * 8 + c2);
+        NEIGHBOURS[sq] = n;
+    }
+}
+
+/* The discs of O flipped by P playing sq (0 when the move is not legal there). */
+static inline u64 flips(u64 P, u64 O, int sq)
+{
+    u64 f = 0, notO = ~O;
+    for (int d = 0; d < 4; d++) {
+        u64 ray = RAY_UP[sq][d];
+        u64 b = ray & notO;
+        u64 low = b & (0 - b);
+        if (low & P)
+            f |= ray & (low - 1);
+    }
+    for (int d = 0; d < 4; d++) {
+        u64 ray = RAY_DOWN[sq][d];
+        u64 b = ray & notO;
+        if (b) {
+            u64 high = 1ULL << (63 - __builtin_clzll(b));
+            if (high & P)
+                f |= ray & ~((high << 1) - 1);
+        }
+    }
+    return f;
+}
+
+static u64 perft(u64 P, u64 O, int depth, int passed)
+{
+    if (depth == 0)
+        return 1;
+    u64 moves = get_moves(P, O);
+    if (!moves) {
+        if (passed || !(FULL ^ (P | O)))
+            return 1;
+        return perft(O, P, depth - 1, 1);
+    }
+    if (depth == 1)
+        return (u64)popcount(moves);
+    u64 total = 0;
+    while (moves) {
+        int sq = lowest(moves);
+        moves &= moves - 1;
+        u64 f = flips(P, O, sq);
+        total += perft(O ^ f, P | f | (1ULL << sq), depth - 1, 0);
+    }
+    return total;
+}
+
+/* -- square values, quadrants, stability ------------------------------------------------------ */
+
+static const int PRIOR[64] = {
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+};
+static int PRIOR_DIV10[64]; /* Python's PRIOR[sq] // 10 (floor) */
+static u64 QUADRANT_OF[64];
+static int QUADRANT_ID[64];
+
+static const int STABILITY_ALPHA[65] = {
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42,
+    44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62,
+    64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+};
+
+static unsigned char EDGE_STABLE[65536];
+static int edge_ready = 0;
+static u64 UNPACK_A[256];
+static u64 LINE_MASKS[4][15];
+static int LINE_COUNT[4];
+#define COL_A 0x0101010101010101ULL
+#define GATHER 0x0102040810204080ULL
+#define CENTRAL 0x007E7E7E7E7E7E00ULL
+
+static void init_tables(void)
+{
+    static const u64 quadrants[4] = {0x000000000F0F0F0FULL, 0x00000000F0F0F0F0ULL, 0x0F0F0F0F00000000ULL,
+                                     0xF0F0F0F000000000ULL};
+    for (int sq = 0; sq < 64; sq++) {
+        int v = PRIOR[sq];
+        PRIOR_DIV10[sq] = v >= 0 ? v / 10 : -((-v + 9) / 10);
+        for (int q = 0; q < 4; q++)
+            if (quadrants[q] >> sq & 1) {
+                QUADRANT_OF[sq] = quadrants[q];
+                QUADRANT_ID[sq] = 1 << q;
+                break;
+            }
+    }
+    for (int b = 0; b < 256; b++) {
+        u64 x = 0;
+        for (int r = 0; r < 8; r++)
+            if (b >> r & 1)
+                x |= 1ULL << (8 * r);
+        UNPACK_A[b] = x;
+    }
+    for (int r = 0; r < 8; r++)
+        LINE_MASKS[0][r] = 0xFFULL << (8 * r);
+    for (int c = 0; c < 8; c++)
+        LINE_MASKS[1][c] = COL_A << c;
+    LINE_COUNT[0] = LINE_COUNT[1] = 8;
+    for (int k = 0; k < 15; k++) { /* d7: r + c == k; d9: c - r == k - 7 */
+        u64 d7 = 0, d9 = 0;
+        for (int r = 0; r < 8; r++) {
+            if (k - r >= 0 && k - r < 8)
+                d7 |= 1ULL << (r * 8 + k - r);
+            int c = r + k - 7;
+            if (c >= 0 && c < 8)
+                d9 |= 1ULL << (r * 8 + c);
+        }
+        LINE_MASKS[2][k] = d7;
+        LINE_MASKS[3][k] = d9;
+    }
+    LINE_COUNT[2] = LINE_COUNT[3] = 15;
+}
+
+/* A subset of the discs of P that can never flip (bots.othello.search.stable_discs). */
+static u64 stable_discs(u64 p, u64 o)
+{
+    u64 filled = p | o, full[4];
+    for (int fam = 0; fam < 4; fam++) {
+        u64 fl = 0;
+        for (int i = 0; i < LINE_COUNT[fam]; i++) {
+            u64 line = LINE_MASKS[fam][i];
+            if ((filled & line) == line)
+                fl |= line;
+        }
+        full[fam] = fl;
+    }
+    u64 fh = full[0], fv = full[1], fd7 = full[2], fd9 = full[3];
+    u64 st = (u64)EDGE_STABLE[(p & 0xFF) << 8 | (o & 0xFF)]
+             | (u64)EDGE_STABLE[(p >> 56) << 8 | (o >> 56)] << 56
+             | UNPACK_A[EDGE_STABLE[(((p & COL_A) * GATHER) >> 56 & 0xFF) << 8 | (((o & COL_A) * GATHER) >> 56 & 0xFF)]]
+             | UNPACK_A[EDGE_STABLE[(((p >> 7 & COL_A) * GATHER) >> 56 & 0xFF) << 8
+                                    | (((o >> 7 & COL_A) * GATHER) >> 56 & 0xFF)]] << 7;
+    u64 inner = p & CENTRAL;
+    st |= inner & fh & fv & fd7 & fd9;
+    inner &= ~st;
+    while (inner) {
+        u64 nw = (inner & (fh | st >> 1 | st << 1) & (fv | st >> 8 | st << 8)
+                  & (fd7 | st >> 7 | st << 7) & (fd9 | st >> 9 | st << 9));
+        if (!nw)
+            break;
+        st |= nw;
+        inner ^= nw;
+    }
+    return st;
+}
+
+static inline int utility(u64 p, u64 o)
+{
+    int diff = popcount(p) - popcount(o);
+    if (diff > 0)
+        return WIN + 100 * diff;
+    if (diff < 0)
+        return -WIN + 100 * diff;
+    return 0;
+}
+
+/* Python's float floor division (Objects/floatobject.c, float_floor_div), to the last bit. */
+static double py_floordiv(double vx, double wx)
+{
+    double mod = fmod(vx, wx);
+    double div = (vx - mod) / wx;
+    if (mod) {
+        if ((wx < 0) != (mod < 0)) {
+            mod += wx;
+            div -= 1.0;
+        }
+    }
+    double floordiv;
+    if (div) {
+        floordiv = floor(div);
+        if (div - floordiv > 0.5)
+            floordiv += 1.0;
+    } else {
+        floordiv = copysign(0.0, vx / wx);
+    }
+    return floordiv;
+}
+
+/* -- the engine ------------------------------------------------------------------------------- */
+
+typedef struct {
+    u64 p, o;
+    int32_t value;
+    int8_t depth, flag, move;
+    uint32_t gen;
+} TTEntry;
+
+typedef struct {
+    u64 p, o;
+    int8_t lo, hi, move;
+    uint8_t empties;
+    uint32_t gen;
+} ETEntry;
+
+typedef struct {
+    int shallow;
+    double a, b;
+    double sigma[65];
+} ProbCut;
+
+enum { CLOCK_PYTHON, CLOCK_MONO, CLOCK_CPU };
+
+typedef struct {
+    PyObject_HEAD
+    /* evaluation */
+    int16_t *weights; /* STAGES x stage_size */
+    int stages, stage_size;
+    int nfeat;
+    int feat_offset[MAX_FEATURES];
+    int sq_count[64];
+    unsigned char sq_feat[64][16];
+    int32_t sq_pow[64][16];
+    int mob_off, omob_off, par_off;
+    /* probcut */
+    ProbCut *probcut[65]; /* by depth, NULL when none */
+    double probcut_t;
+    /* midgame table: a dict's behaviour (cleared when full) */
+    TTEntry *tt;
+    u64 tt_mask;
+    long tt_limit, tt_count;
+    uint32_t tt_gen;
+    /* endgame bounds table */
+    ETEntry *et;
+    u64 et_mask;
+    uint32_t et_gen;
+    /* ordering */
+    int killers[MAX_PLY][2];
+    long long history[65];
+    /* counters and time */
+    long long nodes, check_at;
+    double deadline, next_python_check;
+    int clock_kind;
+    PyObject *clock, *cancelled; /* borrowed during a call */
+    PyThreadState *tstate;
+    jmp_buf stop;
+    int failed;   /* a callback raised: its exception is pending */
+    int busy;
+    int partial_best, partial_move, has_partial;
+} Core;
+
+static PyObject *Timeout = NULL;
+static PyObject *PerfCounter = NULL, *ProcessTime = NULL;
+
+static double now_native(int kind)
+{
+    struct timespec ts;
+    clock_gettime(kind == CLOCK_CPU ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The deadline and the cancel callback, every CHECK_EVERY nodes; leaves by longjmp. */
+static void check(Core *e)
+{
+    e->check_at = e->nodes + CHECK_EVERY;
+    int stop = 0;
+    double t = 0;
+    if (e->clock_kind != CLOCK_PYTHON) {
+        t = now_native(e->clock_kind);
+        if (t > e->deadline)
+            stop = 1;
+    }
+    if (!stop && (e->clock_kind == CLOCK_PYTHON || t >= e->next_python_check)) {
+        e->next_python_check = t + 0.01;
+        PyEval_RestoreThread(e->tstate);
+        if (e->clock_kind == CLOCK_PYTHON) {
+            PyObject *r = PyObject_CallNoArgs(e->clock);
+            if (r == NULL) {
+                e->failed = 1;
+                stop = 1;
+            } else {
+                double v = PyFloat_AsDouble(r);
+                Py_DECREF(r);
+                if (v == -1.0 && PyErr_Occurred()) {
+                    e->failed = 1;
+                    stop = 1;
+                } else if (v > e->deadline) {
+                    stop = 1;
+                }
+            }
+        }
+        if (!stop && e->cancelled != Py_None) {
+            PyObject *r = PyObject_CallNoArgs(e->cancelled);
+            if (r == NULL) {
+                e->failed = 1;
+                stop = 1;
+            } else {
+                int yes = PyObject_IsTrue(r);
+                Py_DECREF(r);
+                if (yes < 0)
+                    e->failed = 1;
+                if (yes != 0)
+                    stop = 1;
+            }
+        }
+        e->tstate = PyEval_SaveThread();
+    }
+    if (stop)
+        longjmp(e->stop, 1);
+}
+
+static int evaluate(const Core *e, u64 p, u64 o)
+{
+    u64 mp = get_moves(p, o), mo = get_moves(o, p);
+    if (!mp && !mo)
+        return utility(p, o);
+    int n = popcount(p | o);
+    int stage = (n - 4) / 4;
+    if (stage < 0)
+        stage = 0;
+    if (stage > e->stages - 1)
+        stage = e->stages - 1;
+    const int16_t *w = e->weights + (size_t)stage * e->stage_size;
+    int32_t idx[MAX_FEATURES];
+    memcpy(idx, e->feat_offset, sizeof(int32_t) * e->nfeat);
+    u64 b = p;
+    while (b) {
+        int sq = lowest(b);
+        b &= b - 1;
+        for (int k = 0; k < e->sq_count[sq]; k++)
+            idx[e->sq_feat[sq][k]] += e->sq_pow[sq][k];
+    }
+    b = o;
+    while (b) {
+        int sq = lowest(b);
+        b &= b - 1;
+        for (int k = 0; k < e->sq_count[sq]; k++)
+            idx[e->sq_feat[sq][k]] += 2 * e->sq_pow[sq][k];
+    }
+    int v = w[e->mob_off + popcount(mp)] + w[e->omob_off + popcount(mo)] + w[e->par_off + (n & 1)];
+    for (int f = 0; f < e->nfeat; f++)
+        v += w[idx[f]];
+    if (v > HEURISTIC_MAX)
+        return HEURISTIC_MAX;
+    if (v < -HEURISTIC_MAX)
+        return -HEURISTIC_MAX;
+    return v;
+}
+
+static inline u64 hash_pair(u64 p, u64 o)
+{
+    u64 h = p * 0x9E3779B97F4A7C15ULL ^ (o + 0x632BE59BD9B4E019ULL) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static TTEntry *tt_find(Core *e, u64 p, u64 o)
+{
+    u64 i = hash_pair(p, o) & e->tt_mask;
+    for (;;) {
+        TTEntry *t = &e->tt[i];
+        if (t->gen != e->tt_gen)
+            return NULL;
+        if (t->p == p && t->o == o)
+            return t;
+        i = (i + 1) & e->tt_mask;
+    }
+}
+
+static void tt_clear(Core *e)
+{
+    e->tt_gen++;
+    e->tt_count = 0;
+    if (e->tt_gen == 0) { /* wrapped: really clear */
+        memset(e->tt, 0, sizeof(TTEntry) * (e->tt_mask + 1));
+        e->tt_gen = 1;
+    }
+}
+
+static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int move)
+{
+    if (e->tt_count >= e->tt_limit)
+        tt_clear(e);
+    u64 i = hash_pair(p, o) & e->tt_mask;
+    for (;;) {
+        TTEntry *t = &e->tt[i];
+        if (t->gen != e->tt_gen) {
+            t->p = p;
+            t->o = o;
+            t->gen = e->tt_gen;
+            e->tt_count++;
+            break;
+        }
+        if (t->p == p && t->o == o)
+            break;
+        i = (i + 1) & e->tt_mask;
+    }
+    TTEntry *t = &e->tt[i];
+    t->depth = (int8_t)depth;
+    t->flag = (int8_t)flag;
+    t->value = value;
+    t->move = (int8_t)move;
+}
+
+static ETEntry *et_find(Core *e, u64 p, u64 o)
+{
+    u64 i = hash_pair(p, o) & e->et_mask;
+    ETEntry *a = &e->et[i], *b = &e->et[i ^ 1];
+    if (a->gen == e->et_gen && a->p == p && a->o == o)
+        return a;
+    if (b->gen == e->et_gen && b->p == p && b->o == o)
+        return b;
+    return NULL;
+}
+
+static void et_store(Core *e, u64 p, u64 o, int lo, int hi, int move, int empties)
+{
+    u64 i = hash_pair(p, o) & e->et_mask;
+    ETEntry *a = &e->et[i], *b = &e->et[i ^ 1], *t;
+    if (a->gen == e->et_gen && a->p == p && a->o == o)
+        t = a;
+    else if (b->gen == e->et_gen && b->p == p && b->o == o)
+        t = b;
+    else if (a->gen != e->et_gen)
+        t = a;
+    else if (b->gen != e->et_gen)
+        t = b;
+    else
+        t = a->empties <= b->empties ? a : b; /* keep the bigger subtree */
+    t->p = p;
+    t->o = o;
+    t->gen = e->et_gen;
+    t->lo = (int8_t)lo;
+    t->hi = (int8_t)hi;
+    t->move = (int8_t)move;
+    t->empties = (uint8_t)empties;
+}
+
+/* sort squares by (key, square) ascending: insertion sort, the lists are short */
+static void sort_keyed(long long *keys, int *sqs, int n)
+{
+    for (int i = 1; i < n; i++) {
+        long long k = keys[i];
+        int s = sqs[i];
+        int j = i - 1;
+        while (j >= 0 && (keys[j] > k || (keys[j] == k && sqs[j] > s))) {
+            keys[j + 1] = keys[j];
+            sqs[j + 1] = sqs[j];
+            j--;
+        }
+        keys[j + 1] = k;
+        sqs[j + 1] = s;
+    }
+}
+
+/* Engine._ordered: the moves in search order; returns their count. */
+static int ordered(Core *e, u64 p, u64 o, u64 moves, int depth, int ply, int tt_move, int *out)
+{
+    int n = 0;
+    while (moves) {
+        out[n++] = lowest(moves);
+        moves &= moves - 1;
+    }
+    if (n == 1)
+        return n;
+    long long keys[64];
+    int k0 = e->killers[ply][0], k1 = e->killers[ply][1];
+    if (depth >= FASTEST_DEPTH) {
+        for (int i = 0; i < n; i++) {
+            int sq = out[i];
+            if (sq == tt_move) {
+                keys[i] = -1000000000LL;
+            } else {
+                u64 f = flips(p, o, sq);
+                u64 np = p | f | (1ULL << sq);
+                keys[i] = (long long)popcount(get_moves(o ^ f, np)) * 100 - PRIOR[sq]
+                          - ((sq == k0 || sq == k1) ? 50 : 0);
+            }
+        }
+    } else {
+        for (int i = 0; i < n; i++) {
+            int sq = out[i];
+            keys[i] = -(e->history[sq] + PRIOR[sq] * 8 + (sq == tt_move ? 1 << 20 : 0)
+                        + ((sq == k0 || sq == k1) ? 1 << 16 : 0));
+        }
+    }
+    sort_keyed(keys, out, n);
+    return n;
+}
+
+static inline void add_killer(Core *e, int ply, int sq)
+{
+    int *k = e->killers[ply];
+    if (k[0] != sq) {
+        k[1] = k[0];
+        k[0] = sq;
+    }
+}
+
+static int negamax(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int ply, int passed)
+{
+    e->nodes++;
+    if (e->nodes >= e->check_at)
+        check(e);
+    if (depth <= 0)
+        return evaluate(e, p, o);
+    u64 moves = get_moves(p, o);
+    if (!moves) {
+        if (passed || !get_moves(o, p))
+            return utility(p, o);
+        return -negamax(e, o, p, depth, -beta, -alpha, ply + 1, 1);
+    }
+    if (depth == 1) {
+        int sqs[64], n = 0;
+        long long keys[64];
+        while (moves) {
+            int sq = lowest(moves);
+            moves &= moves - 1;
+            keys[n] = -PRIOR[sq];
+            sqs[n++] = sq;
+        }
+        if (n > 1) {
+            sort_keyed(keys, sqs, n);
+            int k0 = e->killers[ply][0];
+            for (int i = 1; i < n; i++)
+                if (sqs[i] == k0) {
+                    memmove(sqs + 1, sqs, sizeof(int) * i);
+                    sqs[0] = k0;
+                    break;
+                }
+        }
+        int best = -INF, count = 0;
+        for (int i = 0; i < n; i++) {
+            int sq = sqs[i];
+            u64 f = flips(p, o, sq);
+            int value = -evaluate(e, o ^ f, p | f | (1ULL << sq));
+            count++;
+            if (value > best) {
+                best = value;
+                if (value >= beta) {
+                    add_killer(e, ply, sq);
+                    e->history[sq] += 1;
+                    break;
+                }
+            }
+        }
+        e->nodes += count;
+        return best;
+    }
+    int tt_move = -1;
+    TTEntry *entry = tt_find(e, p, o);
+    if (entry != NULL) {
+        tt_move = entry->move;
+        if (entry->depth >= depth) {
+            int v = entry->value;
+            if (entry->flag == EXACT)
+                return v;
+            if (entry->flag == LOWER) {
+                if (v >= beta)
+                    return v;
+                if (v > alpha)
+                    alpha = v;
+            } else if (v <= alpha) {
+                return v;
+            } else if (v < beta) {
+                beta = v;
+            }
+        }
+    }
+    if (beta - alpha == 1 && -HEURISTIC_MAX < alpha && beta < HEURISTIC_MAX && depth <= 64 && e->probcut[depth]) {
+        const ProbCut *cut = e->probcut[depth];
+        double margin = e->probcut_t * cut->sigma[popcount(p | o)];
+        double x = (double)beta + margin;
+        x = x - cut->b;
+        int bound = (int)(-py_floordiv(-x, cut->a));
+        if (bound < HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound - 1, bound, ply, passed) >= bound)
+            return beta;
+        x = (double)alpha - margin;
+        x = x - cut->b;
+        bound = (int)py_floordiv(x, cut->a);
+        if (bound > -HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound, bound + 1, ply, passed) <= bound)
+            return alpha;
+    }
+    int alpha0 = alpha, best = -INF, best_move = -1;
+    int order[64];
+    int n = ordered(e, p, o, moves, depth, ply, tt_move, order);
+    for (int i = 0; i < n; i++) {
+        int sq = order[i];
+        u64 f = flips(p, o, sq);
+        u64 np = p | f | (1ULL << sq), no = o ^ f;
+        int value;
+        if (i == 0) {
+            value = -negamax(e, no, np, depth - 1, -beta, -alpha, ply + 1, 0);
+        } else {
+            value = -negamax(e, no, np, depth - 1, -alpha - 1, -alpha, ply + 1, 0);
+            if (alpha < value && value < beta)
+                value = -negamax(e, no, np, depth - 1, -beta, -value, ply + 1, 0);
+        }
+        if (value > best) {
+            best = value;
+            best_move = sq;
+            if (value > alpha) {
+                alpha = value;
+                if (alpha >= beta) {
+                    add_killer(e, ply, sq);
+                    e->history[sq] += (long long)depth * depth;
+                    break;
+                }
+            }
+        }
+    }
+    int flag = (alpha0 < best && best < beta) ? EXACT : (best >= beta ? LOWER : UPPER);
+    tt_store(e, p, o, depth, flag, best, best_move);
+    return best;
+}
+
+/* -- the exact endgame ------------------------------------------------------------------------ */
+
+static int last_one(u64 p, u64 o, int sq)
+{
+    u64 f = flips(p, o, sq);
+    if (f)
+        return 2 * (popcount(p) + popcount(f)) - 62;
+    f = flips(o, p, sq);
+    if (f)
+        return 62 - 2 * (popcount(o) + popcount(f));
+    return popcount(p) - popcount(o);
+}
+
+/* After a move to (np, no) with one empty square sq left, the opponent to play: the final margin
+ * of the side that moved (the opponent plays sq if it can, else the mover, else nobody). */
+static inline int last_reply(u64 np, u64 no, int sq)
+{
+    u64 g = (NEIGHBOURS[sq] & np) ? flips(no, np, sq) : 0;
+    if (g)
+        return 62 - 2 * (popcount(no) + popcount(g));
+    u64 h = (NEIGHBOURS[sq] & no) ? flips(np, no, sq) : 0;
+    if (h)
+        return 2 * (popcount(np) + popcount(h)) - 62;
+    return popcount(np) - popcount(no);
+}
+
+static int last_two(u64 p, u64 o, int alpha, int beta, int a, int b, int passed)
+{
+    int best = -INF;
+    if (NEIGHBOURS[a] & o) {
+        u64 f = flips(p, o, a);
+        if (f) {
+            best = last_reply(p | f | (1ULL << a), o ^ f, b);
+            if (best >= beta)
+                return best;
+        }
+    }
+    if (NEIGHBOURS[b] & o) {
+        u64 f = flips(p, o, b);
+        if (f) {
+            int value = last_reply(p | f | (1ULL << b), o ^ f, a);
+            if (value > best)
+                best = value;
+        }
+    }
+    if (best == -INF) {
+        if (passed)
+            return popcount(p) - popcount(o);
+        return -last_two(o, p, -beta, -alpha, a, b, 1);
+    }
+    return best;
+}
+
+static int shallow(u64 p, u64 o, int alpha, int beta, const int *ems, int n, int parity, int passed)
+{
+    if (n >= 4 && alpha >= STABILITY_ALPHA[n] && 64 - 2 * popcount(o) <= alpha) {
+        int bound = 64 - 2 * popcount(stable_discs(o, p));
+        if (bound <= alpha)
+            return bound;
+    }
+    int best = -INF;
+    if (n == 3) {
+        int e0 = ems[0], e1 = ems[1], e2 = ems[2];
+        int tries[3][3] = {{e0, e1, e2}, {e1, e0, e2}, {e2, e0, e1}};
+        int order[3] = {0, 1, 2};
+        if (parity != (QUADRANT_ID[e0] | QUADRANT_ID[e1] | QUADRANT_ID[e2])) {
+            int k = 0;
+            for (int i = 0; i < 3; i++)
+                if (QUADRANT_ID[tries[i][0]] & parity)
+                    order[k++] = i;
+            for (int i = 0; i < 3; i++)
+                if (!(QUADRANT_ID[tries[i][0]] & parity))
+                    order[k++] = i;
+        }
+        for (int t = 0; t < 3; t++) {
+            const int *tr = tries[order[t]];
+            int sq = tr[0];
+            if (!(NEIGHBOURS[sq] & o))
+                continue;
+            u64 f = flips(p, o, sq);
+            if (!f)
+                continue;
+            int value = -last_two(o ^ f, p | f | (1ULL << sq), -beta, -alpha, tr[1], tr[2], 0);
+            if (value > best) {
+                best = value;
+                if (value > alpha) {
+                    alpha = value;
+                    if (alpha >= beta)
+                        return best;
+                }
+            }
+        }
+    } else {
+        int idx[SHALLOW + 1], k = 0;
+        for (int i = 0; i < n; i++)
+            if (QUADRANT_ID[ems[i]] & parity)
+                idx[k++] = i;
+        for (int i = 0; i < n; i++)
+            if (!(QUADRANT_ID[ems[i]] & parity))
+                idx[k++] = i;
+        int rest[SHALLOW + 1];
+        for (int t = 0; t < n; t++) {
+            int i = idx[t];
+            int sq = ems[i];
+            if (!(NEIGHBOURS[sq] & o))
+                continue;
+            u64 f = flips(p, o, sq);
+            if (!f)
+                continue;
+            int m = 0;
+            for (int j = 0; j < n; j++)
+                if (j != i)
+                    rest[m++] = ems[j];
+            int value = -shallow(o ^ f, p | f | (1ULL << sq), -beta, -alpha, rest, m, parity ^ QUADRANT_ID[sq], 0);
+            if (value > best) {
+                best = value;
+                if (value > alpha) {
+                    alpha = value;
+                    if (alpha >= beta)
+                        return best;
+                }
+            }
+        }
+    }
+    if (best == -INF) {
+        if (passed)
+            return popcount(p) - popcount(o);
+        return -shallow(o, p, -beta, -alpha, ems, n, parity, 1);
+    }
+    return best;
+}
+
+static int shallow_entry(u64 p, u64 o, int alpha, int beta, int passed)
+{
+    u64 m = FULL ^ (p | o);
+    int ems[64], n = 0, parity = 0;
+    long long keys[64];
+    while (m) {
+        int sq = lowest(m);
+        m &= m - 1;
+        keys[n] = -PRIOR[sq];
+        ems[n++] = sq;
+        parity ^= QUADRANT_ID[sq];
+    }
+    if (n == 0)
+        return popcount(p) - popcount(o);
+    if (n == 1)
+        return last_one(p, o, ems[0]);
+    if (n == 2)
+        return last_two(p, o, alpha, beta, ems[0], ems[1], passed);
+    sort_keyed(keys, ems, n);
+    return shallow(p, o, alpha, beta, ems, n, parity, passed);
+}
+
+typedef struct {
+    long long key;
+    int sq;
+    u64 np, no, replies;
+    int known;
+} Child;
+
+static int solve(Core *e, u64 p, u64 o, int alpha, int beta, int empties, int passed, u64 moves, int known)
+{
+    e->nodes++;
+    if (empties <= SHALLOW)
+        return shallow_entry(p, o, alpha, beta, passed);
+    if (e->nodes >= e->check_at)
+        check(e);
+    if (!known)
+        moves = get_moves(p, o);
+    if (!moves) {
+        if (passed)
+            return popcount(p) - popcount(o);
+        return -solve(e, o, p, -beta, -alpha, empties, 1, 0, 0);
+    }
+    if (alpha >= STABILITY_ALPHA[empties] && 64 - 2 * popcount(o) <= alpha) {
+        int bound = 64 - 2 * popcount(stable_discs(o, p));
+        if (bound <= alpha)
+            return bound;
+        if (bound < beta)
+            beta = bound;
+    }
+    ETEntry *entry = et_find(e, p, o);
+    int tt_move = -1, elo = -64, ehi = 64;
+    if (entry != NULL) {
+        elo = entry->lo;
+        ehi = entry->hi;
+        tt_move = entry->move;
+        if (elo >= beta)
+            return elo;
+        if (ehi <= alpha)
+            return ehi;
+        if (elo > alpha)
+            alpha = elo;
+        if (ehi < beta)
+            beta = ehi;
+        if (alpha >= beta)
+            return alpha;
+    }
+    int a0 = alpha, b0 = beta, e1 = empties - 1;
+    Child children[64];
+    int nc = 0, have_first = 0;
+    Child first;
+    int etc = empties >= ETC_EMPTIES;
+    u64 m = moves;
+    while (m) {
+        int sq = lowest(m);
+        u64 low = m & (0 - m);
+        m ^= low;
+        u64 f = flips(p, o, sq);
+        u64 np = p | f | low, no = o ^ f;
+        if (etc) {
+            ETEntry *child = et_find(e, no, np);
+            if (child != NULL && -child->hi >= beta) {
+                int value = -child->hi;
+                et_store(e, p, o, elo > value ? elo : value, ehi, sq, empties);
+                return value;
+            }
+        }
+        if (sq == tt_move) {
+            first.sq = sq;
+            first.np = np;
+            first.no = no;
+            have_first = 1;
+        } else {
+            children[nc].sq = sq;
+            children[nc].np = np;
+            children[nc].no = no;
+            nc++;
+        }
+    }
+    int best = -INF, best_move = -1;
+    if (have_first) {
+        best = -solve(e, first.no, first.np, -beta, -alpha, e1, 0, 0, 0);
+        best_move = first.sq;
+        if (best > alpha)
+            alpha = best;
+    }
+    if (alpha < beta && nc) {
+        if (empties >= EVAL_ORDER_EMPTIES) {
+            for (int i = 0; i < nc; i++) {
+                Child *c = &children[i];
+                c->replies = get_moves(c->no, c->np);
+                c->known = 1;
+                c->key = (long long)popcount(c->replies) * 200 + evaluate(e, c->no, c->np);
+            }
+        } else if (empties > SHALLOW + 1) {
+            for (int i = 0; i < nc; i++) {
+                Child *c = &children[i];
+                u64 np = c->np, no = c->no;
+                c->replies = get_moves(no, np);
+                c->known = 1;
+                u64 near = ((((np << 1 | np << 9 | np >> 7) & 0xFEFEFEFEFEFEFEFEULL)
+                             | ((np >> 1 | np >> 9 | np << 7) & 0x7F7F7F7F7F7F7F7FULL)
+                             | np << 8 | np >> 8) & ~(np | no));
+                c->key = (long long)popcount(c->replies) * 16 + popcount(near) * 8 - PRIOR_DIV10[c->sq];
+            }
+        } else {
+            u64 empty = FULL ^ (p | o);
+            for (int i = 0; i < nc; i++) {
+                Child *c = &children[i];
+                int odd = popcount(QUADRANT_OF[c->sq] & empty) & 1;
+                c->key = -PRIOR[c->sq] - 1000 * odd;
+                c->known = 0;
+                c->replies = 0;
+            }
+        }
+        /* sort by (key, square) */
+        for (int i = 1; i < nc; i++) {
+            Child c = children[i];
+            int j = i - 1;
+            while (j >= 0 && (children[j].key > c.key || (children[j].key == c.key && children[j].sq > c.sq))) {
+                children[j + 1] = children[j];
+                j--;
+            }
+            children[j + 1] = c;
+        }
+        for (int i = 0; i < nc; i++) {
+            Child *c = &children[i];
+            int value;
+            if (best == -INF) {
+                value = -solve(e, c->no, c->np, -beta, -alpha, e1, 0, c->replies, c->known);
+            } else {
+                value = -solve(e, c->no, c->np, -alpha - 1, -alpha, e1, 0, c->replies, c->known);
+                if (alpha < value && value < beta)
+                    value = -solve(e, c->no, c->np, -beta, -value, e1, 0, c->replies, c->known);
+            }
+            if (value > best) {
+                best = value;
+                best_move = c->sq;
+                if (value > alpha) {
+                    alpha = value;
+                    if (alpha >= beta)
+                        break;
+                }
+            }
+        }
+    }
+    int lo = elo, hi = ehi;
+    if (best <= a0) {
+        if (best < hi)
+            hi = best;
+    } else if (best >= b0) {
+        if (best > lo)
+            lo = best;
+    } else {
+        lo = hi = best;
+    }
+    et_store(e, p, o, lo, hi, best_move, empties);
+    return best;
+}
+
+/* -- the Python type -------------------------------------------------------------------------- */
+
+static int get_u64(PyObject *obj, u64 *out)
+{
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_board(PyObject *po, PyObject *oo, u64 *p, u64 *o)
+{
+    if (!get_u64(po, p) || !get_u64(oo, o))
+        return 0;
+    if (*p & *o) {
+        PyErr_SetString(PyExc_ValueError, "the two bitboards overlap");
+        return 0;
+    }
+    return 1;
+}
+
+static void Core_dealloc(Core *self)
+{
+    PyMem_RawFree(self->weights);
+    for (int d = 0; d <= 64; d++)
+        PyMem_RawFree(self->probcut[d]);
+    free(self->tt);
+    free(self->et);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"weights", "stages", "stage_size", "instances", "mobility", "opponent_mobility",
+                             "parity", "probcut", "tt_limit", "endgame_table_bits", NULL};
+    Py_buffer weights;
+    int stages, stage_size, mob, omob, par, et_bits = 20;
+    long tt_limit;
+    PyObject *instances, *probcut;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiOiiiOl|i", kwlist, &weights, &stages, &stage_size, &instances,
+                                     &mob, &omob, &par, &probcut, &tt_limit, &et_bits))
+        return -1;
+    int ok = 0;
+    if (weights.len != (Py_ssize_t)stages * stage_size * 2 || stages < 1) {
+        PyErr_SetString(PyExc_ValueError, "weights: expected stages * stage_size int16 values");
+        goto done;
+    }
+    if (mob < 0 || omob < 0 || par < 0 || mob + 64 >= stage_size || omob + 64 >= stage_size || par + 1 >= stage_size) {
+        PyErr_SetString(PyExc_ValueError, "mobility or parity offsets outside a stage");
+        goto done;
+    }
+    if (tt_limit < 1 || tt_limit > (1L << 28) || et_bits < 4 || et_bits > 30) {
+        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
+        goto done;
+    }
+    PyMem_RawFree(self->weights);
+    self->weights = PyMem_RawMalloc(weights.len);
+    if (self->weights == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(self->weights, weights.buf, weights.len);
+    self->stages = stages;
+    self->stage_size = stage_size;
+    self->mob_off = mob;
+    self->omob_off = omob;
+    self->par_off = par;
+    /* instances: [(offset, [squares in digit order]), ...] */
+    PyObject *seq = PySequence_Fast(instances, "instances: a sequence");
+    if (seq == NULL)
+        goto done;
+    Py_ssize_t ni = PySequence_Fast_GET_SIZE(seq);
+    if (ni > MAX_FEATURES) {
+        PyErr_SetString(PyExc_ValueError, "too many pattern instances");
+        Py_DECREF(seq);
+        goto done;
+    }
+    memset(self->sq_count, 0, sizeof(self->sq_count));
+    self->nfeat = (int)ni;
+    for (Py_ssize_t i = 0; i < ni; i++) {
+        int offset;
+        PyObject *squares;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iO", &offset, &squares)) {
+            Py_DECREF(seq);
+            goto done;
+        }
+        PyObject *sq_seq = PySequence_Fast(squares, "squares: a sequence");
+        if (sq_seq == NULL) {
+            Py_DECREF(seq);
+            goto done;
+        }
+        Py_ssize_t cells = PySequence_Fast_GET_SIZE(sq_seq);
+        int32_t power = 1, total = 0;
+        for (Py_ssize_t k = 0; k < cells; k++) {
+            long sq = PyLong_AsLong(PySequence_Fast_GET_ITEM(sq_seq, k));
+            if (sq < 0 || sq > 63 || self->sq_count[sq] >= 16 || cells > 12) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "bad pattern square");
+                Py_DECREF(sq_seq);
+                Py_DECREF(seq);
+                goto done;
+            }
+            self->sq_feat[sq][self->sq_count[sq]] = (unsigned char)i;
+            self->sq_pow[sq][self->sq_count[sq]] = power;
+            self->sq_count[sq]++;
+            total += 2 * power;
+            power *= 3;
+        }
+        Py_DECREF(sq_seq);
+        if (offset < 0 || offset + total >= stage_size) {
+            PyErr_SetString(PyExc_ValueError, "pattern table outside a stage");
+            Py_DECREF(seq);
+            goto done;
+        }
+        self->feat_offset[i] = offset;
+    }
+    Py_DECREF(seq);
+    /* probcut: {depth: (shallow, a, b, sigmas[65])} or None */
+    for (int d = 0; d <= 64; d++) {
+        PyMem_RawFree(self->probcut[d]);
+        self->probcut[d] = NULL;
+    }
+    if (probcut != Py_None) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        if (!PyDict_Check(probcut)) {
+            PyErr_SetString(PyExc_TypeError, "probcut: a dict or None");
+            goto done;
+        }
+        while (PyDict_Next(probcut, &pos, &key, &value)) {
+            long depth = PyLong_AsLong(key);
+            int sh;
+            double a, b;
+            PyObject *sig;
+            if (PyErr_Occurred() || !PyArg_ParseTuple(value, "iddO", &sh, &a, &b, &sig))
+                goto done;
+            if (depth < 0 || depth > 64) {
+                PyErr_SetString(PyExc_ValueError, "probcut depth out of range");
+                goto done;
+            }
+            ProbCut *pc = PyMem_RawMalloc(sizeof(ProbCut));
+            if (pc == NULL) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            self->probcut[depth] = pc;
+            pc->shallow = sh;
+            pc->a = a;
+            pc->b = b;
+            PyObject *s = PySequence_Fast(sig, "sigmas: a sequence");
+            if (s == NULL)
+                goto done;
+            if (PySequence_Fast_GET_SIZE(s) != 65) {
+                Py_DECREF(s);
+                PyErr_SetString(PyExc_ValueError, "probcut: 65 sigmas expected");
+                goto done;
+            }
+            for (int n = 0; n < 65; n++)
+                pc->sigma[n] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(s, n));
+            Py_DECREF(s);
+            if (PyErr_Occurred())
+                goto done;
+        }
+    }
+    /* tables: calloc'd pages are only touched as they fill */
+    u64 cap = 1;
+    while (cap < (u64)tt_limit * 2)
+        cap <<= 1;
+    free(self->tt);
+    self->tt = calloc(cap, sizeof(TTEntry));
+    self->tt_mask = cap - 1;
+    self->tt_limit = tt_limit;
+    self->tt_count = 0;
+    self->tt_gen = 1;
+    free(self->et);
+    self->et = calloc((size_t)1 << et_bits, sizeof(ETEntry));
+    self->et_mask = ((u64)1 << et_bits) - 1;
+    self->et_gen = 1;
+    if (self->tt == NULL || self->et == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (int i = 0; i < MAX_PLY; i++)
+        self->killers[i][0] = self->killers[i][1] = -1;
+    memset(self->history, 0, sizeof(self->history));
+    self->probcut_t = 1.5;
+    ok = 1;
+done:
+    PyBuffer_Release(&weights);
+    return ok ? 0 : -1;
+}
+
+/* Set up the deadline and callbacks of one search call; 0 (with an exception) if busy. */
+static int begin(Core *e, double deadline, PyObject *clock, PyObject *cancelled)
+{
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this engine core is already searching");
+        return 0;
+    }
+    if (e->tt == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "engine core not initialised");
+        return 0;
+    }
+    e->busy = 1;
+    e->deadline = deadline;
+    e->clock = clock;
+    e->cancelled = cancelled;
+    e->clock_kind = clock == PerfCounter ? CLOCK_MONO : clock == ProcessTime ? CLOCK_CPU : CLOCK_PYTHON;
+    e->next_python_check = 0;
+    e->failed = 0;
+    e->check_at = e->nodes + 1; /* check at once, as the Python engine does on its first node */
+    return 1;
+}
+
+static PyObject *finish_stopped(Core *e)
+{
+    e->busy = 0;
+    if (e->failed)
+        return NULL; /* the callback's exception */
+    PyErr_SetNone(Timeout);
+    return NULL;
+}
+
+/* The root moves to search, in order: legal moves of (p, o); 0 with an exception otherwise. */
+static int read_order(PyObject *order, u64 p, u64 o, int *out, int *n)
+{
+    PyObject *seq = PySequence_Fast(order, "order: a sequence of squares");
+    if (seq == NULL)
+        return 0;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len < 1 || len > 64) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "order: 1 to 64 squares");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long sq = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (sq < 0 || sq > 63) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "order: squares 0-63");
+            return 0;
+        }
+        if (!(get_moves(p, o) >> sq & 1)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "order: an illegal move");
+            return 0;
+        }
+        out[i] = (int)sq;
+    }
+    *n = (int)len;
+    Py_DECREF(seq);
+    return 1;
+}
+
+/* root(p, o, depth, order, alpha, beta, deadline, clock, cancelled) -> (best, move, {move: score}) */
+static PyObject *Core_root(Core *self, PyObject *args)
+{
+    PyObject *po, *oo, *order_obj, *clock, *cancelled;
+    int depth, alpha, beta;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OOiOiidOO", &po, &oo, &depth, &order_obj, &alpha, &beta, &deadline, &clock,
+                          &cancelled))
+        return NULL;
+    u64 p, o;
+    int order[64], n, scores[64];
+    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
+        return NULL;
+    if (depth < 1 || depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "depth: 1 to 64");
+        return NULL;
+    }
+    if (!begin(self, deadline, clock, cancelled))
+        return NULL;
+    Core *volatile e = self;
+    volatile int best = -INF, best_move = order[0];
+    volatile int done_count = 0;
+    e->has_partial = 0;
+    e->tstate = PyEval_SaveThread();
+    if (setjmp(e->stop)) {
+        PyEval_RestoreThread(e->tstate);
+        return finish_stopped(e);
+    }
+    for (int i = 0; i < n; i++) {
+        int sq = order[i];
+        u64 f = flips(p, o, sq);
+        u64 np = p | f | (1ULL << sq), no = o ^ f;
+        int value;
+        if (i == 0) {
+            value = -negamax(e, no, np, depth - 1, -beta, -alpha, 1, 0);
+        } else {
+            value = -negamax(e, no, np, depth - 1, -alpha - 1, -alpha, 1, 0);
+            if (alpha < value && value < beta)
+                value = -negamax(e, no, np, depth - 1, -beta, -value, 1, 0);
+        }
+        scores[i] = value;
+        done_count = i + 1;
+        if (value > best) {
+            best = value;
+            best_move = sq;
+            if (value > alpha)
+                alpha = value;
+        }
+        e->partial_best = best;
+        e->partial_move = best_move;
+        e->has_partial = 1;
+    }
+    PyEval_RestoreThread(e->tstate);
+    e->busy = 0;
+    PyObject *dict = PyDict_New();
+    if (dict == NULL)
+        return NULL;
+    for (int i = 0; i < done_count; i++) {
+        PyObject *k = PyLong_FromLong(order[i]), *v = PyLong_FromLong(scores[i]);
+        if (k == NULL || v == NULL || PyDict_SetItem(dict, k, v) < 0) {
+            Py_XDECREF(k);
+            Py_XDECREF(v);
+            Py_DECREF(dict);
+            return NULL;
+        }
+        Py_DECREF(k);
+        Py_DECREF(v);
+    }
+    return Py_BuildValue("iiN", best, best_move, dict);
+}
+
+/* solve_root(p, o, order, alpha, beta, empties, deadline, clock, cancelled) -> (value, move) */
+static PyObject *Core_solve_root(Core *self, PyObject *args)
+{
+    PyObject *po, *oo, *order_obj, *clock, *cancelled;
+    int alpha, beta, empties;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "OOOiiidOO", &po, &oo, &order_obj, &alpha, &beta, &empties, &deadline, &clock,
+                          &cancelled))
+        return NULL;
+    u64 p, o;
+    int order[64], n;
+    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
+        return NULL;
+    if (empties != popcount(FULL ^ (p | o))) {
+        PyErr_SetString(PyExc_ValueError, "empties: not the position's");
+        return NULL;
+    }
+    if (!begin(self, deadline, clock, cancelled))
+        return NULL;
+    Core *volatile e = self;
+    volatile int best = -INF, best_move = order[0];
+    e->tstate = PyEval_SaveThread();
+    if (setjmp(e->stop)) {
+        PyEval_RestoreThread(e->tstate);
+        return finish_stopped(e);
+    }
+    for (int i = 0; i < n; i++) {
+        int sq = order[i];
+        u64 f = flips(p, o, sq);
+        int value = -solve(e, o ^ f, p | f | (1ULL << sq), -beta, -alpha, empties - 1, 0, 0, 0);
+        if (value > best) {
+            best = value;
+            best_move = sq;
+            if (value >= beta)
+                break;
+        }
+    }
+    PyEval_RestoreThread(e->tstate);
+    e->busy = 0;
+    return Py_BuildValue("ii", best, best_move);
+}
+
+static PyObject *Core_new_solve(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    self->et_gen++;
+    if (self->et_gen == 0) {
+        memset(self->et, 0, sizeof(ETEntry) * (self->et_mask + 1));
+        self->et_gen = 1;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_age_history(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    for (int i = 0; i < 65; i++)
+        self->history[i] /= 8; /* non-negative: Python's // 8 */
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_evaluate(Core *self, PyObject *args)
+{
+    PyObject *po, *oo;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OO", &po, &oo) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    return PyLong_FromLong(evaluate(self, p, o));
+}
+
+static PyObject *Core_ordered(Core *self, PyObject *args)
+{
+    PyObject *po, *oo, *mo;
+    int depth, ply, tt_move;
+    u64 p, o, moves;
+    if (!PyArg_ParseTuple(args, "OOOiii", &po, &oo, &mo, &depth, &ply, &tt_move) || !parse_board(po, oo, &p, &o)
+        || !get_u64(mo, &moves))
+        return NULL;
+    if (ply < 0 || ply >= MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "ply out of range");
+        return NULL;
+    }
+    moves &= get_moves(p, o);
+    if (!moves)
+        return PyList_New(0);
+    int out[64];
+    int n = ordered(self, p, o, moves, depth, ply, tt_move, out);
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(out[i]));
+    return list;
+}
+
+static PyObject *line_list(const int *line, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+    return list;
+}
+
+/* Follow a table's best moves from (p, o) into line[n..length) (passes included): the midgame
+ * table's (stopping at a position seen before, as Engine.principal_line does) or the endgame
+ * bounds table's (bots.othello.core.table_line). Returns the line's new length. */
+static int follow(Core *e, u64 p, u64 o, int *line, int n, int length, int midgame)
+{
+    u64 seen_p[128], seen_o[128];
+    int nseen = 0;
+    while (n < length) {
+        u64 moves = get_moves(p, o);
+        if (!moves) {
+            if (!get_moves(o, p))
+                break;
+            line[n++] = PASS;
+            u64 t = p;
+            p = o;
+            o = t;
+            continue;
+        }
+        int move = -1;
+        if (midgame) {
+            TTEntry *entry = tt_find(e, p, o);
+            if (entry != NULL)
+                move = entry->move;
+        } else {
+            ETEntry *entry = et_find(e, p, o);
+            if (entry != NULL)
+                move = entry->move;
+        }
+        if (move < 0 || !(moves >> move & 1))
+            break;
+        if (midgame) {
+            int repeated = 0;
+            for (int i = 0; i < nseen; i++)
+                if (seen_p[i] == p && seen_o[i] == o)
+                    repeated = 1;
+            if (repeated)
+                break;
+            seen_p[nseen] = p;
+            seen_o[nseen++] = o;
+        }
+        line[n++] = move;
+        u64 f = flips(p, o, move);
+        u64 np = p | f | (1ULL << move);
+        p = o ^ f;
+        o = np;
+    }
+    return n;
+}
+
+/* principal_line(p, o, first, length): Engine.principal_line over the midgame table */
+static PyObject *Core_principal_line(Core *self, PyObject *args)
+{
+    PyObject *po, *oo;
+    int first, length;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OOii", &po, &oo, &first, &length) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    if (first < 0 || first > 63) {
+        PyErr_SetString(PyExc_ValueError, "first: a square");
+        return NULL;
+    }
+    if (length > 128)
+        length = 128;
+    int line[128];
+    line[0] = first;
+    u64 f = flips(p, o, first);
+    int n = follow(self, o ^ f, p | f | (1ULL << first), line, 1, length, 1);
+    return line_list(line, n);
+}
+
+/* table_line(p, o, length): bots.othello.core.table_line over the endgame bounds table */
+static PyObject *Core_table_line(Core *self, PyObject *args)
+{
+    PyObject *po, *oo;
+    int length;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OOi", &po, &oo, &length) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    if (length > 128)
+        length = 128;
+    int line[128];
+    return line_list(line, follow(self, p, o, line, 0, length, 0));
+}
+
+static PyObject *Core_get_nodes(Core *self, void *closure) { return PyLong_FromLongLong(self->nodes); }
+
+static int Core_set_nodes(Core *self, PyObject *value, void *closure)
+{
+    long long v = value ? PyLong_AsLongLong(value) : -1;
+    if (v < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "nodes: a count");
+        return -1;
+    }
+    self->nodes = v;
+    return 0;
+}
+
+static PyObject *Core_get_partial(Core *self, void *closure)
+{
+    if (!self->has_partial)
+        Py_RETURN_NONE;
+    return Py_BuildValue("ii", self->partial_best, self->partial_move);
+}
+
+static PyObject *Core_get_probcut_t(Core *self, void *closure) { return PyFloat_FromDouble(self->probcut_t); }
+
+static int Core_set_probcut_t(Core *self, PyObject *value, void *closure)
+{
+    double v = value ? PyFloat_AsDouble(value) : -1.0;
+    if (v == -1.0 && (value == NULL || PyErr_Occurred())) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "probcut_t: a number");
+        return -1;
+    }
+    self->probcut_t = v;
+    return 0;
+}
+
+static PyObject *Core_get_tt_size(Core *self, void *closure) { return PyLong_FromLong(self->tt_count); }
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_get_nodes, (setter)Core_set_nodes, "nodes searched (settable)", NULL},
+    {"partial", (getter)Core_get_partial, NULL, "(best, move) of the root moves searched by the last root call", NULL},
+    {"probcut_t", (getter)Core_get_probcut_t, (setter)Core_set_probcut_t, "Multi-ProbCut's confidence", NULL},
+    {"tt_size", (getter)Core_get_tt_size, NULL, "positions in the midgame table", NULL},
+    {NULL},
+};
+
+static PyMethodDef Core_methods[] = {
+    {"root", (PyCFunction)Core_root, METH_VARARGS, "one iteration over the root moves (Engine._root)"},
+    {"solve_root", (PyCFunction)Core_solve_root, METH_VARARGS, "one exact window over the root moves"},
+    {"new_solve", (PyCFunction)Core_new_solve, METH_NOARGS, "forget the endgame bounds table"},
+    {"age_history", (PyCFunction)Core_age_history, METH_NOARGS, "history scores // 8"},
+    {"evaluate", (PyCFunction)Core_evaluate, METH_VARARGS, "the learned evaluation"},
+    {"ordered", (PyCFunction)Core_ordered, METH_VARARGS, "Engine._ordered"},
+    {"principal_line", (PyCFunction)Core_principal_line, METH_VARARGS, "the midgame table's line"},
+    {"table_line", (PyCFunction)Core_table_line, METH_VARARGS, "the endgame table's line"},
+    {NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bots.othello._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One engine's compiled search state: weights, tables, killers, history.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+/* -- module functions ------------------------------------------------------------------------- */
+
+static PyObject *mod_legal(PyObject *m, PyObject *args)
+{
+    PyObject *po, *oo;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OO", &po, &oo) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(get_moves(p, o));
+}
+
+/* Arguments (p, o, n) with lo <= n <= hi; 0 with an exception otherwise. */
+static int parse_board_int(PyObject *args, u64 *p, u64 *o, int *n, int lo, int hi, const char *what)
+{
+    PyObject *po, *oo;
+    if (!PyArg_ParseTuple(args, "OOi", &po, &oo, n) || !parse_board(po, oo, p, o))
+        return 0;
+    if (*n < lo || *n > hi) {
+        PyErr_Format(PyExc_ValueError, "%s: %d to %d", what, lo, hi);
+        return 0;
+    }
+    return 1;
+}
+
+static PyObject *mod_flips(PyObject *m, PyObject *args)
+{
+    int sq;
+    u64 p, o;
+    if (!parse_board_int(args, &p, &o, &sq, 0, 63, "square"))
+        return NULL;
+    return PyLong_FromUnsignedLongLong(flips(p, o, sq));
+}
+
+static PyObject *mod_perft(PyObject *m, PyObject *args)
+{
+    int depth;
+    u64 p, o, n;
+    if (!parse_board_int(args, &p, &o, &depth, 0, 64, "depth"))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    n = perft(p, o, depth, 0);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromUnsignedLongLong(n);
+}
+
+static PyObject *mod_stable(PyObject *m, PyObject *args)
+{
+    PyObject *po, *oo;
+    u64 p, o;
+    if (!PyArg_ParseTuple(args, "OO", &po, &oo) || !parse_board(po, oo, &p, &o))
+        return NULL;
+    if (!edge_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_edge_table first");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(stable_discs(p, o));
+}
+
+static PyObject *mod_set_edge_table(PyObject *m, PyObject *args)
+{
+    Py_buffer buf;
+    if (!PyArg_ParseTuple(args, "y*", &buf))
+        return NULL;
+    if (buf.len != 65536) {
+        PyBuffer_Release(&buf);
+        PyErr_SetString(PyExc_ValueError, "the edge table has 65536 bytes");
+        return NULL;
+    }
+    memcpy(EDGE_STABLE, buf.buf, 65536);
+    edge_ready = 1;
+    PyBuffer_Release(&buf);
+    Py_RETURN_NONE;
+}
+
+static PyObject *mod_set_timeout(PyObject *m, PyObject *exc)
+{
+    if (!PyExceptionClass_Check(exc)) {
+        PyErr_SetString(PyExc_TypeError, "an exception class");
+        return NULL;
+    }
+    Py_INCREF(exc);
+    Py_XSETREF(Timeout, exc);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"legal", mod_legal, METH_VARARGS, "legal(p, o): the mover's legal squares as a bitboard"},
+    {"flips", mod_flips, METH_VARARGS, "flips(p, o, square): the discs the move flips"},
+    {"perft", mod_perft, METH_VARARGS, "perft(p, o, depth): leaves, passes counted as moves"},
+    {"stable", mod_stable, METH_VARARGS, "stable(p, o): stable discs of p (stable_discs)"},
+    {"set_edge_table", mod_set_edge_table, METH_VARARGS, "the edge stability table (65536 bytes)"},
+    {"set_timeout", mod_set_timeout, METH_O, "the exception raised when the deadline passes"},
+    {NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "bots.othello._core",
+    "The compiled Othello search core (see bots.othello.compiled).", -1, module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    init_rays();
+    init_tables();
+    if (PyType_Ready(&CoreType) < 0)
+        return NULL;
+    PyObject *time = PyImport_ImportModule("time");
+    if (time == NULL)
+        return NULL;
+    PerfCounter = PyObject_GetAttrString(time, "perf_counter");
+    ProcessTime = PyObject_GetAttrString(time, "process_time");
+    Py_DECREF(time);
+    if (PerfCounter == NULL || ProcessTime == NULL)
+        return NULL;
+    Timeout = PyExc_TimeoutError;
+    Py_INCREF(Timeout);
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
