@@ -99,3 +99,21 @@ def test_a_match_prints_no_escape_sequence_from_a_file_bot(tmp_path):
     done = run_cli("match", "toothpicks", f"{load_fails}:strategy", "perfect")
     assert done.returncode == 2 and "RuntimeError: linkboom" in done.stderr
     assert clean(done.stderr.replace("\n", ""))
+
+
+MARKUP = "[link=https://evil.example]click[/link] [blink red]x[/] [/] :smile: [@click=app.quit]q[/]"
+
+
+@pytest.mark.parametrize("command", [["match", "--games", "2"], ["tournament", "--games", "1", "--sandbox", "auto"]])
+def test_bot_text_is_never_markup_in_the_commands_output(tmp_path, command):
+    """A folder named with markup and an exception message full of it: the command neither
+    crashes (MarkupError) nor styles or links anything; the text comes out as it was."""
+    folder = tmp_path / "x[bold]y"
+    folder.mkdir()
+    path = folder / "b[blink red]ot.py"
+    path.write_text(f"def strategy(left):\n    raise ValueError({MARKUP!r})\n")
+    verb, *rest = command
+    done = run_cli(verb, "toothpicks", f"{path}:strategy", "perfect", *rest, "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    assert f"ValueError: {MARKUP}" in done.stdout.replace("\n", ""), done.stdout
+    assert "b[blink red]ot.py:strategy" in done.stdout and "\x1b" not in done.stdout

@@ -189,9 +189,9 @@ def progress_bar(title: str, quiet: bool):
             speed = task.finished_speed or task.speed
             return Text(f"{speed * 60:,.0f} games/min" if speed else "… games/min", style="progress.data.speed")
 
-    err = Console(stderr=True)
+    err = plain_console(stderr=True)
     return Progress(
-        TextColumn(title),
+        TextColumn(title, markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         GamesPerMinute(),
@@ -202,3 +202,13 @@ def progress_bar(title: str, quiet: bool):
         transient=True,
         disable=quiet or not err.is_terminal,
     )
+
+
+def plain_console(stderr: bool = False):
+    """The commands' Rich console: it shows every text as it is, never as markup, emoji codes or
+    highlighted values. Bot names, paths and forfeit reasons come from outside the arcade (a
+    folder named ``x[/]y``, an exception saying ``[link=https://…]``): printed plainly, they can
+    neither crash the command (``MarkupError``) nor put a link or a style in the terminal."""
+    from rich.console import Console
+
+    return Console(stderr=stderr, markup=False, emoji=False, highlight=False)

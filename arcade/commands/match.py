@@ -6,6 +6,7 @@ import argparse
 import json
 
 from arcade.commands.common import (
+    plain_console,
     UsageError,
     add_game_argument,
     add_memory_option,
@@ -48,7 +49,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.table import Table
 
     from arcade.match import run_match
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
             str(summary.forfeits[p]),
             f"{summary.max_move_seconds[p] * 1000:.1f} ms",
         )
-    console = Console()
+    console = plain_console()
     console.print(table)
     console.print(f"draws: {summary.draws}")
     if secret:

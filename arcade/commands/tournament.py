@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from arcade.commands.common import (
+    plain_console,
     UsageError,
     add_game_argument,
     add_memory_option,
@@ -143,12 +144,11 @@ def write_csv(path: str, result: TournamentResult) -> None:
 def print_result(game, result: TournamentResult, args, seed: int, secret: bool, logs: list[str]) -> None:
     """The standings as a table, the replay line of a secret seed, the forfeits' reasons (ten at
     most) and where the file bots' output went."""
-    from rich.console import Console
     from rich.table import Table
 
     from bots.external import short_name
 
-    console = Console()
+    console = plain_console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
     table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · {seed_text(seed, secret)}")
     if args.fmt == "groups":
