@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from textual import events, on
 from textual.app import App
+from textual.notifications import SeverityLevel
 
 from arcade.catalog import CATALOG
 from arcade.screens.menu import MenuScreen
@@ -29,7 +31,7 @@ class ArcadeApp(App[None]):
 
         notice = memory.check()  # a settings file that is not ours: set aside, said once
         if notice is not None:
-            self.notify(notice, title="Settings", severity="warning", markup=False, timeout=10)
+            self.notify(notice, title="Settings", severity="warning", timeout=10)
         theme = memory.last_theme()
         if theme in self.available_themes and self.theme == "textual-dark":  # not one set before mount
             self.theme = theme
@@ -41,3 +43,21 @@ class ArcadeApp(App[None]):
             self.push_screen(SetupScreen(CATALOG[self.start_game]))
         if self.replay is not None:
             self.push_screen(self.replay)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every notification of the app (a widget's ``notify`` comes here): its text cleaned and
+        capped (``arcade.untrusted.clean``: a path, an error's message) and never read as markup,
+        whatever ``markup`` says."""
+        from arcade.untrusted import clean
+
+        super().notify(clean(message, multiline=True), title=clean(title), severity=severity, timeout=timeout,
+                       markup=False)
+
+    @on(events.DeliveryComplete)
+    def screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        """Say where a screenshot went, the path as plain text (Textual's own notice reads it as
+        markup: a folder named ``x[/]y`` would break it)."""
+        if event.name == "screenshot":
+            event.prevent_default()
+            self.notify(f"Saved screenshot to {event.path}" if event.path else "Saved screenshot", title="Screenshot")

@@ -50,8 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             return play.run_app()
         return args.run(args)
-    except UsageError as exc:
-        print(f"arcade: error: {exc}", file=sys.stderr)
+    except UsageError as exc:  # it may quote a path, a bot's name or error: shown plain, capped
+        from arcade.untrusted import clean
+
+        print(f"arcade: error: {clean(exc, cap=4 * 1024, multiline=True)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("arcade: interrupted", file=sys.stderr)

@@ -51,7 +51,8 @@ LINE_CAP = 16 << 20
 shorter; a line of a gigabyte is no record)."""
 
 TEXT_CAP = 1024
-"""How much of one text from a record (a reason, a name, a value) a message or listing shows."""
+"""How much of one text from a record (a reason, a name, a value) a message or listing shows, in
+bytes (``arcade.untrusted.CAP``)."""
 
 
 class RecordError(ValueError):
@@ -64,13 +65,10 @@ Key = tuple[str, str, str, int]
 
 def shown(value: object, cap: int = TEXT_CAP) -> str:
     """``value`` (text from a record, or a path) safe to print on one line: no escape sequence
-    or control character (``bots.base.printable``), at most ``cap`` characters, the cut said."""
-    from bots.base import printable
+    or control character, at most ``cap`` bytes, the cut said (``arcade.untrusted.clean``)."""
+    from arcade.untrusted import clean
 
-    text = value if isinstance(value, str) else str(value)
-    if len(text) > cap:
-        text = f"{text[:cap]}… ({len(text) - cap:,} more characters)"
-    return printable(text)
+    return clean(value, cap)
 
 
 def _kind(mode: int) -> str:
@@ -462,7 +460,9 @@ class Referee:
 
 
 def _say(text: str) -> None:
-    print(f"arcade: {text}", file=sys.stderr)
+    from arcade.untrusted import clean
+
+    print(f"arcade: {clean(text, cap=None)}", file=sys.stderr)
 
 
 def upgrade(header: dict) -> dict:

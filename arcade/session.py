@@ -26,7 +26,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from bots.base import ERROR, INVALID, Bot, Context, Forfeit
+from bots.base import ERROR, INVALID, TEXT_CAP, Bot, Context, Forfeit, printable
 from bots.limits import Limits
 from games.base import CHANCE, Game, GameError, Move, Result, State, Termination
 
@@ -234,5 +234,6 @@ class Session:
             try:
                 bot.game_over(self.state, self.result)  # type: ignore[arg-type]
             except Exception as exc:  # noqa: BLE001 - telling a program failed: the game is over all the same
-                problems.append(f"({type(exc).__name__} while ending the game for a bot: {exc})")
+                problems.append(f"({type(exc).__name__} while ending the game for a bot: "
+                                f"{printable(exc, cap=TEXT_CAP)})")
         return problems

@@ -41,31 +41,66 @@ _ESCAPES = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""C0 and C1 controls and DEL, and the bidirectional marks, embeddings, overrides and isolates (a
+``\u202e`` makes ``exe.txt`` read ``txt.exe``)."""
+_SEPARATORS = re.compile(r"[\u2028\u2029]")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 
+TEXT_CAP = 1024
+"""How much of one text from outside the arcade (a name, a path, an error, a reason) is kept, in
+bytes of UTF-8; the rest is cut, and the cut said."""
 
-def printable(text: object, multiline: bool = False) -> str:
+
+def as_text(value: object) -> str:
+    """``str(value)``, whatever it is: an object whose ``__str__`` fails is named by its type."""
+    if isinstance(value, str):
+        return value
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - a program's object: its __str__ may do anything
+        return f"<{type(value).__name__} that cannot be shown>"
+
+
+def _cut(text: str, cap: int) -> tuple[str, str]:
+    """``text`` within ``cap`` bytes of UTF-8, and the note of the cut (``… (cut, N bytes)``, or
+    nothing when it was not longer)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= cap:
+        return text, ""
+    head = _SURROGATES.sub("\ufffd", text[:cap])  # a lone surrogate and U+FFFD: 3 bytes each
+    head = head.encode("utf-8")[:cap].decode("utf-8", "ignore")
+    return head, f"… (cut, {size - len(head.encode('utf-8')):,} bytes)"
+
+
+def printable(text: object, multiline: bool = False, cap: int | None = None) -> str:
     r"""``text`` (from a program: a bot's error, a protocol line, a name) made safe to print or
     show: escape sequences (CSI, OSC and other ``ESC`` sequences, their C1 forms) removed, then
-    every other C0 control, DEL and C1 control; a lone surrogate (an undecodable byte) becomes
-    ``\ufffd``. A ``multiline`` text keeps its newlines and tabs (``\r\n`` becomes ``\n``);
-    otherwise they become spaces, so the text stays on one line."""
-    text = text if isinstance(text, str) else str(text)
+    every other C0 control, DEL and C1 control and the bidirectional overrides; a lone surrogate
+    (an undecodable byte) becomes ``�``. A ``multiline`` text keeps its newlines and tabs
+    (``
+`` becomes ``
+``); otherwise they become spaces, so the text stays on one line. With
+    a ``cap`` (bytes of UTF-8, ``TEXT_CAP`` for one piece of text) a longer text is cut there,
+    and ends saying how much was cut. (What it gives is no markup either: ``arcade.untrusted``
+    shows it as plain text in the app and the commands.)"""
+    text, cut = _cut(as_text(text), cap) if cap is not None else (as_text(text), "")
     text = _ESCAPES.sub("", text.replace("\r\n", "\n"))
+    text = _SEPARATORS.sub("\n", text)
     if not multiline:
         text = text.replace("\n", " ").replace("\t", " ")
-    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", text)) + cut
 
 
 class Forfeit(Exception):
     """A bot's fault that loses it the game. ``str`` is the course's wording (without the side's
     name), e.g. ``strategy took >100ms to return a move``; ``detail`` says more; ``kind`` is the
     ``Termination`` it ends the game with. Both texts may come from a program (an error's message,
-    a protocol line): they are kept ``printable`` on one line, whoever prints them."""
+    a protocol line): they are kept ``printable`` on one line and capped at ``TEXT_CAP`` bytes
+    here, where they are made, so that a 4 MB message is never copied into every record line."""
 
     def __init__(self, wording: str, detail: str = "", kind: Termination = Termination.ERROR) -> None:
-        wording, detail = printable(wording), printable(detail)
+        wording, detail = printable(wording, cap=TEXT_CAP), printable(detail, cap=TEXT_CAP)
         self.wording = wording
         self.detail = detail
         self.kind = kind

@@ -44,6 +44,7 @@ colour alone.
 from __future__ import annotations
 
 from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
@@ -85,9 +86,10 @@ class Board(Widget, can_focus=True):
     class Comment(Message):
         """A line for the commentary pane from the board (e.g. its analysis verdict)."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str | Text) -> None:
             super().__init__()
             self.text = text
+            """Plain text, or styled (``arcade.untrusted.markup``)."""
 
     class PanelChanged(Message):
         """The board's ``analysis_lines`` changed (e.g. a table finished building)."""
@@ -123,8 +125,9 @@ class Board(Widget, can_focus=True):
         """The Rich style of the component class ``<COMPONENT_PREFIX>--<name>``."""
         return self.get_component_rich_style(f"{self.COMPONENT_PREFIX}--{name}")
 
-    def comment(self, text: str) -> None:
-        """Add ``text`` (Rich markup allowed) to the commentary pane."""
+    def comment(self, text: str | Text) -> None:
+        """Add ``text`` to the commentary pane: a ``str`` as plain text, a ``Text`` (made with
+        ``arcade.untrusted.markup``) styled."""
         self.post_message(self.Comment(text))
 
     def panel_changed(self) -> None:

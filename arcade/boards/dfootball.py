@@ -130,7 +130,9 @@ class FootballBoard(Board):
         if key == self._announced:
             return
         self._announced = key
-        self.comment(f"[dim]analysis:[/dim] {analysed.lines[0]}")
+        from arcade.untrusted import markup, ours
+
+        self.comment(markup("[dim]analysis:[/dim] ") + ours(analysed.lines[0]))
 
     def movable(self) -> list[int]:
         if not self.human or self.state.over:

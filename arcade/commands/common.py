@@ -136,10 +136,10 @@ def admit_bots(game, names: Sequence[str], limits: Limits) -> list[BotEntry]:
 
 
 def bot_logs(entries) -> list[str]:
-    """The log files of the file bots among ``entries``."""
-    from bots.base import printable
+    """The log files of the file bots among ``entries`` (``arcade.untrusted.clean``)."""
+    from arcade.untrusted import clean
 
-    return sorted({printable(e.source.log_path) for e in entries if getattr(e, "source", None) is not None})
+    return sorted({clean(e.source.log_path) for e in entries if getattr(e, "source", None) is not None})
 
 
 def game_entry(game_id: str) -> GameEntry:
@@ -178,11 +178,14 @@ def progress_bar(title: str, quiet: bool):
         MofNCompleteColumn,
         Progress,
         ProgressColumn,
+        RenderableColumn,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
     from rich.text import Text
+
+    from arcade.untrusted import plain
 
     class GamesPerMinute(ProgressColumn):
         def render(self, task) -> Text:
@@ -191,7 +194,7 @@ def progress_bar(title: str, quiet: bool):
 
     err = plain_console(stderr=True)
     return Progress(
-        TextColumn(title, markup=False),
+        RenderableColumn(plain(title)),  # a bot's name: not markup, nor a format string
         BarColumn(),
         MofNCompleteColumn(),
         GamesPerMinute(),
@@ -206,9 +209,17 @@ def progress_bar(title: str, quiet: bool):
 
 def plain_console(stderr: bool = False):
     """The commands' Rich console: it shows every text as it is, never as markup, emoji codes or
-    highlighted values. Bot names, paths and forfeit reasons come from outside the arcade (a
-    folder named ``x[/]y``, an exception saying ``[link=https://…]``): printed plainly, they can
-    neither crash the command (``MarkupError``) nor put a link or a style in the terminal."""
+    highlighted values, and with no terminal control (every string it prints, a table's cells
+    and title included, goes through ``arcade.untrusted.clean``). Bot names, paths and forfeit
+    reasons come from outside the arcade (a folder named ``x[/]y``, an exception saying
+    ``[link=https://…]`` or holding an escape sequence): printed plainly, they can neither crash
+    the command (``MarkupError``) nor put a link, a style or a control in the terminal."""
     from rich.console import Console
 
-    return Console(stderr=stderr, markup=False, emoji=False, highlight=False)
+    from arcade.untrusted import clean
+
+    class PlainConsole(Console):
+        def render_str(self, text: str, **kwargs):
+            return super().render_str(clean(text, cap=None, multiline=True), **kwargs)
+
+    return PlainConsole(stderr=stderr, markup=False, emoji=False, highlight=False)

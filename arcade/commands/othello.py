@@ -84,6 +84,7 @@ def _check_name(name: str) -> None:
 
 def run_player(args) -> int:
     from arcade.othello_protocol import run_player as play
+    from arcade.untrusted import clean
     from bots.limits import Limits
     from bots.registry import UnknownBot, admit
     from games.othello import Othello
@@ -95,7 +96,8 @@ def run_player(args) -> int:
     except UnknownBot as exc:
         raise UsageError(str(exc)) from None
     try:
-        print(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, {args.time_limit:g} s a move)", flush=True)
+        print(clean(f"{args.name}: waiting for {args.name}.go in {Path(args.dir).resolve()} ({args.bot}, "
+                    f"{args.time_limit:g} s a move)"), flush=True)
         return play(args.name, bot, args.time_limit, args.dir, poll=args.poll,
                     out=lambda text: print(text, flush=True), seed=args.seed)
     finally:
@@ -110,6 +112,7 @@ def run_referee(args) -> int:
 
     from arcade.othello_protocol import ProtocolError
     from arcade.othello_protocol import run_referee as referee
+    from arcade.untrusted import clean
 
     _check_common(args)
     _check_name(args.name1)
@@ -121,9 +124,9 @@ def run_referee(args) -> int:
         outcome = referee(args.name1, args.name2, args.time_limit, args.dir, rng,
                           out=lambda text: print(text, flush=True), poll=args.poll, read_delay=args.read_delay)
     except ProtocolError as exc:
-        print(f"arcade: othello-referee: {exc}", file=sys.stderr)
+        print(f"arcade: othello-referee: {clean(exc)}", file=sys.stderr)
         return 1
     if outcome.broken is not None:
-        print(f"arcade: othello-referee: the game's files failed: {outcome.broken}", file=sys.stderr)
+        print(f"arcade: othello-referee: the game's files failed: {clean(outcome.broken)}", file=sys.stderr)
         return 1
     return 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -34,6 +35,7 @@ from arcade.screens.help import HelpScreen
 from arcade.screens.pacing import NORMAL_PACE, PACES, Pacing, Step
 from arcade.screens.palette import GameCommands
 from arcade.seeds import screen_rngs
+from arcade.untrusted import markup
 from arcade.session import HUMAN, CannotUndo, Session
 from arcade.widgets.footer import FittedFooter, shown_bindings
 from arcade.widgets.game_log import Commentary, GameLog, MoveList
@@ -199,7 +201,8 @@ class GameScreen(Screen):
                     self.board.focus()
                 return
             # nothing to choose: played for the human, said in the commentary
-            self.write_commentary(f"[i]{self.game.sides[self.state.to_move].name} has no move: passed for you[/i]")
+            self.write_commentary(markup("[i]$side has no move: passed for you[/i]",
+                                         side=self.game.sides[self.state.to_move].name))
             self.later("forced", lambda: self.play_step(generation, "human", lambda: self.session.play(forced)))
         elif step == "chance":
             self.later("chance", lambda: self.play_step(generation, "chance", lambda: self.session.roll()))
@@ -310,6 +313,7 @@ class GameScreen(Screen):
         self.query_one(ResultBanner).show_result(self.game, self.result)
 
     def player_label(self, side: int) -> str:
+        """"Human", or "bot NAME" (a file bot's spec, as typed: shown plain wherever it goes)."""
         name = self.players[side]
         return "Human" if name == HUMAN else f"bot {name}"
 
@@ -324,11 +328,12 @@ class GameScreen(Screen):
         self.panel.watching = not self.humans
         self.panel.seconds = self.watch_delay()
         names = " vs ".join(f"{s.name} ({self.player_label(i)})" for i, s in enumerate(self.game.sides))
-        self.logs.restart(f"[b]New game[/b]: {names}", self.history)
+        self.logs.restart(markup("[b]New game[/b]: $names", names=names), self.history)
         if self.session.forfeit is not None:
             self.write_commentary(self.session.forfeit.reason)
 
-    def write_commentary(self, line: str) -> None:
+    def write_commentary(self, line: str | Text) -> None:
+        """Add ``line`` to the commentary: a ``str`` (a forfeit's reason) as plain text."""
         self.commentary.say(line)
 
     # -- keys --------------------------------------------------------------------------------------
@@ -390,7 +395,7 @@ class GameScreen(Screen):
         if not self.humans:
             self.paused = True
         self.rebuild_logs()
-        self.write_commentary("[i]↶ undone[/i]")
+        self.write_commentary(markup("[i]↶ undone[/i]"))
         self.advance()
 
     def action_analysis(self, key: str = "a") -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,6 +14,7 @@ from arcade.catalog import GameEntry
 from arcade.screens.game import GameScreen
 from arcade.screens.help import HelpScreen
 from arcade.session import HUMAN
+from arcade.untrusted import markup, plain
 from bots.base import BotEntry
 from bots.limits import Limits
 from bots.registry import UnknownBot, admit, bots_for, contain
@@ -55,13 +55,14 @@ class SetupScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         with VerticalScroll(id="setup"):
-            yield Static(f"[b]{self.entry.title}[/b] · {self.entry.blurb}", id="setup-title")
+            yield Static(markup("[b]$title[/b] · $blurb", title=self.entry.title, blurb=self.entry.blurb),
+                         id="setup-title")
             yield Static("Players", classes="setup-heading")
             choices = [("Human", HUMAN)] + [(f"bot: {name}", name) for name in self.bots]
             choices.append(("bot from a file…", FILE))
             for side_index, side in enumerate(self.game_cls.sides):
                 with Horizontal(classes="setup-row"):
-                    yield Label(f"  {side.name}", classes="setup-label")
+                    yield Label(plain(f"  {side.name}"), classes="setup-label")
                     yield Select(
                         choices,
                         value=self.choices[side_index],
@@ -70,7 +71,8 @@ class SetupScreen(Screen):
                         id=f"side-{side_index}",
                         classes="setup-field",
                     )
-                    yield Label(self.describe(self.choices[side_index]), id=f"about-{side_index}", classes="bot-description")
+                    yield Label(plain(self.describe(self.choices[side_index])), id=f"about-{side_index}",
+                                classes="bot-description")
                 file_row = Horizontal(classes="setup-row", id=f"file-row-{side_index}")
                 file_row.display = self.choices[side_index] == FILE
                 with file_row:
@@ -100,14 +102,14 @@ class SetupScreen(Screen):
                 yield Static("Options", classes="setup-heading")
             for option in self.game_cls.options:
                 with Horizontal(classes="setup-row"):
-                    yield Label(f"  {option.label}", classes="setup-label")
+                    yield Label(plain(f"  {option.label}"), classes="setup-label")
                     value = self.settings.get(option.key, option.presets[0][1] if option.presets else option.default)
                     if isinstance(value, (tuple, list)):
                         value = ",".join(map(str, value))
                     if option.presets:  # one choice each: a quick casual game, the contest's setting
-                        presets = [(label, str(v)) for label, v in option.presets]
-                        if str(value) not in [v for _, v in presets]:
-                            presets.append((str(value), str(value)))
+                        presets = [(plain(label), str(v)) for label, v in option.presets]
+                        if str(value) not in [v for _, v in presets]:  # remembered (settings.json): plain
+                            presets.append((plain(value), str(value)))
                         yield Select(presets, value=str(value), allow_blank=False, compact=True,
                                      id=f"option-{option.key}", classes="setup-field", tooltip=option.help)
                     else:
@@ -118,7 +120,7 @@ class SetupScreen(Screen):
                             classes="setup-field",
                             tooltip=option.help,
                         )
-                    yield Label(option.bounds_text(), classes="setup-bounds")
+                    yield Label(plain(option.bounds_text()), classes="setup-bounds")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
@@ -139,7 +141,7 @@ class SetupScreen(Screen):
         if not event.select.id.startswith("side-"):
             return
         side = event.select.id.removeprefix("side-")
-        self.query_one(f"#about-{side}", Label).update(self.describe(str(event.value)))
+        self.query_one(f"#about-{side}", Label).update(plain(self.describe(str(event.value))))
         row = self.query_one(f"#file-row-{side}")
         row.display = event.value == FILE
         if event.value == FILE:
@@ -158,7 +160,7 @@ class SetupScreen(Screen):
             mine = focused in row.children or (focused.parent is not None and focused.parent in row.children)
             row.set_class(mine, "-focused")
             for label in row.query(".setup-label"):
-                label.update(("▸" if mine else " ") + str(label.content)[1:])
+                label.update(plain(("▸" if mine else " ") + str(label.content)[1:]))
 
     def read_settings(self) -> dict | None:
         """The options as typed, checked by the game; ``None`` (and a message) if any is wrong."""
@@ -182,7 +184,7 @@ class SetupScreen(Screen):
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#setup-error", Static)
-        error.update(f"[b]✗[/b] {escape(text)}" if text else "")
+        error.update(markup("[b]✗[/b] $text", text=text) if text else "")
         error.set_class(bool(text), "shown")
 
     def action_start(self) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 
-from rich.markup import escape
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -23,6 +22,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Pro
 from textual.worker import get_current_worker
 
 from arcade.catalog import CATALOG
+from arcade.untrusted import plain
 
 DEFAULTS: dict[str, tuple[tuple[str, ...], int]] = {
     # the bots ticked and the games a pair a game's tournament starts with: seconds in all, never
@@ -225,12 +225,12 @@ class TournamentScreen(Screen):
         elif total is None:
             count.update("games a pair?")
         else:
-            count.update(f"{total:,} game{'s' if total != 1 else ''} planned")
+            count.update(plain(f"{total:,} game{'s' if total != 1 else ''} planned"))
 
     # -- running -----------------------------------------------------------------------------
     def status(self, text: str, error: bool = False) -> None:
         widget = self.query_one("#t-status", Static)
-        widget.update(escape(text))
+        widget.update(plain(text, multiline=True))
         widget.set_class(error, "error")
 
     def chosen_bots(self) -> list[str]:
@@ -278,7 +278,7 @@ class TournamentScreen(Screen):
         self.query_one("#t-standings", DataTable).clear()
         self.show_crosstable(bots, [])
         self.query_one("#t-progress", ProgressBar).update(total=planned.total, progress=0)
-        self.query_one("#t-count", Static).update(f"0/{planned.total:,} games")
+        self.query_one("#t-count", Static).update(plain(f"0/{planned.total:,} games"))
         files = sum(map(is_file_spec, bots))
         self.status(f"loading {files} file bot{'s' if files > 1 else ''}…" if files else "playing…")
         self.run_tournament(planned, seed, limits)
@@ -364,7 +364,7 @@ class TournamentScreen(Screen):
         if 0 < done < total:
             left = (when - self.started) / done * (total - done) - (now() - when)
             text += f" · {clock(left)} left" if left >= 1 else " · almost done"
-        self.query_one("#t-count", Static).update(text)
+        self.query_one("#t-count", Static).update(plain(text))
 
     def show_standings(self, standings) -> None:
         table = self.query_one("#t-standings", DataTable)
@@ -375,7 +375,7 @@ class TournamentScreen(Screen):
                 cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
             else:
                 cells = (s.rank, cut(s.bot, width), s.games, s.wins, s.draws, s.losses, s.forfeits)
-            table.add_row(*(Text(str(c), justify="right" if right else "left")
+            table.add_row(*(plain(c, justify="right" if right else "left")
                             for c, (_label, _width, right) in zip(cells, COLUMNS[self.format])))
 
     def show_crosstable(self, bots: list[str], pairs) -> None:
@@ -390,7 +390,7 @@ class TournamentScreen(Screen):
         wins = head_to_head(bots, pairs)
         for number, me in enumerate(bots, start=1):
             cells = ["·" if other == me else str(wins.get((me, other), "")) for other in bots]
-            table.add_row(str(number), cut(me), *(Text(c, justify="right") for c in cells))
+            table.add_row(plain(number), plain(cut(me)), *(plain(c, justify="right") for c in cells))
 
     def on_tournament_screen_finished(self, message: Finished) -> None:
         result, problem = message.result, message.problem
@@ -407,7 +407,7 @@ class TournamentScreen(Screen):
         bar = self.query_one("#t-progress", ProgressBar)
         bar.update(total=games or 1, progress=games or 1)
         took = f" in {clock(now() - self.started)}" if self.started is not None else ""
-        self.query_one("#t-count", Static).update(f"{games:,} games{took}")
+        self.query_one("#t-count", Static).update(plain(f"{games:,} games{took}"))
         from bots.external import short_name
 
         champion = result.standings[0]

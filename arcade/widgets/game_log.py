@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import DataTable, RichLog
 
+from arcade.untrusted import plain
 from games.base import CHANCE, Game, State
 
 
@@ -25,12 +26,13 @@ class Commentary(FollowsTheEnd, RichLog):
     """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(wrap=True, markup=True, min_width=20, **kwargs)
+        super().__init__(wrap=True, markup=False, min_width=20, **kwargs)
         self.border_title = "Commentary"
 
-    def say(self, line: str) -> None:
-        """Add ``line`` (Rich markup where it has some: a bot's name in brackets stays text)."""
-        self.write(Text.from_markup(line) if "[" in line and "]" in line else Text(line))
+    def say(self, line: str | Text) -> None:
+        """Add ``line``: a ``str`` is plain text, whatever it holds (a forfeit's reason, a bot's
+        name); styled lines come as ``Text`` (``arcade.untrusted.markup``)."""
+        self.write(line if isinstance(line, Text) else plain(line, multiline=True))
 
 
 class MoveList(FollowsTheEnd, DataTable):
@@ -78,7 +80,7 @@ class GameLog:
         self.moves = moves
         self.commentator = game.commentator()
 
-    def restart(self, heading: str, history: list[State]) -> None:
+    def restart(self, heading: str | Text, history: list[State]) -> None:
         """Clear both panes, say ``heading``, and log ``history`` with a fresh commentator."""
         self.moves.clear()
         self.commentary.clear()

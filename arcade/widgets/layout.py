@@ -18,12 +18,14 @@ class SizeNotice(Static):
     def say(self, title: str, need: tuple[int, int], have: tuple[int, int], beside_keys: bool) -> None:
         """``title`` needs ``need`` (width, height); the terminal has ``have``, less the keys
         panel's width if it is ``beside_keys``."""
-        self.update(
-            f"[b]Enlarge the terminal[/b]\n\n{title} needs at least {need[0]}×{need[1]}; "
-            f"this one is {have[0]}×{have[1]}"
-            + (" beside the keys panel (Ctrl+P hides it)" if beside_keys else "")
-            + ".\n\nq goes back to the menu."
-        )
+        from arcade.untrusted import markup
+
+        keys = " beside the keys panel (Ctrl+P hides it)" if beside_keys else ""
+        self.update(markup(
+            "[b]Enlarge the terminal[/b]\n\n$title needs at least $need; this one is $have$keys.\n\n"
+            "q goes back to the menu.",
+            title=title, need=f"{need[0]}×{need[1]}", have=f"{have[0]}×{have[1]}", keys=keys,
+        ))
 
     def on_resize(self) -> None:
         self.post_message(Refit())

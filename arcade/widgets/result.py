@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.widgets import Static
 
+from arcade.untrusted import markup
 from games.base import Game, Result
 
 TAILS = (" · n rematch · x swap sides · q menu", " · n rematch · x swap", "")
@@ -29,5 +29,5 @@ class ResultBanner(Static):
         title = headline(game, result)
         width = self.size.width or (self.parent.size.width if self.parent else 0) or 46
         tail = next((t for t in TAILS if len(title) + len(t) <= width), "")
-        self.update(Text.from_markup(f"[b]{title}[/b]{tail}"))
+        self.update(markup("[b]$title[/b]$tail", title=title, tail=tail))
         self.add_class("shown")

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from arcade.untrusted import clean, ours
 from arcade.widgets.result import headline
 from games.base import Game, Result, State
 
@@ -26,13 +27,13 @@ class SidePanel(Widget):
     result: reactive[Result | None] = reactive(None)
     """The game's result (a forfeit's too, which the state does not carry)."""
     labels: reactive[tuple[str, str]] = reactive(("", ""))
-    """Who plays each side: "Human" or "bot <name>"."""
+    """Who plays each side: "Human" or "bot <name>" (a file bot's spec: shown plain)."""
     watching: reactive[bool] = reactive(False)
     """Bots play each other: the panel says the pace, and "paused"."""
     thinking: reactive[int | None] = reactive(None)
     """The side whose bot is thinking, if any."""
     thought: reactive[str] = reactive("")
-    """The thinking bot's last line (depth, best line)."""
+    """The thinking bot's last line (depth, best line; a file bot's words: shown plain)."""
     paused: reactive[bool] = reactive(False)
     seconds: reactive[float] = reactive(0.0)
     """The bots' pace: seconds between their moves."""
@@ -52,13 +53,13 @@ class SidePanel(Widget):
         text.append("\n")
         if self.result is not None:
             text.append(headline(self.game, self.result) + "\n", style="bold reverse")
-            text.append(self.result.reason + "\n")
+            text.append(clean(self.result.reason) + "\n")
         elif self.state is not None:
             self.draw_turn(text, self.state)
         if self.analysis is not None:
             text.append("\n")
             for line in self.analysis:
-                text.append_text(Text.from_markup(line))
+                text.append_text(ours(line))
                 text.append("\n")
         return Content.from_rich_text(text)
 
@@ -69,7 +70,7 @@ class SidePanel(Widget):
         to_move = self.result is None and state is not None and state.to_move == side
         text.append("▶ " if to_move else "  ", style="bold")
         text.append(f"{info.symbol} {info.name}", style=self.side_style(side))
-        label = self.labels[side]
+        label = clean(self.labels[side])
         text.append(f"\n    {label}")
         score = self.game.score_text(state, side) if state is not None else ""
         width = self.size.width or 26
@@ -85,7 +86,7 @@ class SidePanel(Widget):
         if self.thinking is not None:
             text.append(f"{self.game.sides[self.thinking].name} is thinking…\n", style="italic")
             if self.thought:
-                text.append(self.thought + "\n", style="dim")
+                text.append(clean(self.thought) + "\n", style="dim")
         elif self.paused and self.watching:
             text.append("paused · p resume · s step\n", style="italic")
         if self.watching:
