@@ -88,8 +88,9 @@ def _regular(path: Path, mode: int) -> None:
         raise RecordError(f"{shown(path)} is {_kind(mode)}, not a regular file: a record is a file")
 
 
-def open_regular(path: str | os.PathLike, write: bool = False) -> IO[bytes]:
-    """``path`` opened as bytes, for reading (``write``: for appending, created if missing); a
+def open_regular(path: str | os.PathLike, write: bool = False, raw: bool = False) -> IO[bytes]:
+    """``path`` opened as bytes, for reading (``write``: for appending, created if missing; ``raw``:
+    unbuffered, so that a failed write leaves nothing behind to be written later); a
     ``RecordError`` in one line if it is not a regular file (a device, FIFO, directory, socket)
     or cannot be opened. Opening never blocks (a FIFO with no writer) nor takes a terminal."""
     path = Path(path)
@@ -113,7 +114,7 @@ def open_regular(path: str | os.PathLike, write: bool = False) -> IO[bytes]:
     except BaseException:
         os.close(fd)
         raise
-    return os.fdopen(fd, "ab" if write else "rb")
+    return os.fdopen(fd, "ab" if write else "rb", buffering=0 if raw else -1)
 
 
 @dataclass(frozen=True)
@@ -506,7 +507,7 @@ class RecordLog:
         self.header = json.loads(json.dumps({"record": FORMAT, **header}))  # as the file will hold it
         self.games: dict[Key, GameRecord] = {}
         self.handle: IO[bytes] | None = None
-        handle = open_regular(self.path, write=True)  # a device, a directory, no right to write: said now
+        handle = open_regular(self.path, write=True, raw=True)  # a device, a directory, no right to write: said now
         try:
             if os.fstat(handle.fileno()).st_size == 0:
                 self._write(handle, self.header)
@@ -575,7 +576,7 @@ class RecordLog:
         listed = ", ".join(map(str, numbers[:10])) + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
         say(f"{self.name}: moved {len(numbers)} damaged line{'s' if len(numbers) > 1 else ''} ({listed}) aside "
             f"into {shown(self.side)}; the good ones are kept (those games are played again)")
-        return open_regular(self.path, write=True)
+        return open_regular(self.path, write=True, raw=True)
 
     def _move_aside(self, damaged: dict[int, str]) -> None:
         """Append each damaged line to the side file whole, after a line naming where it was and why."""
@@ -618,8 +619,19 @@ class RecordLog:
 
     @staticmethod
     def _write(handle: IO[bytes], value: dict) -> None:
-        handle.write(json.dumps(value).encode("utf-8") + b"\n")
-        handle.flush()
+        """Append ``value``'s line whole, or not at all: a write that fails (a full disk) has
+        what it wrote of the line cut off again, so the file stays a record that resumes."""
+        data = memoryview(json.dumps(value).encode("utf-8") + b"\n")
+        start = os.fstat(handle.fileno()).st_size
+        try:
+            while data:
+                data = data[handle.write(data) or 0:]
+        except OSError:
+            try:
+                os.ftruncate(handle.fileno(), start)
+            except OSError:
+                pass
+            raise
 
     @property
     def seed(self) -> int | None:
@@ -629,18 +641,30 @@ class RecordLog:
         return self.games.get((stage, a, b, number))
 
     def append(self, stage: str, a: str, b: str, pair_seed: int, record: GameRecord) -> bool:
-        """Write one finished game (flushed); ``False`` if the file holds it already."""
+        """Write one finished game (unbuffered: it is in the file when this returns); ``False``
+        if the file holds it already. A write that fails (a full disk, a lost device) is a
+        ``RecordError`` saying so: the file keeps every game before it, whole, and the same
+        command resumes from them."""
         key = (stage, a, b, record.number)
         if key in self.games or self.handle is None:
             return False
+        try:
+            self._write(self.handle, {"stage": stage, "pair": [a, b], "pair_seed": pair_seed, **record.as_json()})
+        except OSError as exc:
+            self.close()
+            raise RecordError(f"cannot write {self.name}: {shown(exc.strerror or exc, 200)}; it holds the "
+                              f"{len(self.games)} games finished before, whole: run the same command again "
+                              "(with space to write) to resume") from None
         self.games[key] = record
-        self._write(self.handle, {"stage": stage, "pair": [a, b], "pair_seed": pair_seed, **record.as_json()})
         return True
 
     def close(self) -> None:
         if self.handle is not None:
-            self.handle.close()
-            self.handle = None
+            handle, self.handle = self.handle, None
+            try:
+                handle.close()
+            except OSError:  # unbuffered: nothing was left to write
+                pass
 
     def __enter__(self) -> "RecordLog":
         return self

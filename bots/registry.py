@@ -96,6 +96,10 @@ def admit(game, specs: Sequence[str], limits: Limits = Limits(), required: bool 
     game. ``UnknownBot`` says which (``index``) and why, and ``SandboxUnavailable`` that the
     sandbox cannot run; either way every entry made so far is closed."""
     contained = contain(specs, limits, required)
+    if any(map(is_file_spec, specs)):
+        problem = log_folder_problem()
+        if problem:
+            raise UnknownBot(problem)
     entries: list[BotEntry] = []
     try:
         for index, spec in enumerate(specs):
@@ -115,6 +119,30 @@ def admit(game, specs: Sequence[str], limits: Limits = Limits(), required: bool 
             entry.close()
         raise
     return Admitted(entries, contained.limits, contained.warning)
+
+
+def log_folder_problem() -> str | None:
+    """What stops the file bots' logs being written (``bots.external.logs.log_dir``: a folder
+    that cannot be made or written, a device, a full disk), in one line, or ``None``. Checked
+    before any game: a log is a bot's evidence, and a run does not start without it."""
+    import os
+    import tempfile
+
+    from bots.base import printable
+    from bots.external.logs import log_dir
+
+    folder = log_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder) as probe:
+            probe.write(b"arcade log check\n")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except (OSError, ValueError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        return (f"cannot write the file bots' logs in {printable(folder, cap=1024)}: {printable(why, cap=200)} "
+                "(ARCADE_BOT_LOGS names another folder)")
+    return None
 
 
 def check(game_id: str, spec: str) -> None:

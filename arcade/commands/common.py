@@ -93,6 +93,44 @@ def replay_text(seed: int) -> str:
     return f"secret seed {seed}: replay this match with --seed {seed}"
 
 
+def stopped(problem: object, seed: int, secret: bool, run: str = "match") -> str:
+    """The one line of a ``run`` (a match, a tournament) that stopped midway (a full disk, a
+    worker lost): the problem, and with a secret seed, the seed (the record holds it too, and
+    resuming uses it)."""
+    return f"{problem}; {replay_text(seed).replace('match', run)}" if secret else str(problem)
+
+
+def check_output(path: str, option: str) -> None:
+    """A file the run writes at its end (``--csv``), checked before any game: a ``UsageError`` in
+    one line if it is no regular file (a directory, a device such as ``/dev/full``, a FIFO) or
+    cannot be made or written there (a read-only or missing folder). A file made to try is
+    removed again."""
+    import os
+    import stat
+
+    from arcade.untrusted import clean
+
+    try:
+        mode: int | None = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot write {option} {clean(path)}: {clean(getattr(exc, 'strerror', None) or exc)}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UsageError(f"{option} {clean(path)} is not a regular file (a directory, a device or a FIFO): "
+                         f"{option} writes a file")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        raise UsageError(f"cannot write {option} {clean(path)}: {clean(exc.strerror or exc)}") from None
+    os.close(fd)
+    if mode is None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def limits_of(args: argparse.Namespace) -> Limits:
     """The run's ``Limits``, built once from ``--time-limit``, ``--memory`` (MiB, 0: no cap;
     ``Limits.from_cli`` converts it) and ``--sandbox``; ``UsageError`` if they make no sense."""

@@ -23,6 +23,7 @@ from arcade.commands.common import (
     seconds,
     seed_of,
     seed_text,
+    stopped,
 )
 
 
@@ -48,10 +49,27 @@ def register(subparsers) -> None:
     match.set_defaults(run=run)
 
 
+def play(game, entries, seed: int, secret: bool, limits, log, args):
+    """Play the match with a progress bar; a record that cannot be written any more (a full
+    disk) stops it with one line, the record resumable and a secret seed said."""
+    from arcade.match import run_match
+    from arcade.records import RecordError
+
+    try:
+        with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
+            task = progress.add_task("games", total=args.games)
+            return run_match(game, entries, games=args.games, seed=seed, limits=limits,
+                             on_game=lambda record: progress.advance(task), log=log)
+    except RecordError as exc:
+        raise UsageError(stopped(f"the match stopped: {exc}", seed, secret)) from None
+    finally:
+        if log is not None:
+            log.close()
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    from arcade.match import run_match
     from bots.external import short_name
 
     if args.games < 1:
@@ -71,19 +89,7 @@ def run(args: argparse.Namespace) -> int:
         except RecordError as exc:
             raise UsageError(str(exc)) from None
     entries = tuple(admit_bots(game, players, limits))  # run_match closes them
-    with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
-        task = progress.add_task("games", total=args.games)
-        summary = run_match(
-            game,
-            entries,
-            games=args.games,
-            seed=seed,
-            limits=limits,
-            on_game=lambda record: progress.advance(task),
-            log=log,
-        )
-    if log is not None:
-        log.close()
+    summary = play(game, entries, seed, secret, limits, log, args)
     if args.json:
         print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0

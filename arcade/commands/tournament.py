@@ -23,6 +23,8 @@ from arcade.commands.common import (
     seed_of,
     seed_text,
     seconds,
+    stopped,
+    check_output,
 )
 from arcade.tournament import (
     FORMATS,
@@ -93,18 +95,23 @@ def run(args) -> int:
     limits = limits_of(args)
     if args.plan:
         return print_plan(game, planned, limits, args.jobs or default_jobs())
+    if args.csv:
+        check_output(args.csv, "--csv")  # before any game: a directory, /dev/full, no right to write
     limits = contained(args.bots, limits, required=True)  # file bots run contained, or --sandbox none
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
     entries = admit_bots(game, args.bots, limits)  # every file bot loaded, in the sandbox the games use
     for entry in entries:
         entry.close()
-    result = play(game, planned, limits, seed, args)
-    if args.csv:
-        write_csv(args.csv, result)
+    try:
+        result = play(game, planned, limits, seed, args)
+    except UsageError as exc:
+        raise UsageError(stopped(exc, seed, secret, "tournament")) from None
     if args.json:
         print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
-        return 0
-    print_result(game, result, args, seed, secret, bot_logs(entries))
+    else:
+        print_result(game, result, args, seed, secret, bot_logs(entries))
+    if args.csv:
+        write_csv(args.csv, result)  # after the standings: a disk full now loses only the CSV
     return 0
 
 
@@ -112,6 +119,8 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
     """Run the planned tournament with a progress bar; a worker that died or a tournament that
     cannot go on is a ``UsageError``."""
     from concurrent.futures.process import BrokenProcessPool
+
+    from arcade.records import RecordError
 
     with progress_bar(f"{game.title} tournament · {len(planned.bots)} bots", quiet=args.json) as bar:
         task = bar.add_task("games", total=planned.total)
@@ -129,6 +138,8 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
             raise UsageError(f"the tournament stopped: a worker process died ({exc}){resume}") from None
         except TournamentError as exc:
             raise UsageError(str(exc)) from None
+        except RecordError as exc:  # a record that cannot be written any more (a full disk)
+            raise UsageError(f"the tournament stopped: {exc}") from None
 
 
 def write_csv(path: str, result: TournamentResult) -> None:

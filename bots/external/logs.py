@@ -33,13 +33,31 @@ def log_header(path: Path, function: str, game_id: str, sandbox: str) -> str:
 
 
 def roll_over(path: Path) -> None:
-    """Make the log's folder; rename a log past ``LOG_ROLLOVER`` to ``*.log.1``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Make the log's folder; rename a log past ``LOG_ROLLOVER`` to ``*.log.1``. A folder that
+    cannot be made is no error here (``LogPump`` then drops the output)."""
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         if path.stat().st_size > LOG_ROLLOVER:
             os.replace(path, path.with_name(path.name + ".1"))
     except OSError:
         pass
+
+
+def _open_log(path: Path):
+    """The log opened for appending, never blocking (a FIFO) nor anything but a regular file; a
+    log that cannot be opened drops the output (``os.devnull``) rather than stop the bot (a
+    run's pre-flight, ``bots.registry.log_folder_problem``, said so before any game)."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
+    except OSError:
+        return open(os.devnull, "ab")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return open(os.devnull, "ab")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "ab")
 
 
 class LogPump:
@@ -50,9 +68,8 @@ class LogPump:
     def __init__(self, path: Path, header: str) -> None:
         self.path = path
         self.read_end, self.write_end = os.pipe()
-        self.file = open(path, "ab")
-        self.file.write(header.encode())
-        self.file.flush()
+        self.file = _open_log(path)
+        self._write(header.encode())
         self.written = 0
         self.tail = bytearray()
         self.cut = 0
@@ -66,8 +83,7 @@ class LogPump:
     def _take(self, chunk: bytes) -> None:
         room = LOG_HEAD - self.written
         if room > 0:
-            self.file.write(chunk[:room])
-            self.file.flush()
+            self._write(chunk[:room])
             self.written += min(room, len(chunk))
             chunk = chunk[room:]
         if chunk:
@@ -75,6 +91,15 @@ class LogPump:
             if len(self.tail) > LOG_TAIL:
                 self.cut += len(self.tail) - LOG_TAIL
                 del self.tail[:len(self.tail) - LOG_TAIL]
+
+    def _write(self, data: bytes) -> None:
+        """Write to the log; once a write fails (a full disk), the rest of the output is read and
+        dropped, so that the bot never blocks on a full pipe (nor loses its game for our disk)."""
+        try:
+            self.file.write(data)
+            self.file.flush()
+        except (OSError, ValueError):
+            self.file = open(os.devnull, "ab")
 
     def _pump(self) -> None:
         try:
@@ -84,10 +109,9 @@ class LogPump:
                     break
                 self._take(chunk)
             if self.cut:
-                self.file.write(f"\n[… {self.cut:,} bytes of output cut: the log keeps the first "
-                                f"{LOG_HEAD >> 10} KiB and the last {LOG_TAIL >> 10} KiB …]\n".encode())
-            self.file.write(bytes(self.tail))
-            self.file.flush()
+                self._write(f"\n[… {self.cut:,} bytes of output cut: the log keeps the first "
+                            f"{LOG_HEAD >> 10} KiB and the last {LOG_TAIL >> 10} KiB …]\n".encode())
+            self._write(bytes(self.tail))
         except (OSError, ValueError):
             pass
         finally:
