@@ -227,6 +227,29 @@ def test_replay_lists_escapes_and_markup_from_a_record_as_plain_text(hog_record,
     assert not any(ch in out for ch in "\x1b\x07\x9b")
 
 
+TEXTS = st.text() | st.sampled_from([ESCAPES, MARKUP, "\u202eexe.txt", "a\udc80b", "[@click=app.quit]q[/]"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reason=TEXTS, stage=TEXTS, name=TEXTS, repeat=st.sampled_from([1, 3, 20_000]))
+def test_replay_shows_any_text_of_a_record_plain_and_capped(reason, stage, name, repeat, hog_record, tmp_path, capsys):
+    """Whatever text a record's reason, stage and players hold (any Unicode, escapes, bidi
+    overrides, markup, megabytes): ``arcade replay`` lists it with no control character, each
+    line capped, or refuses the line in one line."""
+    header, first, second, *_ = [json.loads(row) for row in hog_record.read_bytes().split(b"\n") if row.strip()]
+    hostile = {**first, "reason": reason * repeat, "stage": stage, "pair": [name + ".py", name * repeat or "x"]}
+    path = write(tmp_path / "text.jsonl", header, hostile, second)
+    capsys.readouterr()
+    status = main(["replay", str(path)])
+    captured = capsys.readouterr()
+    controls = [chr(c) for c in range(32) if chr(c) not in "\n"] + ["\x7f", "\u202e"] + [chr(c) for c in range(0x80, 0xA0)]
+    assert not any(ch in captured.out + captured.err for ch in controls)
+    if status == 0:
+        assert all(len(line.encode()) < 2000 for line in captured.out.splitlines())
+    else:
+        assert status == 2 and captured.err.count("\n") == 1 and len(captured.err.encode()) < 8000
+
+
 def test_replay_of_a_malformed_line_names_it_even_past_the_game_asked_for(hog_record, tmp_path, capsys):
     rows = hog_record.read_bytes().split(b"\n")
     path = tmp_path / "late.jsonl"

@@ -25,9 +25,13 @@ def _package_spec(name: str) -> tuple[str, str] | None:
     path, sep, function = name.rpartition(":")
     if not sep or "/" in function:
         path, function = name, ""
-    if (sep or "/" in path) and Path(path).expanduser().joinpath("__init__.py").is_file():
-        return path, function
-    return None
+    if not (sep or "/" in path):
+        return None
+    try:
+        found = Path(path).expanduser().joinpath("__init__.py").is_file()
+    except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, no home for ~: a name from a record
+        return None
+    return (path, function) if found else None
 
 
 def package_of(path: Path) -> str | None:
