@@ -86,9 +86,11 @@ def check() -> str | None:
         return f"Settings file was unusable ({exc}); kept as {folder / BAD}, using the defaults."
 
 
-def save(data: dict[str, Any]) -> None:
-    """Write ``data`` whole (a temporary file renamed over the old one); failures are ignored.
-    A settings file that is not ours is first moved aside (``check``), never overwritten."""
+def save(data: dict[str, Any]) -> str | None:
+    """Write ``data`` whole (a temporary file renamed over the old one); what failed (a full disk,
+    a folder that cannot be written), in a few words, or ``None``: a failure stops nothing, and
+    the screen that saved may say it. A settings file that is not ours is first moved aside
+    (``check``), never overwritten."""
     folder = config_dir()
     check()
     try:
@@ -96,8 +98,9 @@ def save(data: dict[str, Any]) -> None:
         temporary = folder / (FILE + ".tmp")
         temporary.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
         temporary.replace(folder / FILE)
-    except OSError:
-        pass
+    except OSError as exc:
+        return f"cannot write {folder / FILE}: {exc.strerror or exc}"
+    return None
 
 
 def _games(data: dict[str, Any]) -> dict[str, Any]:
@@ -120,13 +123,14 @@ def last_setup(game_id: str) -> tuple[tuple[str, str] | None, dict | None]:
     return (tuple(players) if players else None), settings  # type: ignore[return-value]
 
 
-def remember_setup(game_id: str, players: tuple[str, str], settings: dict) -> None:
+def remember_setup(game_id: str, players: tuple[str, str], settings: dict) -> str | None:
+    """Keep the setup started for ``game_id``; what failed writing it, or ``None`` (``save``)."""
     data = load()
     games = _games(data)
     games[game_id] = {"players": list(players), "settings": {k: list(v) if isinstance(v, tuple) else v
                                                              for k, v in settings.items()}}
     data["games"] = games
-    save(data)
+    return save(data)
 
 
 def last_theme() -> str | None:

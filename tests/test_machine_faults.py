@@ -209,3 +209,19 @@ async def test_the_app_says_a_screenshot_that_cannot_be_saved(tmp_path):
                 break
         notes = list(app._notifications)
         assert notes and notes[-1].severity == "error"
+
+
+async def test_the_app_says_a_setup_it_cannot_remember_and_plays(tmp_path, monkeypatch):
+    from tests.conftest import make_app, settle
+
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker / "config"))
+    app = make_app("toothpicks")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        app.screen.action_start()
+        await settle(pilot)
+        assert type(app.screen).__name__ == "GameScreen"
+        notes = [n for n in app._notifications if n.title == "Settings"]
+        assert notes and "cannot write" in notes[-1].message and "not remembered" in notes[-1].message

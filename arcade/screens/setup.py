@@ -260,7 +260,9 @@ class SetupScreen(Screen):
         """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
         from arcade import memory
 
-        memory.remember_setup(self.entry.id, players, settings)
+        problem = memory.remember_setup(self.entry.id, players, settings)
+        if problem:  # the game starts all the same; the next time, this setup is not offered
+            self.notify(f"{problem}; this setup is not remembered", title="Settings", severity="warning")
         self.app.push_screen(GameScreen(self.entry, players, settings, entries, limits), callback=self.game_closed)
 
     def game_closed(self, result: object) -> None:
