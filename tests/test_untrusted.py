@@ -364,3 +364,40 @@ def test_the_hostile_text_bot_forfeits_with_a_capped_plain_reason(tmp_path, func
     assert done.returncode == 0 and is_clean(done.stdout.replace("\n", ""))
     assert "[@click=app.screenshot('/tmp/p','x')]hi[/]" in done.stdout
     assert record.stat().st_size < 20_000  # the reason is capped where it is made, not in each line
+
+
+async def test_the_tournament_screen_tables_show_a_marked_up_file_name_plainly(tmp_path, monkeypatch):
+    """A file bot named ``[u]x.py`` plays: the standings and the head-to-head table show
+    ``[u]x:play`` as it is (a table's string cell would be read as markup)."""
+    from textual.widgets import DataTable, SelectionList
+
+    from arcade.screens.tournament import TournamentScreen
+
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+    folder = tmp_path / "x[b]y"
+    folder.mkdir()
+    bot = folder / "[u]x.py"
+    bot.write_text("def play(left):\n    return 1\n")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        bots = screen.query_one("#t-bots", SelectionList)
+        for name in list(bots.selected)[1:]:
+            bots.deselect(name)
+        screen.query_one("#t-files").value = f"{bot}:play"
+        screen.query_one("#t-games").value = "2"
+        await pilot.pause()
+        screen.action_start()
+        for _ in range(300):
+            await pilot.pause(0.05)
+            if not screen.running:
+                break
+        assert not screen.running
+        for table_id in ("#t-standings", "#t-crosstable"):
+            table = screen.query_one(table_id, DataTable)
+            names = [table.get_row_at(i)[1] for i in range(table.row_count)]
+            assert all(isinstance(name, Text) and not name.spans for name in names), (table_id, names)  # never markup
+            assert "[u]x:play" in [name.plain for name in names], (table_id, names)
+        assert_shown_plainly(app, "[u]x:play")
