@@ -98,6 +98,7 @@ class Host:
             LOAD_TIMEOUT,
         )
         if isinstance(reply, Loaded):
+            self.freeze()  # loaded: no CPU until its first turn
             return
         forfeit = self._load_failure(reply)
         self.kill()
@@ -119,6 +120,16 @@ class Host:
         if self.transport is not None:
             self.transport.close()
             self.transport = None
+
+    def freeze(self) -> None:
+        """Stop every process of the bot until ``thaw``: between its turns it gets no CPU."""
+        if self.transport is not None:
+            self.transport.freeze()
+
+    def thaw(self) -> None:
+        """Let the bot's processes go on: before a request, never counted in its time."""
+        if self.transport is not None:
+            self.transport.thaw()
 
     def cpu_seconds(self) -> float:
         """CPU seconds used so far by the bot's process and everything it started (measured on
@@ -261,18 +272,23 @@ class FileBotSource:
 
         The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
         or the CPU time the bot's processes used for it where that is more (threads); nothing the
-        bot's process says changes it. The checks come in the course's order: an error, then the
+        bot's process says changes it. The bot's processes run only for its turn: thawed before
+        the request (the clock starts after), frozen once the answer came. The checks come in the course's order: an error, then the
         time, then the move."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
-            if seed is not None and not host.send(Seed(seed)):
-                self._lost(host)
             args = self.adapter.request(game, state)
-            cpu_before = host.cpu_seconds()
-            start = host.clock()
-            reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
-            seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+            host.thaw()  # its turn: the clock starts after
+            try:
+                if seed is not None and not host.send(Seed(seed)):
+                    self._lost(host)
+                cpu_before = host.cpu_seconds()
+                start = host.clock()
+                reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
+                seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+            finally:
+                host.freeze()  # its turn is over, whatever came (a process about to be killed too)
             if isinstance(reply, Cancelled):
                 self.discard()
                 return None
