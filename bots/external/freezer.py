@@ -85,11 +85,16 @@ class Freezer:
         """``cgroup`` or ``signals`` (see the module)."""
         return "cgroup" if self.cgroup is not None and self.cgroup.freezer is not None else "signals"
 
-    def members(self) -> list[int]:
-        found = tree(self.pid)
-        if self.whole_session:
-            found += [pid for pid in session(self.pid) if pid not in found]
-        return found
+    def members(self, roots: list[int] | None = None) -> list[int]:
+        """The bot's processes: the trees under ``roots`` (default: its first process and, without
+        the sandbox, every process of its session, a full look through ``/proc``)."""
+        if roots is None:
+            roots = [self.pid] + (session(self.pid) if self.whole_session else [])
+        found: dict[int, None] = {}
+        for root in roots:
+            if root not in found:
+                found.update(dict.fromkeys(tree(root)))
+        return list(found)
 
     def freeze(self) -> None:
         """Stop every process of the bot (they use no CPU until ``thaw``)."""
@@ -98,7 +103,8 @@ class Freezer:
         self.frozen = True
         if self.method == "cgroup" and self.cgroup.freeze():
             return
-        self.stopped.update(stop_all(self.members))
+        roots = self.members()  # the session's look, once; then the trees under what it found
+        self.stopped.update(stop_all(lambda: self.members(roots)))
 
     def thaw(self) -> None:
         """Let every process of the bot go on."""
@@ -134,10 +140,12 @@ class Freezer:
 
 
 def stop_all(members, wait: float = STOP_WAIT) -> dict[int, str]:
-    """``SIGSTOP`` every process ``members()`` lists, looking again until a look finds none
-    running (a process can fork between a look and its signal: the next look finds the child),
-    for up to ``wait`` seconds; the processes signalled, with their start times."""
+    """``SIGSTOP`` every process ``members()`` lists, looking again until a look finds each
+    stopped or with its ``SIGSTOP`` pending (a process can fork between a look and its signal:
+    the next look finds the child), for up to ``wait`` seconds; the processes signalled, with
+    their start times."""
     stopped: dict[int, str] = {}
+    signalled: set[int] = set()
     deadline = time.monotonic() + wait
     pause = 0.0002
     while True:
@@ -145,14 +153,36 @@ def stop_all(members, wait: float = STOP_WAIT) -> dict[int, str]:
         for pid in members():
             fields = _stat(pid)
             if fields is not None and len(fields) > 19 and fields[0] not in "TtZXx":
-                running.append(pid)
                 stopped.setdefault(pid, fields[19])
+                if pid not in signalled or not _stop_pending(pid):
+                    running.append(pid)
         if not running or time.monotonic() > deadline:
             return stopped
         for pid in running:
             _signal(pid, signal.SIGSTOP)
+            signalled.add(pid)
         time.sleep(pause)
         pause = min(pause * 2, 0.005)
+
+
+def _stop_pending(pid: int) -> bool:
+    """Whether ``pid`` has a ``SIGSTOP`` pending: it runs none of its code before it stops (a
+    loaded machine may not have given it the CPU to stop yet)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    bit = 1 << (signal.SIGSTOP - 1)
+    for line in status.splitlines():
+        if line.startswith(("ShdPnd:", "SigPnd:")) and int(line.split()[1], 16) & bit:
+            return True
+    return False
+
+
+def stopped_or_stopping(pid: int) -> bool:
+    """Whether ``pid`` is stopped (``T``, or ``t`` under a tracer) or has a ``SIGSTOP`` pending."""
+    fields = _stat(pid)
+    return fields is not None and (fields[0] in "Tt" or _stop_pending(pid))
 
 
 def _signal(pid: int, number: int) -> None:
