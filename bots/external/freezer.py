@@ -12,11 +12,14 @@ ways, the first that works here:
     can leave it; nothing the bot does changes that.
 ``signals``
     ``SIGSTOP`` to each of the bot's processes, found in ``/proc`` as the tree under its first
-    process, again until a look finds none running, then ``SIGCONT`` to each. In the sandbox the
+    process, again until a look finds each stopped or with its ``SIGSTOP`` pending (it runs none
+    of its code before it stops), then ``SIGCONT`` to each. In the sandbox the
     tree is the bot's whole PID namespace: a process that leaves its parent (a double fork) is
     adopted by the namespace's first process, bwrap's, which is in the tree. Without the sandbox
     the processes of the bot's session are added; a process that both leaves the tree and makes
-    a session of its own is out of reach there (nothing contains an uncontained bot).
+    a session of its own is out of reach there (nothing contains an uncontained bot). A process
+    the bot traces (``ptrace``) stops for its tracer, which may let it go on until the tracer is
+    stopped too (the looks go on for up to ``STOP_WAIT``); the cgroup's freezer holds both at once.
 """
 
 from __future__ import annotations

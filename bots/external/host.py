@@ -11,7 +11,7 @@ from typing import Any, Callable, Union
 
 from bots import sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
-from bots.external.logs import log_dir
+from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
 from bots.external.specs import package_of, parse_spec
@@ -216,7 +216,10 @@ class FileBotSource:
         self.path, self.function = parse_spec(spec, game_id)
         self.adapter = adapter_for(game_id)
         self.memory = limits.memory
-        self.log_path = (logs or log_dir()) / f"{package_of(self.path) or self.path.stem}.{self.function}.log"
+        self.log_path = (logs or log_dir()) / log_name(self.path, self.function, package_of(self.path))
+        self.log = BotLog(self.log_path)
+        self.rolled = False
+        """Whether the log was rolled over: when the first process starts, never after."""
         self.connect = connect
         self.clock = clock
         self.lock = threading.RLock()
@@ -239,7 +242,10 @@ class FileBotSource:
             if self.host is None or not self.host.alive:
                 if self.host is not None:
                     self.host.kill()
-                launch = Launch(self.game_id, self.path, self.function, self.log_path, self.sandbox)
+                if not self.rolled:  # the match starts: an old log moves aside; this match's stays
+                    roll_over(self.log_path)
+                    self.rolled = True
+                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox)
                 self.host = Host(launch, self.memory, self.connect, self.clock)
                 try:
                     self.host.start()
@@ -249,12 +255,17 @@ class FileBotSource:
             return self.host
 
     def discard(self) -> None:
+        """Kill the process (the next request starts a fresh one, writing on in the same log)."""
         with self.lock:
             if self.host is not None:
                 self.host.kill()
                 self.host = None
 
-    close = discard
+    def close(self) -> None:
+        """Kill the process and release the log: the match is over."""
+        with self.lock:
+            self.discard()
+            self.log.close()
 
     def probe(self, game) -> str | None:
         """Start the process and load the file: ``None`` if that works, else what went wrong (and

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Protocol
 
 from bots import sandbox
 from bots.external.freezer import Freezer
-from bots.external.logs import LogPump, log_header, roll_over
+from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.protocol import Message, Reply, Request, decode, encode
 from bots.sandbox import BotCgroup
 
@@ -39,13 +39,13 @@ CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
 
 @dataclass(frozen=True)
 class Launch:
-    """What starting a bot's process needs: whose file, for which game, where it logs, and the
+    """What starting a bot's process needs: whose file, for which game, its match's log, and the
     sandbox (``bwrap`` or ``none``)."""
 
     game_id: str
     path: Path
     function: str
-    log_path: Path
+    log: BotLog
     sandbox: str = "none"
 
 
@@ -92,7 +92,6 @@ class ProcessTransport:
     when garbage collected, or at exit."""
 
     def __init__(self, launch: Launch) -> None:
-        roll_over(launch.log_path)
         bwrap = launch.sandbox == "bwrap"
         if bwrap:
             argv = sandbox.command([sys.executable, "-u", "-c", CHILD_CODE, "/arcade", "0"], launch.path)
@@ -101,7 +100,7 @@ class ProcessTransport:
             argv = [sys.executable, "-u", "-c", CHILD_CODE, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
         self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
-        self.log = LogPump(launch.log_path, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
+        self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
         cgroup = self.cgroup
 
         def before_exec() -> None:  # in the bot's process, before it runs anything
