@@ -284,8 +284,8 @@ class FileBotSource:
         The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
         or the CPU time the bot's processes used for it where that is more (threads); nothing the
         bot's process says changes it. The bot's processes run only for its turn: thawed before
-        the request (the clock starts after), frozen once the answer came. The checks come in the course's order: an error, then the
-        time, then the move."""
+        the request (the clock starts after), frozen once the answer came. The checks come in the
+        course's order: an error, then the time, then the move."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
