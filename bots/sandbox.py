@@ -346,7 +346,8 @@ def _make_cgroup(base: Path, settings: dict[str, str]) -> Path | None:
 
 def _sweep(root: Path) -> None:
     """Remove the empty cgroups that arcades now gone left under ``root`` (an arcade killed with
-    ``SIGKILL`` cleans nothing up): ``bot-PID-…`` of a PID that no longer runs. A cgroup that
+    ``SIGKILL`` cleans nothing up): ``bot-PID-…`` of a PID that no longer runs, made over a
+    minute ago (an arcade in another PID namespace may be about to join a new one). A cgroup that
     still holds a process is left alone (its removal fails)."""
     try:
         names = [entry.name for entry in root.iterdir() if entry.name.startswith("bot-")]
@@ -361,7 +362,8 @@ def _sweep(root: Path) -> None:
         except (OSError, ValueError, IndexError):
             continue
         try:
-            (root / name).rmdir()
+            if (root / name).stat().st_mtime < time.time() - 60:
+                (root / name).rmdir()
         except OSError:
             pass
 

@@ -216,3 +216,19 @@ def test_an_honest_rival_does_not_lose_on_time_to_a_burner(monkeypatch):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["forfeits"][1] == 0, result["forfeit_reasons"][1]  # the burner may lose its own time
+
+
+def test_the_cgroups_of_dead_arcades_are_swept(tmp_path):
+    """An arcade killed with SIGKILL leaves its bots' empty cgroups; the next one removes those of
+    arcades gone (a minute old), never a live arcade's or a fresh one's, nor one still in use."""
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    old = time.time() - 3600
+    for name in (f"bot-{dead.pid}-old", f"bot-{os.getpid()}-mine", f"bot-{dead.pid}-new", f"bot-{dead.pid}-busy"):
+        (tmp_path / name).mkdir()
+        if not name.endswith("new"):
+            os.utime(tmp_path / name, (old, old))
+    (tmp_path / f"bot-{dead.pid}-busy" / "cgroup.procs").write_text("1")  # not empty: rmdir fails
+    sandbox._sweep(tmp_path)
+    assert {p.name for p in tmp_path.iterdir()} == {f"bot-{dead.pid}-busy", f"bot-{dead.pid}-new",
+                                                     f"bot-{os.getpid()}-mine"}
