@@ -345,10 +345,11 @@ def _make_cgroup(base: Path, settings: dict[str, str]) -> Path | None:
 
 
 def _sweep(root: Path) -> None:
-    """Remove the empty cgroups that arcades now gone left under ``root`` (an arcade killed with
+    """Remove the cgroups that arcades now gone left under ``root`` (an arcade killed with
     ``SIGKILL`` cleans nothing up): ``bot-PID-…`` of a PID that no longer runs, made over a
-    minute ago (an arcade in another PID namespace may be about to join a new one). A cgroup that
-    still holds a process is left alone (its removal fails)."""
+    minute ago (an arcade in another PID namespace may be about to join a new one). What is left
+    in one is killed and thawed first: a bot frozen by cgroup v1's freezer when its arcade died
+    would otherwise wait there for ever, since a frozen process dies only once thawed."""
     try:
         names = [entry.name for entry in root.iterdir() if entry.name.startswith("bot-")]
     except OSError:
@@ -361,11 +362,24 @@ def _sweep(root: Path) -> None:
             pass
         except (OSError, ValueError, IndexError):
             continue
+        path = root / name
         try:
-            if (root / name).stat().st_mtime < time.time() - 60:
-                (root / name).rmdir()
+            if path.stat().st_mtime >= time.time() - 60:
+                continue
         except OSError:
-            pass
+            continue
+        for procs, thaw, value in (("cgroup.procs", "cgroup.freeze", "0"), ("cgroup.procs", "freezer.state", "THAWED")):
+            try:
+                for pid in (path / procs).read_text().split():
+                    os.kill(int(pid), signal.SIGKILL)
+                if (path / thaw).exists():
+                    (path / thaw).write_text(value)
+            except (OSError, ValueError):
+                pass
+        try:
+            path.rmdir()
+        except OSError:
+            pass  # its processes are still dying: the next sweep removes it
 
 
 @functools.lru_cache(maxsize=1)

@@ -228,7 +228,7 @@ def test_the_cgroups_of_dead_arcades_are_swept(tmp_path):
         (tmp_path / name).mkdir()
         if not name.endswith("new"):
             os.utime(tmp_path / name, (old, old))
-    (tmp_path / f"bot-{dead.pid}-busy" / "cgroup.procs").write_text("1")  # not empty: rmdir fails
+    (tmp_path / f"bot-{dead.pid}-busy" / "cgroup.procs").write_text("")  # not empty: rmdir fails
     sandbox._sweep(tmp_path)
     assert {p.name for p in tmp_path.iterdir()} == {f"bot-{dead.pid}-busy", f"bot-{dead.pid}-new",
                                                      f"bot-{os.getpid()}-mine"}
