@@ -42,7 +42,8 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
 Either way the process gets rlimits (``set_limits``, then the bot's process itself): CPU seconds,
 address space (the memory cap), open files, file size, no core files; in the sandbox also
 processes (``RLIMIT_NPROC``, counted in the bot's own user namespace), held as well, when the
-arcade is root and may make one, by a cgroup of the ``pids`` controller (``PidsCgroup``).
+arcade is root and may make one, by a cgroup of the ``pids`` controller (``BotCgroup``), whose
+freezer also stops every process of the bot between its turns.
 """
 
 from __future__ import annotations
@@ -222,56 +223,163 @@ def _die_with_parent() -> None:
         pass
 
 
-class PidsCgroup:
-    """A cgroup of the ``pids`` controller that caps a bot's processes at ``PROCESSES``, where the
-    arcade may make one (as root: ``RLIMIT_NPROC`` does not hold root's processes). ``join()``
-    runs in the bot's process before it starts; ``remove()`` after it died."""
+FREEZE_WAIT = 0.5
+"""Seconds ``BotCgroup.freeze`` waits at most for every process to be frozen."""
 
-    def __init__(self) -> None:
+
+class BotCgroup:
+    """The cgroups that hold a bot's processes, where the arcade may make them (as root): one of
+    the ``pids`` controller that caps them at ``PROCESSES`` (``pids=True``, the sandbox's:
+    ``RLIMIT_NPROC`` does not hold root's processes), and one with a freezer (``freeze``,
+    ``thaw``: cgroup v2's ``cgroup.freeze``, else cgroup v1's ``freezer``) that stops every one
+    of them between the bot's turns, whatever sessions or process groups they made. Inside the
+    sandbox the bot can neither see nor leave them. ``join()`` runs in the bot's process before
+    it starts; ``kill()`` and ``remove()`` after."""
+
+    def __init__(self, pids: bool = True) -> None:
         self.path: Path | None = None
-        base = _pids_root()
-        if base is None:
-            return
-        try:
-            path = base / f"bot-{os.getpid()}-{os.urandom(4).hex()}"
-            path.mkdir(parents=True)
-            (path / "pids.max").write_text(str(PROCESSES))
-            self.path = path
-        except OSError:
-            self.path = None
+        """The ``pids`` cgroup (``None``: none could be made here)."""
+        self.freezer: Path | None = None
+        """The cgroup whose freezer stops the bot (``None``: none could be made here)."""
+        self.freezer_v2 = False
+        base = _pids_root() if pids else None
+        if base is not None:
+            self.path = _make_cgroup(base, {"pids.max": str(PROCESSES)})
+        found = _freezer_root()
+        if found is not None:
+            root, self.freezer_v2 = found
+            if self.path is not None and self.path.parent == root:
+                self.freezer = self.path  # cgroup v2 with pids: one cgroup does both
+            else:
+                self.freezer = _make_cgroup(root, {})
+
+    @property
+    def paths(self) -> list[Path]:
+        return list(dict.fromkeys(p for p in (self.path, self.freezer) if p is not None))
 
     def join(self) -> None:
-        if self.path is not None:
+        for path in self.paths:
             try:
-                (self.path / "cgroup.procs").write_text(str(os.getpid()))
+                (path / "cgroup.procs").write_text(str(os.getpid()))
             except OSError:
                 pass
 
-    def remove(self, wait: float = 2.0) -> None:
-        """Remove the cgroup once its processes are gone. The arcade's wait ends with bwrap's, when
-        the bot's PID namespace may still be dying (a removal then fails with ``EBUSY`` and would
-        leave one cgroup a bot behind), so kill what is left in it and retry for up to ``wait``
-        seconds."""
-        if self.path is None:
-            return
-        deadline = time.monotonic() + wait
-        while True:
+    def freeze(self, wait: float = FREEZE_WAIT) -> bool:
+        """Freeze every process in the cgroup; ``True`` once all are frozen (or ``wait`` seconds
+        passed: a process in an uninterruptible wait in the kernel, which uses no CPU there).
+        ``False`` when there is no freezer here (or it cannot be written)."""
+        if self.freezer is None:
+            return False
+        name, value, done = (("cgroup.freeze", "1", "frozen 1") if self.freezer_v2
+                             else ("freezer.state", "FROZEN", "FROZEN"))
+        state = self.freezer / ("cgroup.events" if self.freezer_v2 else "freezer.state")
+        try:
+            (self.freezer / name).write_text(value)
+            deadline = time.monotonic() + wait
+            pause = 0.0002
+            while done not in state.read_text() and time.monotonic() < deadline:
+                time.sleep(pause)
+                pause = min(pause * 2, 0.005)
+            return True
+        except OSError:
+            return False
+
+    def thaw(self) -> None:
+        if self.freezer is not None:
             try:
-                self.path.rmdir()
-                break
-            except OSError as exc:
-                if exc.errno != errno.EBUSY or time.monotonic() > deadline:
-                    break
+                (self.freezer / ("cgroup.freeze" if self.freezer_v2 else "freezer.state")).write_text(
+                    "0" if self.freezer_v2 else "THAWED")
+            except OSError:
+                pass
+
+    def kill(self) -> None:
+        """``SIGKILL`` every process in the cgroups, then thaw them (a process frozen by cgroup
+        v1's freezer dies only once thawed; it runs none of its code before)."""
+        for path in self.paths:
             try:
-                for pid in (self.path / "cgroup.procs").read_text().split():
+                for pid in (path / "cgroup.procs").read_text().split():
                     try:
                         os.kill(int(pid), signal.SIGKILL)
                     except OSError:
                         pass
             except OSError:
                 pass
-            time.sleep(0.01)
-        self.path = None
+        self.thaw()
+
+    def remove(self, wait: float = 2.0) -> None:
+        """Remove the cgroups once their processes are gone. The arcade's wait ends with bwrap's,
+        when the bot's PID namespace may still be dying (a removal then fails with ``EBUSY`` and
+        would leave one cgroup a bot behind), so kill what is left in them and retry for up to
+        ``wait`` seconds."""
+        deadline = time.monotonic() + wait
+        for path in self.paths:
+            while True:
+                try:
+                    path.rmdir()
+                    break
+                except OSError as exc:
+                    if exc.errno != errno.EBUSY or time.monotonic() > deadline:
+                        break
+                self.kill()
+                time.sleep(0.01)
+        self.path = self.freezer = None
+
+
+def _make_cgroup(base: Path, settings: dict[str, str]) -> Path | None:
+    """A new cgroup under ``base`` for one bot, with ``settings`` written; ``None`` if it cannot be."""
+    try:
+        path = base / f"bot-{os.getpid()}-{os.urandom(4).hex()}"
+        path.mkdir(parents=True)
+    except OSError:
+        return None
+    try:
+        for name, value in settings.items():
+            (path / name).write_text(value)
+    except OSError:
+        try:
+            path.rmdir()
+        except OSError:
+            pass
+        return None
+    return path
+
+
+def _sweep(root: Path) -> None:
+    """Remove the cgroups that arcades now gone left under ``root`` (an arcade killed with
+    ``SIGKILL`` cleans nothing up): ``bot-PID-…`` of a PID that no longer runs, made over a
+    minute ago (an arcade in another PID namespace may be about to join a new one). What is left
+    in one is killed and thawed first: a bot frozen by cgroup v1's freezer when its arcade died
+    would otherwise wait there for ever, since a frozen process dies only once thawed."""
+    try:
+        names = [entry.name for entry in root.iterdir() if entry.name.startswith("bot-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.kill(int(name.split("-")[1]), 0)
+            continue  # its arcade still runs
+        except ProcessLookupError:
+            pass
+        except (OSError, ValueError, IndexError):
+            continue
+        path = root / name
+        try:
+            if path.stat().st_mtime >= time.time() - 60:
+                continue
+        except OSError:
+            continue
+        for procs, thaw, value in (("cgroup.procs", "cgroup.freeze", "0"), ("cgroup.procs", "freezer.state", "THAWED")):
+            try:
+                for pid in (path / procs).read_text().split():
+                    os.kill(int(pid), signal.SIGKILL)
+                if (path / thaw).exists():
+                    (path / thaw).write_text(value)
+            except (OSError, ValueError):
+                pass
+        try:
+            path.rmdir()
+        except OSError:
+            pass  # its processes are still dying: the next sweep removes it
 
 
 @functools.lru_cache(maxsize=1)
@@ -292,8 +400,38 @@ def _pids_root() -> Path | None:
             root.mkdir(exist_ok=True)
             if v2_style:
                 (root / "cgroup.subtree_control").write_text("+pids")
+            _sweep(root)
             return root
         except OSError:
             continue
     return None
 
+
+@functools.lru_cache(maxsize=1)
+def _freezer_root() -> tuple[Path, bool] | None:
+    """Where to make bots' freezer cgroups, and whether it is cgroup v2: root only (a user's
+    cgroups are not the arcade's to make); cgroup v2 (``/sys/fs/cgroup``, or
+    ``/sys/fs/cgroup/unified`` beside v1) where its ``cgroup.freeze`` exists (Linux 5.2), else
+    cgroup v1's ``freezer`` hierarchy. ``None``: bots are stopped with signals instead."""
+    if os.geteuid() != 0:
+        return None
+    for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
+                     (Path("/sys/fs/cgroup/freezer"), False)):
+        try:
+            if v2 and not (base / "cgroup.controllers").exists():
+                continue
+            if not (base / "cgroup.procs").exists():
+                continue
+            root = base / "contest-arcade"
+            root.mkdir(exist_ok=True)
+            probe = _make_cgroup(root, {})
+            if probe is None:
+                continue
+            works = (probe / ("cgroup.freeze" if v2 else "freezer.state")).exists()
+            probe.rmdir()
+            if works:
+                _sweep(root)
+                return root, v2
+        except OSError:
+            continue
+    return None

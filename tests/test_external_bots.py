@@ -303,22 +303,32 @@ async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
             if len(game.history) >= 3:
                 break
         assert len(game.history) == 3 and game.history[2].event.side == 1 and game.result is None
-        log = next((Path(os.environ["ARCADE_BOT_LOGS"])).glob("toothpicks_faults.good.log")).read_text()
+        log = next((Path(os.environ["ARCADE_BOT_LOGS"])).glob("toothpicks_faults.good.fault_bots-*.log")).read_text()
         assert "printing is not a fault" in log
 
 
-def test_a_big_log_rolls_over_when_the_next_process_starts(logs, monkeypatch):
+def test_a_big_log_rolls_over_when_a_match_starts_and_never_during_one(logs, monkeypatch):
+    """Past its size a log moves to ``.1`` (and ``.1`` to ``.2``…) when a match's first process
+    starts; a process started later in the same match (after a fault) writes on in the same log,
+    however big, so the match's lines all stay in one file."""
     import bots.external.logs
 
     monkeypatch.setattr(bots.external.logs, "LOG_ROLLOVER", 100)
     game = load("toothpicks")()
     entry = file_entry("toothpicks", spec("toothpicks", "good"))
-    entry.source.log_path.parent.mkdir(parents=True)
-    entry.source.log_path.write_text("old lines\n" * 20)
+    path = entry.source.log_path
+    path.parent.mkdir(parents=True)
+    path.write_text("old lines\n" * 20)
+    path.with_name(path.name + ".1").write_text("older lines\n")
+    assert entry.probe(game) is None
+    entry.source.discard()  # a fault: the next move starts a fresh process
     assert entry.probe(game) is None
     entry.close()
-    assert "old lines" in (logs / "toothpicks_faults.good.log.1").read_text()
-    assert "old lines" not in entry.source.log_path.read_text()
+    assert "old lines" in path.with_name(path.name + ".1").read_text()
+    assert "older lines" in path.with_name(path.name + ".2").read_text()
+    text = path.read_text()
+    assert "old lines" not in text and text.count("=== ") == 2  # both processes' headers, one file
+    assert not path.with_name(path.name + ".3").exists()
 
 
 async def test_a_file_bot_that_hangs_in_the_app_forfeits_in_the_courses_words():

@@ -65,8 +65,14 @@ def honest(games: int = 2) -> dict:
     return match("always_1", VICTIM, games=games)[0]
 
 
+def log_of(logs: Path, name: str) -> Path:
+    """The log of the attack ``name`` (``attacks.py:name`` in the folder ``attacker``)."""
+    (path,) = logs.glob(f"attacks.{name}.attacker-*.log")
+    return path
+
+
 def reports(logs: Path, name: str) -> list[str]:
-    text = (logs / f"attacks.{name}.log").read_text(errors="replace")
+    text = log_of(logs, name).read_text(errors="replace")
     return re.findall(rf"REPORT {name} (.*)", text)
 
 
@@ -128,7 +134,7 @@ def test_spying_sees_no_process_no_secret_no_other_bot(logs):
     result, _ = match(attack("spy"), VICTIM, "--time-limit", "20", games=1)  # it walks the whole file system
     (line,) = set(reports(logs, "spy"))
     assert "LEAK" not in line and line.startswith("processes=[] victim_files=[]")
-    assert "SECRET_TOKEN" not in line and "instructor-token" not in (logs / "attacks.spy.log").read_text()
+    assert "SECRET_TOKEN" not in line and "instructor-token" not in log_of(logs, "spy").read_text()
     env = eval(line.split(" env=", 1)[1])  # the sandbox's environment: nothing of the arcade's
     assert set(env) <= {"PATH", "HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "PWD", "LANG", "LC_CTYPE"}
     assert result["forfeits"] == [0, 0]
@@ -169,7 +175,7 @@ def test_daemons_and_fork_bombs_die_with_the_bot(logs):
 
 def test_a_flood_of_output_is_cut_in_the_log(logs):
     result, _ = match(attack("flood_log"), VICTIM, games=1)
-    log = logs / "attacks.flood_log.log"
+    log = log_of(logs, "flood_log")
     assert log.stat().st_size < 200 << 10  # 50 MiB printed
     assert "bytes of output cut" in log.read_text()
     assert result["forfeits"] == [0, 0]

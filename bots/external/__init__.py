@@ -16,7 +16,8 @@ The package
   ``file_entry``, which turn answers and silences into moves and ``Forfeit``s;
 - ``transport``: the seam the host talks through: the real process, or a script in memory;
 - ``child``: the bot's end, the process that loads the file and answers;
-- ``logs``: the bot's log files; ``specs``: reading ``path.py:function``.
+- ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function``;
+- ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals).
 
 How it runs
 ===========
@@ -40,9 +41,11 @@ session (its own process group) that speaks the protocol over its stdin/stdout p
 
 One process serves a bot for a whole match (its module's globals live on between games, as in
 the courses' notebooks); a process that faulted is killed and the next game gets a fresh one.
-After the match (``FileBotSource.close``, called by ``arcade.match.run_match``), when the bot
-is garbage collected, or when the arcade exits, the whole process group is killed with
-``SIGKILL``.
+Between its turns all its processes are frozen (``freezer``): thawed before each request, before
+the clock starts. After the match (``FileBotSource.close``, called by
+``arcade.match.run_match``), when the bot is garbage collected, or when the arcade exits, every
+process it started (its cgroup, its process tree, its process group) is killed with ``SIGKILL``,
+frozen or not.
 
 Forfeits
 ========

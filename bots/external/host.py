@@ -11,7 +11,7 @@ from typing import Any, Callable, Union
 
 from bots import sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
-from bots.external.logs import log_dir
+from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
 from bots.external.specs import package_of, parse_spec
@@ -98,6 +98,7 @@ class Host:
             LOAD_TIMEOUT,
         )
         if isinstance(reply, Loaded):
+            self.freeze()  # loaded: no CPU until its first turn
             return
         forfeit = self._load_failure(reply)
         self.kill()
@@ -119,6 +120,16 @@ class Host:
         if self.transport is not None:
             self.transport.close()
             self.transport = None
+
+    def freeze(self) -> None:
+        """Stop every process of the bot until ``thaw``: between its turns it gets no CPU."""
+        if self.transport is not None:
+            self.transport.freeze()
+
+    def thaw(self) -> None:
+        """Let the bot's processes go on: before a request, never counted in its time."""
+        if self.transport is not None:
+            self.transport.thaw()
 
     def cpu_seconds(self) -> float:
         """CPU seconds used so far by the bot's process and everything it started (measured on
@@ -205,7 +216,10 @@ class FileBotSource:
         self.path, self.function = parse_spec(spec, game_id)
         self.adapter = adapter_for(game_id)
         self.memory = limits.memory
-        self.log_path = (logs or log_dir()) / f"{package_of(self.path) or self.path.stem}.{self.function}.log"
+        self.log_path = (logs or log_dir()) / log_name(self.path, self.function, package_of(self.path))
+        self.log = BotLog(self.log_path)
+        self.rolled = False
+        """Whether the log was rolled over: when the first process starts, never after."""
         self.connect = connect
         self.clock = clock
         self.lock = threading.RLock()
@@ -228,7 +242,10 @@ class FileBotSource:
             if self.host is None or not self.host.alive:
                 if self.host is not None:
                     self.host.kill()
-                launch = Launch(self.game_id, self.path, self.function, self.log_path, self.sandbox)
+                if not self.rolled:  # the match starts: an old log moves aside; this match's stays
+                    roll_over(self.log_path)
+                    self.rolled = True
+                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox)
                 self.host = Host(launch, self.memory, self.connect, self.clock)
                 try:
                     self.host.start()
@@ -238,12 +255,17 @@ class FileBotSource:
             return self.host
 
     def discard(self) -> None:
+        """Kill the process (the next request starts a fresh one, writing on in the same log)."""
         with self.lock:
             if self.host is not None:
                 self.host.kill()
                 self.host = None
 
-    close = discard
+    def close(self) -> None:
+        """Kill the process and release the log: the match is over."""
+        with self.lock:
+            self.discard()
+            self.log.close()
 
     def probe(self, game) -> str | None:
         """Start the process and load the file: ``None`` if that works, else what went wrong (and
@@ -261,18 +283,23 @@ class FileBotSource:
 
         The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
         or the CPU time the bot's processes used for it where that is more (threads); nothing the
-        bot's process says changes it. The checks come in the course's order: an error, then the
-        time, then the move."""
+        bot's process says changes it. The bot's processes run only for its turn: thawed before
+        the request (the clock starts after), frozen once the answer came. The checks come in the
+        course's order: an error, then the time, then the move."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
-            if seed is not None and not host.send(Seed(seed)):
-                self._lost(host)
             args = self.adapter.request(game, state)
-            cpu_before = host.cpu_seconds()
-            start = host.clock()
-            reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
-            seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+            host.thaw()  # its turn: the clock starts after
+            try:
+                if seed is not None and not host.send(Seed(seed)):
+                    self._lost(host)
+                cpu_before = host.cpu_seconds()
+                start = host.clock()
+                reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
+                seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+            finally:
+                host.freeze()  # its turn is over, whatever came (a process about to be killed too)
             if isinstance(reply, Cancelled):
                 self.discard()
                 return None

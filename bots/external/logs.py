@@ -1,20 +1,52 @@
 """A file bot's log: whatever its process prints (Python or C level, or its own subprocesses),
-kept in a file per bot and function, never on the arcade's terminal or in ``--json``."""
+kept in a file of its own, never on the arcade's terminal or in ``--json``.
+
+Logs are evidence, so:
+
+- each bot identity (its folder, file and function) has its own log, named ``log_name``: the
+  file, the function, the folder and a digest of the three, in characters safe in a file name;
+  two students' ``bot.py`` never share one;
+- only the arcade writes a line at the start of a line: its header (``=== … ===``) when a process
+  starts and its notes (``[… …]``). Every line the bot prints is written after ``| ``, its control
+  characters (escape sequences, carriage returns, the bidirectional overrides) written as escapes,
+  so a bot cannot forge a header, a note, or another identity's traceback, in a file or on the
+  terminal that shows it;
+- a log rolls over (``roll_over``) only when a match starts, keeping ``LOG_GENERATIONS`` old logs,
+  and never while a match writes in the oldest one: a match's own lines are never deleted. A match
+  caps what it writes (``LOG_MATCH_MAX``) with a line saying so, and each process's output
+  (``LOG_HEAD``, ``LOG_TAIL``).
+"""
 
 from __future__ import annotations
 
+import codecs
+import fcntl
+import hashlib
 import os
+import stat
+import re
 import threading
+import weakref
 from datetime import datetime, timezone
 from pathlib import Path
 
 LOG_ROLLOVER = 8 << 20
-"""A bot's log past this size (bytes) is renamed ``*.log.1`` (replacing the previous one) when
-the next process starts: logs do not grow without bound across matches."""
+"""A log past this size (bytes) when a match starts is moved to ``*.log.1`` (the older ones to
+``.2`` and on, up to ``LOG_GENERATIONS``)."""
+LOG_GENERATIONS = 5
+"""Old logs kept beside the current one (``*.log.1`` … ``*.log.5``)."""
+LOG_MATCH_MAX = 16 << 20
+"""Bytes of the bots' output a match writes in a log at most (then a line says the rest is cut)."""
 
 LOG_HEAD = 64 << 10
 LOG_TAIL = 64 << 10
 """A bot process's log keeps the first and the last 64 KiB of what it printed."""
+
+PREFIX = "| "
+"""What every line of the bot's output starts with in its log (the arcade's own lines never do)."""
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_-]+")
 
 
 def log_dir() -> Path:
@@ -25,51 +57,161 @@ def log_dir() -> Path:
     return Path(state) / "contest-arcade" / "bot-logs"
 
 
+def _safe(text: str, longest: int = 40) -> str:
+    return _UNSAFE_NAME.sub("_", text)[:longest].strip("_") or "_"
+
+
+def log_name(path: Path, function: str, file: str | None = None) -> str:
+    """The log file's name of the bot ``function`` in file ``path``: ``file.function.folder-digest.log``
+    (``file`` the file's stem unless given: a package's name), the digest of the resolved folder,
+    the file's name and the function (the identity), the readable parts cut to letters, digits,
+    ``_`` and ``-`` (no folder name leads anywhere else)."""
+    resolved = Path(os.path.abspath(path)).resolve()
+    identity = "\0".join((str(resolved.parent), resolved.name, function))
+    digest = hashlib.sha256(identity.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return f"{_safe(file or resolved.stem)}.{_safe(function)}.{_safe(resolved.parent.name)}-{digest}.log"
+
+
+def clean(text: str) -> str:
+    """``text`` with its control characters (but new lines and tabs) written as escapes."""
+    return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def log_header(path: Path, function: str, game_id: str, sandbox: str) -> str:
-    """The line that opens a process's part of the log: when, which bot, and whether contained."""
+    """The arcade's line that opens a process's part of the log: when, which bot, and whether contained."""
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     contained = "in the bwrap sandbox" if sandbox == "bwrap" else "NOT contained (no sandbox)"
-    return f"=== {stamp} · {path}:{function} · {game_id} · {contained} ===\n"
+    return clean(f"=== {stamp} · {path}:{function} · {game_id} · {contained} ===") + "\n"
 
 
-def roll_over(path: Path) -> None:
-    """Make the log's folder; rename a log past ``LOG_ROLLOVER`` to ``*.log.1``. A folder that
-    cannot be made is no error here (``LogPump`` then drops the output)."""
+def _locked(path: Path) -> bool:
+    """Whether a live match writes in the log at ``path`` (it holds a shared lock on it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def roll_over(path: Path, generations: int = LOG_GENERATIONS) -> None:
+    """Make the log's folder; a log past ``LOG_ROLLOVER`` becomes ``*.log.1``, ``.1`` becomes
+    ``.2`` and so on, the oldest past ``generations`` deleted, unless a live match still writes in
+    that one: then nothing moves (the log grows, each match capped). Called when a match starts."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        if path.stat().st_size > LOG_ROLLOVER:
-            os.replace(path, path.with_name(path.name + ".1"))
+        if path.stat().st_size <= LOG_ROLLOVER:
+            return
+        old = [path.with_name(f"{path.name}.{n}") for n in range(1, generations + 1)]
+        if _locked(old[-1]):
+            return
+        for newer, older in zip(reversed(old[:-1]), reversed(old[1:])):
+            if newer.exists():
+                os.replace(newer, older)
+        os.replace(path, old[0])
     except OSError:
         pass
 
 
-def _open_log(path: Path):
-    """The log opened for appending, never blocking (a FIFO) nor anything but a regular file; a
-    log that cannot be opened drops the output (``os.devnull``) rather than stop the bot (a
-    run's pre-flight, ``bots.registry.log_folder_problem``, said so before any game)."""
-    import stat
+class BotLog:
+    """One bot identity's log for one match: opened on the first write, a shared lock held on
+    it while open (so no other match's rollover deletes it), its writes serialised (each process
+    of the match has its ``LogPump``), at most ``LOG_MATCH_MAX`` bytes of the bot's output."""
 
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, 0o666)
-    except OSError:
-        return open(os.devnull, "ab")
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return open(os.devnull, "ab")
-    os.set_blocking(fd, True)
-    return os.fdopen(fd, "ab")
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.fd: int | None = None
+        self.written = 0
+        self.full = False
+        self.at_line_start = True
+
+    def _open(self) -> int:
+        """The log's descriptor, opened for appending, never blocking (a FIFO) nor anything but a
+        regular file: one that cannot be opened drops the output (``os.devnull``) rather than stop
+        the bot (a run's pre-flight, ``bots.registry.log_folder_problem``, said so before any game)."""
+        if self.fd is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                             | os.O_NOCTTY | os.O_CLOEXEC, 0o644)
+            except OSError:
+                fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+            else:
+                os.set_blocking(fd, True)
+                fcntl.flock(fd, fcntl.LOCK_SH)
+            self.fd = fd
+            self._closer = weakref.finalize(self, os.close, self.fd)  # a log never closed: when collected
+        return self.fd
+
+    def _write(self, text: str) -> None:
+        """Write to the log; once a write fails (a full disk), the rest of the output is dropped,
+        so that the bot never blocks on a full pipe (nor loses its game for our disk)."""
+        data = text.encode("utf-8", "backslashreplace")
+        try:
+            fd = self._open()
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError:
+            self.full = True
+
+    def note(self, line: str) -> None:
+        """An arcade's line (a header, a note), on a line of its own."""
+        with self.lock:
+            self._write(("" if self.at_line_start else "\n") + line.rstrip("\n") + "\n")
+            self.at_line_start = True
+
+    def output(self, text: str) -> None:
+        """The bot's own output (decoded): each line after ``PREFIX``, its controls escaped, within
+        the match's cap."""
+        with self.lock:
+            if self.full or not text:
+                return
+            if self.written + len(text) > LOG_MATCH_MAX:
+                self.full = True
+                self._write(("" if self.at_line_start else "\n") + f"[… log cut: this match's output passed "
+                            f"{LOG_MATCH_MAX >> 20} MiB; the rest of it is not kept …]\n")
+                self.at_line_start = True
+                return
+            self.written += len(text)
+            pieces = []
+            for number, part in enumerate(clean(text).split("\n")):
+                if number:
+                    pieces.append("\n")
+                    self.at_line_start = True
+                if part:
+                    if self.at_line_start:
+                        pieces.append(PREFIX)
+                        self.at_line_start = False
+                    pieces.append(part)
+            self._write("".join(pieces))
+
+    def close(self) -> None:
+        """Release the log (its lock): the match is over."""
+        with self.lock:
+            if self.fd is not None:
+                self._closer()
+                self.fd = None
 
 
 class LogPump:
-    """A bot's standard output and error, read from a pipe into its log file: the first
-    ``LOG_HEAD`` bytes of each process as written, then only the last ``LOG_TAIL`` kept, written
-    when the process ends after a line saying how much was cut. A bot cannot fill the disk."""
+    """A bot process's standard output and error, read from a pipe into its ``BotLog``: the first
+    ``LOG_HEAD`` bytes as written, then only the last ``LOG_TAIL`` kept, written when the process
+    ends after a line saying how much was cut. A bot cannot fill the disk."""
 
-    def __init__(self, path: Path, header: str) -> None:
-        self.path = path
+    def __init__(self, log: BotLog, header: str) -> None:
+        self.log = log
         self.read_end, self.write_end = os.pipe()
-        self.file = _open_log(path)
-        self._write(header.encode())
+        log.note(header)
+        self.decoder = codecs.getincrementaldecoder("utf-8")("backslashreplace")
         self.written = 0
         self.tail = bytearray()
         self.cut = 0
@@ -83,7 +225,7 @@ class LogPump:
     def _take(self, chunk: bytes) -> None:
         room = LOG_HEAD - self.written
         if room > 0:
-            self._write(chunk[:room])
+            self.log.output(self.decoder.decode(chunk[:room]))
             self.written += min(room, len(chunk))
             chunk = chunk[room:]
         if chunk:
@@ -108,15 +250,16 @@ class LogPump:
                 if not chunk:
                     break
                 self._take(chunk)
+            self.log.output(self.decoder.decode(b"", final=True))
             if self.cut:
-                self._write(f"\n[… {self.cut:,} bytes of output cut: the log keeps the first "
-                            f"{LOG_HEAD >> 10} KiB and the last {LOG_TAIL >> 10} KiB …]\n".encode())
-            self._write(bytes(self.tail))
+                self.log.note(f"[… {self.cut:,} bytes of output cut: the log keeps the first "
+                              f"{LOG_HEAD >> 10} KiB and the last {LOG_TAIL >> 10} KiB …]")
+                self.decoder.reset()
+            self.log.output(self.decoder.decode(bytes(self.tail), final=True))
         except (OSError, ValueError):
             pass
         finally:
             os.close(self.read_end)
-            self.file.close()
 
     def close(self) -> None:
         """Wait for the pump to write the end of the log (the process is gone)."""

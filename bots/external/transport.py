@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Callable, Iterable, Protocol
 
 from bots import sandbox
-from bots.external.logs import LogPump, log_header, roll_over
+from bots.external.freezer import Freezer
+from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.protocol import Message, Reply, Request, decode, encode
-from bots.sandbox import PidsCgroup
+from bots.sandbox import BotCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
 """The arcade's root folder (``games`` and ``bots`` are imported from it)."""
@@ -38,13 +39,13 @@ CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
 
 @dataclass(frozen=True)
 class Launch:
-    """What starting a bot's process needs: whose file, for which game, where it logs, and the
+    """What starting a bot's process needs: whose file, for which game, its match's log, and the
     sandbox (``bwrap`` or ``none``)."""
 
     game_id: str
     path: Path
     function: str
-    log_path: Path
+    log: BotLog
     sandbox: str = "none"
 
 
@@ -68,6 +69,12 @@ class Transport(Protocol):
     def exit_text(self) -> str:
         """How the process ended, for an end of stream: its status or the signal that killed it."""
 
+    def freeze(self) -> None:
+        """Stop every process of the bot: it uses no CPU until ``thaw`` (``bots.external.freezer``)."""
+
+    def thaw(self) -> None:
+        """Let the bot's processes go on (before a request)."""
+
     def close(self) -> None:
         """Kill the process and everything it started, and wait for it."""
 
@@ -79,20 +86,21 @@ _LIVE: "weakref.WeakSet[ProcessTransport]" = weakref.WeakSet()
 
 class ProcessTransport:
     """A bot's process, started at once: ``python -u`` in a new session (its own process group),
-    in the bwrap sandbox or not, its standard error (where the child points its output) pumped
-    into the log. Killed with its whole group by ``close``, when garbage collected, or at exit."""
+    in the bwrap sandbox or not, in its cgroups where the arcade may make them, its standard
+    error (where the child points its output) pumped into the log. ``freeze`` and ``thaw`` stop
+    and resume all its processes (``Freezer``). Killed with everything it started by ``close``,
+    when garbage collected, or at exit."""
 
     def __init__(self, launch: Launch) -> None:
-        roll_over(launch.log_path)
-        self.cgroup: PidsCgroup | None = None
-        if launch.sandbox == "bwrap":
+        bwrap = launch.sandbox == "bwrap"
+        if bwrap:
             argv = sandbox.command([sys.executable, "-u", "-c", CHILD_CODE, "/arcade", "0"], launch.path)
             cwd, env = None, sandbox.ENVIRONMENT
-            self.cgroup = sandbox.PidsCgroup()
         else:
             argv = [sys.executable, "-u", "-c", CHILD_CODE, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
-        self.log = LogPump(launch.log_path, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
+        self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
+        self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
         cgroup = self.cgroup
 
         def before_exec() -> None:  # in the bot's process, before it runs anything
@@ -105,8 +113,9 @@ class ProcessTransport:
             start_new_session=True, close_fds=True, preexec_fn=before_exec,
         )
         self.log.started()
+        self.freezer = Freezer(self.proc.pid, self.cgroup, whole_session=not bwrap)
         _LIVE.add(self)
-        self._finalizer = weakref.finalize(self, _reap, self.proc, self.cgroup)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.freezer)
 
     @property
     def alive(self) -> bool:
@@ -149,11 +158,19 @@ class ProcessTransport:
             return f"its process crashed ({name})"
         return f"its process exited with status {code}"
 
+    def freeze(self) -> None:
+        if self.proc is not None:
+            self.freezer.freeze()
+
+    def thaw(self) -> None:
+        if self.proc is not None:
+            self.freezer.thaw()
+
     def close(self) -> None:
         proc = self.proc
         if proc is None:
             return
-        _reap(proc, self.cgroup)
+        _reap(proc, self.freezer)
         self._finalizer.detach()
         self.proc = None
         self.cgroup = None
@@ -167,7 +184,10 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _reap(proc: subprocess.Popen, cgroup: PidsCgroup | None = None) -> None:
+def _reap(proc: subprocess.Popen, freezer: Freezer) -> None:
+    """Kill the bot's processes (all of them, frozen or not), close its pipes, wait for it and
+    remove its cgroups."""
+    freezer.kill()
     _kill_group(proc.pid)
     for stream in (proc.stdin, proc.stdout):
         try:
@@ -179,8 +199,8 @@ def _reap(proc: subprocess.Popen, cgroup: PidsCgroup | None = None) -> None:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
-    if cgroup is not None:
-        cgroup.remove()
+    if freezer.cgroup is not None:
+        freezer.cgroup.remove()
 
 
 @atexit.register
@@ -247,6 +267,9 @@ class MemoryTransport:
         self.pending: deque[tuple[float, bytes]] = deque()  # (when, bytes); b"" is the end
         self.ended = False
         self.closed = False
+        self.frozen = False
+        self.sent_frozen: list[Message] = []
+        """Requests written while the process was frozen (the host must thaw it first)."""
         self._exit_text = exit_text
 
     def clock(self) -> float:
@@ -263,6 +286,8 @@ class MemoryTransport:
         for line in data.splitlines():
             request = decode(line)
             self.sent.append(request)
+            if self.frozen:
+                self.sent_frozen.append(request)
             for step in self.script(request):
                 if isinstance(step, (int, float)):
                     at += step
@@ -286,6 +311,12 @@ class MemoryTransport:
 
     def exit_text(self) -> str:
         return self._exit_text
+
+    def freeze(self) -> None:
+        self.frozen = True
+
+    def thaw(self) -> None:
+        self.frozen = False
 
     def close(self) -> None:
         self.closed = True
