@@ -245,15 +245,20 @@ def _remove(path: Path) -> None:
 
 
 def _write(data: bytes, target: Path) -> None:
-    """Bundle ``data`` written into ``target``, an empty private folder (its files ``0644``)."""
+    """Bundle ``data`` written into ``target``, an empty private folder (its files ``0644``);
+    ``BundleError`` when it cannot be (an entry twice, a file in a folder it does not hold)."""
     for kind, path, contents in entries(data):
         where = target / os.fsdecode(path)
-        if kind == b"d":
-            where.mkdir(mode=0o755)
-            continue
-        fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-        with open(fd, "wb") as out:
-            out.write(contents)
+        try:
+            if kind == b"d":
+                where.mkdir(mode=0o755)
+                continue
+            fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            with open(fd, "wb") as out:
+                out.write(contents)
+        except OSError as exc:
+            raise BundleError(f"a bot's files cannot be written here ({shown(path.decode(errors='replace'))}: "
+                              f"{exc.strerror})") from None
 
 
 def materialise(digest: str, data: bytes) -> Path:

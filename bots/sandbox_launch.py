@@ -148,6 +148,29 @@ def copy_folder(source: int, target: str) -> None:
         os.chmod(folder, 0o555)
 
 
+def _unbounded_copy(source: int, target: str) -> None:
+    """``copy_folder`` past the bot's file-size limit (``RLIMIT_FSIZE``, 1 MiB, the soft limit
+    ``bots.sandbox.set_limits`` set on this process), which bounds what the bot writes, not its
+    folder's files (a 3 MiB weights file): ``FOLDER_MAX`` bounds the copy. Root's hard limit is
+    left above it for this copy; ``_hold_file_size`` lowers it before the bot runs."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    try:
+        copy_folder(source, target)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def _hold_file_size() -> None:
+    """The file-size limit's hard limit down to its soft one: the bot cannot raise it."""
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, soft))
+
+
 def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     """Stage ``args``' ``--ro-bind`` sources, become ``UNPRIVILEGED`` and exec ``bwrap`` (never
     returns); ``OSError`` when a step fails. ``arcade`` is the pid that must still be our parent
@@ -176,7 +199,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
             os.mkdir(target)
             check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
                              f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
-            copy_folder(fd, target)
+            _unbounded_copy(fd, target)
             os.close(fd)
             staged[at] = target
             continue
@@ -188,6 +211,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
               f"binding {args[at]}")
         os.close(fd)
         staged[at] = target
+    _hold_file_size()
     os.setgroups([])
     os.setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
     os.setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
