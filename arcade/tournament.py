@@ -27,6 +27,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -368,8 +369,11 @@ class Runner:
         if self.cluster is not None:
             self.client = connect(self.cluster)
             self.setup = replace(self.setup, files=(), bundles=tuple((b.name, b.spec, b.digest) for b in self.packed))
-            for packed in self.packed:  # each bot's bytes once; the chunks fetch them on the cluster
-                self.data[packed.name] = self.client.submit(bundle_data, packed.data, key=f"arcade-bot-{packed.digest}")
+            with warnings.catch_warnings():  # a bot's files are data in a task on purpose (see bundle_data)
+                warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                for packed in self.packed:  # each bot's bytes once; the chunks fetch them on the cluster
+                    self.data[packed.name] = self.client.submit(bundle_data, packed.data,
+                                                                key=f"arcade-bot-{packed.digest}")
             self.packed = []
         elif self.jobs > 1:
             context = mp_context()
