@@ -22,8 +22,9 @@ files made under the usual ``umask 022`` are.
 The bot's own folder (the bind to ``/bot``) is not bound but **copied**, as root, into a tmpfs of
 at most ``FOLDER_MAX`` bytes, readable by others and read-only: a folder only its owner may
 enter (``umask 077``, pytest's temporary folders, ``/root``) works as it does for a user. Only
-regular files and folders are copied, never through a symbolic link (a link in a student's folder
-must not make root read a file the student may not), and nothing else (FIFOs, devices, sockets):
+regular files and folders are copied, never through a symbolic link nor a hard link (a link in a
+student's folder must not make root read a file the student may not), and nothing else (FIFOs,
+devices, sockets):
 ``walk_folder`` says what a bot's folder is, here and for a cluster (``arcade.bundles``).
 """
 
@@ -56,6 +57,11 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
+HARD_LINK = "a hard link (a file with another name too)"
+"""What ``walk_folder`` calls a regular file of more than one name: it may be a file of someone
+else's, linked in (an archive's hard link, extracted), so it is not the bot's to read."""
+
+
 def _skip(path: str, what: str) -> None:
     """``walk_folder``'s default for what it does not yield: nothing (it is left out)."""
 
@@ -68,7 +74,8 @@ def walk_folder(source: int, other=_skip):
     followed through a symbolic link: each entry is looked at without following it, opened with
     ``O_NOFOLLOW`` (a FIFO never blocks the open: ``O_NONBLOCK``), and what was opened is checked
     again on its descriptor (it may have been swapped since the look). Anything else (a symbolic
-    link, FIFO, device, socket, a file that vanished, changed or cannot be opened) is never read:
+    link, a hard link: a file with another name too, FIFO, device, socket, a file that vanished,
+    changed or cannot be opened) is never read:
     ``other(path, what)`` hears of it, ``what`` in words (by default it is left out). The bot's
     sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.bundles``)."""
     import errno
@@ -88,18 +95,23 @@ def walk_folder(source: int, other=_skip):
                 continue
             path = prefix + name
             try:
-                mode = os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode
+                look = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                mode = look.st_mode
                 if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
                     other(path, kind_of(mode))
+                    continue
+                if stat.S_ISREG(mode) and look.st_nlink > 1:
+                    other(path, HARD_LINK)
                     continue
                 fd = os.open(name, flags | (os.O_DIRECTORY if stat.S_ISDIR(mode) else 0), dir_fd=folder)
             except OSError as exc:  # vanished, or became a link (O_NOFOLLOW: ELOOP), or no right to read
                 other(path, "a symbolic link" if exc.errno == errno.ELOOP else f"unreadable ({exc.strerror})")
                 continue
-            opened = os.fstat(fd).st_mode
-            if stat.S_IFMT(opened) != stat.S_IFMT(mode):  # changed since the look above
-                os.close(fd)
-                other(path, kind_of(opened) if not stat.S_ISREG(opened) else "changed while read")
+            info = os.fstat(fd)
+            opened = info.st_mode
+            if stat.S_IFMT(opened) != stat.S_IFMT(mode) or (stat.S_ISREG(opened) and info.st_nlink > 1):
+                os.close(fd)  # changed since the look above
+                other(path, HARD_LINK if stat.S_ISREG(opened) else kind_of(opened))
                 continue
             if stat.S_ISDIR(opened):
                 try:

@@ -33,6 +33,7 @@ from bots.sandbox_launch import walk_folder
 ROOT = Path(__file__).resolve().parent.parent
 SPY = Path(__file__).parent / "hostile_bots" / "courier" / "spy.py"
 CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
+PROBLEM = sandbox.bwrap_problem()
 
 
 @pytest.fixture(autouse=True)
@@ -86,6 +87,8 @@ def _plant(folder: Path, kind: str, tmp_path: Path, record: RecordLog) -> str:
         (folder / "notes.py").symlink_to("/proc/self/environ")
     elif kind == "link to the open record":
         (folder / "notes.py").symlink_to(f"/proc/self/fd/{record.handle.fileno()}")
+    elif kind == "hard link to a secret file":  # as an archive's hard link, extracted, makes
+        os.link(secret, folder / "notes.py")
     elif kind == "link to a folder":
         (folder / "notes.py").symlink_to(tmp_path)
     elif kind == "FIFO deep down":
@@ -103,7 +106,7 @@ def _plant(folder: Path, kind: str, tmp_path: Path, record: RecordLog) -> str:
     return "notes.py"
 
 
-KINDS = ["link to a secret file", "link to the environment", "link to the open record", "link to a folder",
+KINDS = ["link to a secret file", "hard link to a secret file", "link to the environment", "link to the open record", "link to a folder",
          "FIFO deep down", "socket", "device"]
 
 
@@ -120,6 +123,25 @@ def test_what_is_not_a_regular_file_is_refused_in_one_line_and_never_opened(tmp_
     assert "only a bot's regular files and folders travel to a cluster" in message
     assert Path(name).name not in [Path(p).name for p in opened]  # looked at, never opened
     assert "SECRET" not in message and "977" not in message
+
+
+def test_as_root_the_local_sandbox_copies_what_travels_and_nothing_else(tmp_path):
+    """One rule (``walk_folder``): the copy root's sandbox makes of a bot's folder leaves out what
+    a cluster refuses, a hard link to a file of someone else's included."""
+    if os.geteuid() != 0 or PROBLEM is not None:
+        pytest.skip("as root, with bwrap: a user's sandbox binds the folder itself")
+    folder = spy_folder(tmp_path)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "kept.txt").write_text("kept")
+    secret = tmp_path / "grades.xlsx"
+    secret.write_text("SECRET GRADES")
+    os.link(secret, folder / "grades.txt")
+    (folder / "notes.py").symlink_to(secret)
+    argv = sandbox.command([sys.executable, "-I", "-c", "import os; print(sorted(os.listdir('/bot')), "
+                            "sorted(os.listdir('/bot/sub')))"], folder / "spy.py")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=sandbox.ENVIRONMENT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['spy.py',", "'sub']", "['kept.txt']"]
 
 
 def test_the_bots_own_file_must_be_a_file_not_a_link(tmp_path):
@@ -355,8 +377,6 @@ def test_any_bytes_are_a_bundle_or_a_bundle_error(data, cache):
 
 
 # -- on a cluster ---------------------------------------------------------------------------------
-
-PROBLEM = sandbox.bwrap_problem()
 
 
 def _payloads(monkeypatch) -> list[bytes]:
