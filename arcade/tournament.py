@@ -277,12 +277,15 @@ def run_cluster_task(setup: Setup, task: Task, *data: bytes | None) -> list[Game
     and ``b`` (``None`` for a built-in), each checked against its digest (``setup.bundles``) and
     written to this machine's cache, read again and checked there, before it runs
     (``arcade.bundles.materialise``)."""
-    from arcade.bundles import materialise
+    from arcade.bundles import BundleError, materialise
+    from bots.external import is_file_spec
 
     packed = {name: (spec, digest) for name, spec, digest in setup.bundles}
     files = {}
     for name, blob in zip((task.a, task.b), data):
-        if name in packed and blob is not None:
+        if is_file_spec(name) and (name not in packed or blob is None):  # never a file of this machine's
+            raise BundleError(f"bot {name!r}: its files did not come with the task: not run")
+        if name in packed:
             spec, digest = packed[name]
             files[name] = str(materialise(digest, blob) / spec)
     return run_task(setup, task, files=files)
@@ -341,7 +344,8 @@ Progress = Callable[[int, int, list[PairResult]], None]
 
 class Runner:
     """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
-    Dask cluster (``cluster``: the scheduler's address). With a ``log`` (a ``RecordLog``) every
+    Dask cluster (``cluster``: the scheduler's address; ``packed``: the file bots' bundles,
+    ``pack_bots``, sent there once). With a ``log`` (a ``RecordLog``) every
     finished game is appended to it as it comes, and games the log holds already are not played."""
 
     def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,

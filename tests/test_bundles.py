@@ -451,3 +451,20 @@ def test_on_a_cluster_only_the_bot_travels_and_the_secret_stays(tmp_path, monkey
     assert sent and not [form for form in forms for payload in sent if form in payload]
     one = pair_seed(seed, "round robin", bots[0], bots[1])
     assert any(one.to_bytes(8, "little") in payload for payload in sent)  # as a pickled int is: the search works
+
+
+def test_a_worker_runs_a_file_bot_only_from_its_checked_bundle(tmp_path, cache):
+    """A file bot whose bundle did not come with the task is not looked for on the worker's disk
+    (where a file of that path may be anything); bytes that are not what their name says are not
+    written or run."""
+    from arcade.tournament import Setup, Task, run_cluster_task
+
+    folder = spy_folder(tmp_path)
+    bundle = packed(folder)
+    task = Task(0, bundle.name, "always_1", seed=1, first=1, games=1)
+    with pytest.raises(BundleError, match="its files did not come with the task"):
+        run_cluster_task(Setup("toothpicks", {}), task, None, None)
+    setup = Setup("toothpicks", {}, bundles=((bundle.name, bundle.spec, bundle.digest),))
+    with pytest.raises(BundleError, match="do not hash to their name"):
+        run_cluster_task(setup, task, bundle.data + b"\0", None)
+    assert os.listdir(cache) == []
