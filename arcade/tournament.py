@@ -24,16 +24,17 @@ seeded per game). The same seed therefore gives the same standings with any
 
 from __future__ import annotations
 
-import hashlib
 import multiprocessing
 import os
 import sys
+import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from itertools import combinations
 from typing import Callable, Sequence
 
+from arcade.bundles import DEFAULT_CAP
 from arcade.match import GameRecord, Tally, run_match
 from arcade.seeds import groups_rng, pair_seed
 from bots.limits import Limits
@@ -205,22 +206,23 @@ class Setup:
     limits: Limits = Limits()
     """The run's limits (``bots.limits``), the sandbox of file bots included, in every worker."""
     files: tuple[tuple[str, str], ...] = ()
-    """File bots' names as given, with their absolute specs (workers may run elsewhere)."""
-    bundles: tuple = ()
-    """On a cluster: each file bot's name, ``file.py:function`` and folder files (``bundle``)."""
+    """File bots' names as given, with their absolute specs (a machine that shares our folders)."""
+    bundles: tuple[tuple[str, str, str], ...] = ()
+    """On a cluster: each file bot's name, its spec inside its bundle and the bundle's digest
+    (``arcade.bundles.Bundle``); the bundles' bytes travel apart (``run_cluster_task``)."""
 
 
-def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None) -> list[GameRecord]:
+def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None,
+             files: dict[str, str] | None = None) -> list[GameRecord]:
     """Play one chunk of games (in whatever process runs it: here, a local worker, a Dask worker).
-    File bots come as the paths in ``setup.files`` or, on a cluster, as the files themselves in
-    ``setup.bundles``, written to a folder of this machine's first."""
+    File bots come as the paths in ``setup.files`` or, on a cluster, in ``files`` (their bundles
+    written to this machine: ``run_cluster_task``)."""
     from arcade.catalog import load
 
     game = load(setup.game_id)(**setup.settings)
     from bots.registry import resolve
 
-    files = dict(setup.files)
-    files.update(unpack_bundles(setup.bundles))
+    files = dict(setup.files) if files is None else files
     entries = tuple(resolve(setup.game_id, files.get(name, name), setup.limits) for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, limits=setup.limits,
                         first_game=task.first, on_game=on_game)
@@ -245,35 +247,48 @@ def run_task_streaming(setup: Setup, task: Task, index: int) -> list[GameRecord]
 
 # -- bot files that travel with the games (a cluster's workers share no folder with us) ----------
 
-def bundle(name: str, spec: str) -> tuple[str, str, tuple[tuple[str, bytes], ...]]:
-    """File bot ``name`` as it travels to a cluster: its function and its folder's ``.py`` files
-    (the sandbox shows a bot its own folder: its helper modules come along)."""
-    path, _, function = spec.rpartition(":")
-    folder = Path(path).parent
-    files = tuple(sorted((p.name, p.read_bytes()) for p in folder.glob("*.py") if p.is_file()))
-    return name, f"{Path(path).name}:{function}", files
+def pack_bots(game_id: str, bots: Sequence[str], cap: int) -> list:
+    """Each file bot among ``bots`` packed to travel to a cluster (``arcade.bundles.pack``: its
+    folder's regular files, at most ``cap`` bytes); ``TournamentError`` names the first file
+    that cannot travel, before anything runs."""
+    from arcade.bundles import BundleError, pack
+    from bots.external import is_file_spec, parse_spec
+    from bots.external.specs import named_file
 
-
-def unpack_bundles(bundles) -> dict[str, str]:
-    """Write each bundled bot's files to a folder of its own under this machine's temporary
-    folder (once: named by their digest); the bots' names with their local specs."""
-    import tempfile
-
-    specs = {}
-    for name, spec, files in bundles:
-        digest = hashlib.sha256(repr(files).encode()).hexdigest()[:16]
-        folder = Path(tempfile.gettempdir()) / "contest-arcade-bots" / digest
-        if not folder.is_dir():
-            part = folder.with_name(folder.name + f".{os.getpid()}.part")
-            part.mkdir(parents=True, exist_ok=True)
-            for file_name, data in files:
-                (part / file_name).write_bytes(data)
+    packed = []
+    for bot in bots:
+        if is_file_spec(bot):
+            path, function = parse_spec(bot, game_id)
             try:
-                part.rename(folder)
-            except OSError:  # another worker wrote it first
-                pass
-        specs[name] = str(folder / spec)
-    return specs
+                packed.append(pack(bot, path, named_file(bot)[0], function, cap))
+            except BundleError as exc:
+                raise TournamentError(str(exc)) from None
+    return packed
+
+
+def bundle_data(data: bytes) -> bytes:
+    """A bot's bundle as a task of its own on a cluster: sent once, kept by the cluster (made
+    again from the task if the worker holding it dies), fetched by each chunk that needs it."""
+    return data
+
+
+def run_cluster_task(setup: Setup, task: Task, *data: bytes | None) -> list[GameRecord]:
+    """``run_task`` on a cluster's worker: ``data`` holds the bundles of the task's bots ``a``
+    and ``b`` (``None`` for a built-in), each checked against its digest (``setup.bundles``) and
+    written to this machine's cache, read again and checked there, before it runs
+    (``arcade.bundles.materialise``)."""
+    from arcade.bundles import BundleError, materialise
+    from bots.external import is_file_spec
+
+    packed = {name: (spec, digest) for name, spec, digest in setup.bundles}
+    files = {}
+    for name, blob in zip((task.a, task.b), data):
+        if is_file_spec(name) and (name not in packed or blob is None):  # never a file of this machine's
+            raise BundleError(f"bot {name!r}: its files did not come with the task: not run")
+        if name in packed:
+            spec, digest = packed[name]
+            files[name] = str(materialise(digest, blob) / spec)
+    return run_task(setup, task, files=files)
 
 
 def _quiet_worker() -> None:
@@ -329,11 +344,13 @@ Progress = Callable[[int, int, list[PairResult]], None]
 
 class Runner:
     """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
-    Dask cluster (``cluster``: the scheduler's address). With a ``log`` (a ``RecordLog``) every
+    Dask cluster (``cluster``: the scheduler's address; ``packed``: the file bots' bundles,
+    ``pack_bots``, sent there once). With a ``log`` (a ``RecordLog``) every
     finished game is appended to it as it comes, and games the log holds already are not played."""
 
     def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
-                 cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None) -> None:
+                 cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None,
+                 packed: Sequence = ()) -> None:
         self.setup = setup
         self.games = games
         self.seed = seed
@@ -342,6 +359,9 @@ class Runner:
         self.cancelled = cancelled
         self.log = log
         self.cluster = cluster
+        self.packed = list(packed)
+        self.data: dict[str, object] = {}
+        """On a cluster: each file bot's bundle, a future of the cluster (``bundle_data``)."""
         self.pool: ProcessPoolExecutor | None = None
         self.stream = None
         self.client = None
@@ -352,7 +372,13 @@ class Runner:
     def __enter__(self) -> "Runner":
         if self.cluster is not None:
             self.client = connect(self.cluster)
-            self.setup = replace(self.setup, files=(), bundles=tuple(bundle(n, spec) for n, spec in self.setup.files))
+            self.setup = replace(self.setup, files=(), bundles=tuple((b.name, b.spec, b.digest) for b in self.packed))
+            with warnings.catch_warnings():  # a bot's files are data in a task on purpose (see bundle_data)
+                warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                for packed in self.packed:  # each bot's bytes once; the chunks fetch them on the cluster
+                    self.data[packed.name] = self.client.submit(bundle_data, packed.data,
+                                                                key=f"arcade-bot-{packed.digest}")
+            self.packed = []
         elif self.jobs > 1:
             context = mp_context()
             start_helpers(context)
@@ -464,7 +490,8 @@ class Runner:
     def _play_on_cluster(self, tasks, to_play, take, report) -> None:
         from distributed import as_completed
 
-        futures = {self.client.submit(run_task, self.setup, tasks[i], retries=1, pure=False): i for i in to_play}
+        futures = {self.client.submit(run_cluster_task, self.setup, tasks[i], self.data.get(tasks[i].a),
+                                      self.data.get(tasks[i].b), retries=1, pure=False): i for i in to_play}
         remaining = as_completed(list(futures))
         for future in remaining:
             if self.cancelled():
@@ -566,13 +593,14 @@ class TournamentPlan:
 
 
 def plan(game_id: str, bots: Sequence[str], fmt: str = "round-robin", games: int | None = None,
-         read_files: bool = False) -> TournamentPlan:
+         read_files: bool = False, bundle_cap: int | None = None) -> TournamentPlan:
     """The tournament's plan, after its pre-flight: ``check``; no bot that cannot play unattended
     (``BotEntry.unattended``: Othello's ``external``, a program someone starts); every name a bot
     of the game (``bots.registry.check``: a file bot's file exists, its function is a name); with
     ``read_files``, each file bot's file read and compiled too (a plan that runs nothing checks
-    what loading it would; ``check_files``). ``TournamentError`` names the first problem; nothing
-    runs, no bot's code included."""
+    what loading it would; ``check_files``); with ``bundle_cap`` (a cluster's run), each file bot's
+    folder packed as it would travel (``pack_bots``) and let go. ``TournamentError`` names the first
+    problem; nothing runs, no bot's code included."""
     from bots.registry import UnknownBot, bots_for
     from bots.registry import check as check_name
 
@@ -588,6 +616,8 @@ def plan(game_id: str, bots: Sequence[str], fmt: str = "round-robin", games: int
             raise TournamentError(str(exc)) from None
     if read_files:
         check_files(game_id, bots)
+    if bundle_cap is not None:
+        pack_bots(game_id, bots, bundle_cap)
     return TournamentPlan(game_id, tuple(bots), fmt, games, pairs_in(fmt, len(bots)))
 
 
@@ -625,15 +655,18 @@ def run_tournament(
     record: str | os.PathLike | None = None,
     cluster: str | None = None,
     repair: bool = False,
+    bundle_cap: int = DEFAULT_CAP,
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
     file specs, every game under ``limits`` (the sandbox of file bots included).
     ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
-    aside rather than refused)."""
+    aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
+    packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes)."""
     from arcade.catalog import load
     from bots.external import is_file_spec, parse_spec
 
     planned = plan(game_id, bots, fmt, games)
+    packed = pack_bots(game_id, bots, bundle_cap) if cluster is not None else []
     settings = dict(load(game_id)(**(settings or {})).settings)
     bots = list(bots)
     result = TournamentResult(game_id, settings, fmt, planned.games, seed, bots)
@@ -651,7 +684,8 @@ def run_tournament(
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:
-        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster) as runner:
+        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster, packed) as runner:
+            del packed  # the runner sent them
             runner.total = planned.total
             if fmt == "round-robin":
                 result.pairs = runner.play("round robin", list(combinations(bots, 2)))

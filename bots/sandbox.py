@@ -196,7 +196,8 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
 
 def set_limits() -> None:
     """In the bot's process before it starts (``preexec_fn``): CPU seconds, open files, file
-    size, no core files, and death with the arcade (``PR_SET_PDEATHSIG``: a bot stuck in a long C
+    size (as root its hard limit is lowered by ``sandbox_launch``, once the bot's folder is copied),
+    no core files, and death with the arcade (``PR_SET_PDEATHSIG``: a bot stuck in a long C
     call holding the GIL, whose watchdog thread cannot run, still dies when the arcade is killed).
     The memory cap and the process count are set by the bot's process itself, once it is inside
     its namespaces (``bots.external.child.set_caps``)."""
@@ -205,6 +206,9 @@ def set_limits() -> None:
         try:
             soft, hard = resource.getrlimit(limit)
             cap = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            if limit == resource.RLIMIT_FSIZE and os.geteuid() == 0:  # root's launcher copies the bot's
+                resource.setrlimit(limit, (cap, hard))  # folder first, then holds the hard limit too
+                continue
             resource.setrlimit(limit, (cap, cap if limit != resource.RLIMIT_CPU else min(hard, cap + 5)
                                        if hard != resource.RLIM_INFINITY else cap + 5))
         except (ValueError, OSError):

@@ -22,8 +22,10 @@ files made under the usual ``umask 022`` are.
 The bot's own folder (the bind to ``/bot``) is not bound but **copied**, as root, into a tmpfs of
 at most ``FOLDER_MAX`` bytes, readable by others and read-only: a folder only its owner may
 enter (``umask 077``, pytest's temporary folders, ``/root``) works as it does for a user. Only
-regular files and folders are copied, never through a symbolic link (a link in a student's folder
-must not make root read a file the student may not), and nothing else (FIFOs, devices, sockets).
+regular files and folders are copied, never through a symbolic link nor a hard link (a link in a
+student's folder must not make root read a file the student may not), and nothing else (FIFOs,
+devices, sockets):
+``walk_folder`` says what a bot's folder is, here and for a cluster (``arcade.bundles``).
 """
 
 import os
@@ -44,45 +46,141 @@ CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 2, 4, 4
 PR_SET_PDEATHSIG, SIGKILL = 1, 9
 
 
-def copy_folder(source: int, target: str) -> None:
-    """Copy the regular files and folders of the folder open as ``source`` (a descriptor) into ``target`` (an empty
-    folder on a tmpfs),
-    never following a symbolic link, files ``0444`` and folders ``0555``; ``OSError`` when a file
-    cannot be read or the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``)."""
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file or a folder is, in words (for a refusal's one line)."""
     import stat
 
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
-    made = [target]
-    for folder, _, files, folder_fd in os.fwalk(".", dir_fd=source, follow_symlinks=False):
-        here = os.path.normpath(os.path.join(target, folder))
-        if here != target:
-            os.mkdir(here, 0o755)
-            made.append(here)
-        for name in files:
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                        (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
+HARD_LINK = "a hard link (a file with another name too)"
+"""What ``walk_folder`` calls a regular file of more than one name: it may be a file of someone
+else's, linked in (an archive's hard link, extracted), so it is not the bot's to read."""
+
+
+def _skip(path: str, what: str) -> None:
+    """``walk_folder``'s default for what it does not yield: nothing (it is left out)."""
+
+
+def walk_folder(source: int, other=_skip):
+    """What a bot's folder is: the folders and regular files under the folder open as ``source``
+    (a descriptor), names in sorted order, depth first, as ``(kind, path, fd)``: ``("dir", path,
+    None)`` for a folder, ``("file", path, fd)`` for a regular file, open for reading while the
+    caller has it (closed when the walk goes on); ``path`` is relative, ``/``-separated. Nothing is
+    followed through a symbolic link: each entry is looked at without following it, opened with
+    ``O_NOFOLLOW`` (a FIFO never blocks the open: ``O_NONBLOCK``), and what was opened is checked
+    again on its descriptor (it may have been swapped since the look). Anything else (a symbolic
+    link, a hard link: a file with another name too, FIFO, device, socket, a file that vanished,
+    changed or cannot be opened) is never read:
+    ``other(path, what)`` hears of it, ``what`` in words (by default it is left out). The bot's
+    sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.bundles``)."""
+    import errno
+    import stat
+
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+    stack = []
+    try:
+        stack.append(("", os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=source), iter(())))
+        stack[0] = ("", stack[0][1], iter(sorted(os.listdir(stack[0][1]))))  # (source may be an O_PATH one)
+        while stack:
+            prefix, folder, names = stack[-1]
+            name = next(names, None)
+            if name is None:
+                os.close(folder)
+                stack.pop()
+                continue
+            path = prefix + name
             try:
-                if not stat.S_ISREG(os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode):
-                    continue  # a symbolic link, a FIFO, a device, a socket: never opened
-                fd = os.open(name, flags, dir_fd=folder_fd)
-            except OSError:
-                continue  # a file that vanished or changed into a link (O_NOFOLLOW): not copied
-            try:
-                info = os.fstat(fd)
-                if not stat.S_ISREG(info.st_mode):
-                    continue  # changed since the look above
-                out = os.open(os.path.join(here, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+                look = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                mode = look.st_mode
+                if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+                    other(path, kind_of(mode))
+                    continue
+                if stat.S_ISREG(mode) and look.st_nlink > 1:
+                    other(path, HARD_LINK)
+                    continue
+                fd = os.open(name, flags | (os.O_DIRECTORY if stat.S_ISDIR(mode) else 0), dir_fd=folder)
+            except OSError as exc:  # vanished, or became a link (O_NOFOLLOW: ELOOP), or no right to read
+                other(path, "a symbolic link" if exc.errno == errno.ELOOP else f"unreadable ({exc.strerror})")
+                continue
+            info = os.fstat(fd)
+            opened = info.st_mode
+            if stat.S_IFMT(opened) != stat.S_IFMT(mode) or (stat.S_ISREG(opened) and info.st_nlink > 1):
+                os.close(fd)  # changed since the look above
+                other(path, HARD_LINK if stat.S_ISREG(opened) else kind_of(opened))
+                continue
+            if stat.S_ISDIR(opened):
                 try:
-                    while chunk := os.read(fd, 1 << 20):
-                        os.write(out, chunk)
+                    names = iter(sorted(os.listdir(fd)))
                 except OSError as exc:
-                    raise OSError(exc.errno, f"copying the bot's folder ({name}): {exc.strerror}"
-                                  + (f"; it must fit in {FOLDER_MAX >> 20} MiB" if exc.errno == 28 else "")) from None
-                finally:
-                    os.close(out)
-                os.utime(os.path.join(here, name), ns=(info.st_atime_ns, info.st_mtime_ns))
+                    os.close(fd)
+                    other(path, f"unreadable ({exc.strerror})")
+                    continue
+                stack.append((path + "/", fd, names))
+                yield "dir", path, None
+                continue
+            try:
+                os.set_blocking(fd, True)
+                yield "file", path, fd
             finally:
                 os.close(fd)
+    finally:
+        for _prefix, folder, _names in stack:
+            os.close(folder)
+
+
+def copy_folder(source: int, target: str) -> None:
+    """Copy what ``walk_folder`` finds in the folder open as ``source`` (a descriptor: its regular
+    files and folders, never through a symbolic link, nothing else) into ``target`` (an empty folder
+    on a tmpfs), files ``0444`` and folders ``0555``; ``OSError`` when a file cannot be read or
+    the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``)."""
+    made = [target]
+    for kind, path, fd in walk_folder(source):
+        here = os.path.join(target, path)
+        if kind == "dir":
+            os.mkdir(here, 0o755)
+            made.append(here)
+            continue
+        info = os.fstat(fd)
+        out = os.open(here, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+        try:
+            while chunk := os.read(fd, 1 << 20):
+                os.write(out, chunk)
+        except OSError as exc:
+            raise OSError(exc.errno, f"copying the bot's folder ({path}): {exc.strerror}"
+                          + (f"; it must fit in {FOLDER_MAX >> 20} MiB" if exc.errno == 28 else "")) from None
+        finally:
+            os.close(out)
+        os.utime(here, ns=(info.st_atime_ns, info.st_mtime_ns))
     for folder in reversed(made):
         os.chmod(folder, 0o555)
+
+
+def _unbounded_copy(source: int, target: str) -> None:
+    """``copy_folder`` past the bot's file-size limit (``RLIMIT_FSIZE``, 1 MiB, the soft limit
+    ``bots.sandbox.set_limits`` set on this process), which bounds what the bot writes, not its
+    folder's files (a 3 MiB weights file): ``FOLDER_MAX`` bounds the copy. Root's hard limit is
+    left above it for this copy; ``_hold_file_size`` lowers it before the bot runs."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    try:
+        copy_folder(source, target)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def _hold_file_size() -> None:
+    """The file-size limit's hard limit down to its soft one: the bot cannot raise it."""
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (soft, soft))
 
 
 def launch(arcade: int, bwrap: str, args: list[str]) -> None:
@@ -113,7 +211,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
             os.mkdir(target)
             check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
                              f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
-            copy_folder(fd, target)
+            _unbounded_copy(fd, target)
             os.close(fd)
             staged[at] = target
             continue
@@ -125,6 +223,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
               f"binding {args[at]}")
         os.close(fd)
         staged[at] = target
+    _hold_file_size()
     os.setgroups([])
     os.setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
     os.setresuid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)

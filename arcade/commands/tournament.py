@@ -26,6 +26,7 @@ from arcade.commands.common import (
     stopped,
     check_output,
 )
+from arcade.bundles import DEFAULT_CAP
 from arcade.tournament import (
     FORMATS,
     TournamentError,
@@ -75,6 +76,9 @@ def register(subparsers) -> None:
                              "(else they stop the run)")
     parser.add_argument("--cluster", metavar="tcp://HOST:PORT",
                         help="play the games on a Dask cluster (started with 'dask scheduler' and 'dask worker')")
+    parser.add_argument("--bundle-cap", type=int, default=DEFAULT_CAP >> 20, metavar="MIB",
+                        help=f"with --cluster: the MiB a file bot's folder may hold to travel "
+                             f"(default {DEFAULT_CAP >> 20})")
     parser.add_argument("--plan", action="store_true",
                         help="print the number of games and a time estimate, and play nothing")
     parser.set_defaults(run=run)
@@ -88,8 +92,11 @@ def run(args) -> int:
     game = make_game(args.game, parse_options(args.option))
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    try:
-        planned = plan(args.game, args.bots, args.fmt, args.games, read_files=args.plan)
+    if args.bundle_cap < 1:
+        raise UsageError("--bundle-cap must be at least 1 (MiB)")
+    try:  # on a cluster, every file bot's folder is packed as it will travel, before any bot starts
+        planned = plan(args.game, args.bots, args.fmt, args.games, read_files=args.plan,
+                       bundle_cap=args.bundle_cap << 20 if args.cluster else None)
     except TournamentError as exc:
         raise UsageError(str(exc)) from None
     limits = limits_of(args)
@@ -132,7 +139,7 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
             return run_tournament(args.game, planned.bots, settings=dict(game.settings), games=planned.games,
                                   seed=seed, jobs=args.jobs or default_jobs(), fmt=planned.fmt, limits=limits,
                                   progress=progress, record=args.record, repair=args.repair,
-                                  cluster=args.cluster)
+                                  cluster=args.cluster, bundle_cap=args.bundle_cap << 20)
         except BrokenProcessPool as exc:
             resume = f"; run it again with --record {args.record} to go on" if args.record else ""
             raise UsageError(f"the tournament stopped: a worker process died ({exc}){resume}") from None

@@ -58,20 +58,26 @@ def short_name(name: str) -> str:
     return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
 
 
-def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
-    """The file and function of ``spec``; ``BadSpec`` if the file is missing or the name is bad.
-    A package's folder stands for its ``__init__.py``."""
-    from bots.adapters import adapter_for
-
+def named_file(spec: str) -> tuple[Path, str]:
+    """The file ``spec`` names, as written (not resolved: it may be a link), and its function
+    (``""``: the game's default). A package's folder stands for its ``__init__.py``."""
     path_text, sep, function = spec.rpartition(":")
     if not sep or not path_text.endswith(".py"):
         path_text, function = spec, ""
     package = _package_spec(spec)
     if package is not None and not path_text.endswith(".py"):
         path_text, function = package[0] + "/__init__.py", package[1]
+    return Path(path_text).expanduser(), function
+
+
+def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
+    """The file (resolved) and function of ``spec`` (``named_file``); ``BadSpec`` if the file is
+    missing or the name is bad."""
+    from bots.adapters import adapter_for
+
+    path, function = named_file(spec)
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
-    path = Path(path_text).expanduser()
     if not function.isidentifier():
         raise BadSpec(f"bot {spec!r}: {function!r} is not a function name (write path/to/file.py:function)")
     if not path.is_file():
