@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Protocol
 from bots import sandbox
 from bots.external.logs import LogPump, log_header, roll_over
 from bots.external.protocol import Message, Reply, Request, decode, encode
+from bots.external.rlang import R_CHILD_CODE, is_r_file
 from bots.sandbox import PidsCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,12 +86,13 @@ class ProcessTransport:
     def __init__(self, launch: Launch) -> None:
         roll_over(launch.log_path)
         self.cgroup: PidsCgroup | None = None
+        code = R_CHILD_CODE if is_r_file(launch.path) else CHILD_CODE  # an R strategy: Rscript, after a few lines
         if launch.sandbox == "bwrap":
-            argv = sandbox.command([sys.executable, "-u", "-c", CHILD_CODE, "/arcade", "0"], launch.path)
+            argv = sandbox.command([sys.executable, "-u", "-c", code, "/arcade", "0"], launch.path)
             cwd, env = None, sandbox.ENVIRONMENT
             self.cgroup = sandbox.PidsCgroup()
         else:
-            argv = [sys.executable, "-u", "-c", CHILD_CODE, str(ROOT), str(os.getpid())]
+            argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
         self.log = LogPump(launch.log_path, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
         cgroup = self.cgroup
