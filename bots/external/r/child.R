@@ -42,11 +42,19 @@ local({
   }
   is_memory <- function(e) grepl("cannot allocate|memory exhausted", conditionMessage(e))
   # Evaluate expr; on an error, its text (the calls that led to it go to the log under what).
+  # Warnings go to the log as they come (this process never returns to R's top level, where
+  # they would be shown), unless options(warn = 2) makes them errors.
   guarded <- function(expr, what) {
     calls <- NULL
     value <- withCallingHandlers(
       tryCatch(expr, error = function(e) e),
-      error = function(e) calls <<- sys.calls()
+      error = function(e) calls <<- sys.calls(),
+      warning = function(w) {
+        if (getOption("warn", 0) < 2) {
+          cat(sub("^Error", "Warning", error_text(w)), "\n", sep = "", file = stderr())
+          invokeRestart("muffleWarning")
+        }
+      }
     )
     if (inherits(value, "error")) {
       cat("--- ", what, ": ", conditionMessage(value), "\n", sep = "", file = stderr())
@@ -92,6 +100,7 @@ local({
     }
     state$fn <- get(name, envir = globalenv())
     state$name <- name
+    invisible(gc())  # loading's garbage collected now, not in the first move
     send("loaded")
   }
 

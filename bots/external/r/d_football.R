@@ -9,6 +9,7 @@
 # the piece passed. print_game draws HTML in the notebook; here it prints the board as text.
 
 TEAMS <- c("michigan", "ohio")
+TIME_LIMIT <- 0.1  # seconds a strategy may take over a move in play_game: "took >100ms"
 
 # n Michigan players, an empty square, n Ohio players; Michigan to move.
 new_game <- function(n) {
@@ -102,7 +103,7 @@ play_game <- function(mi_strategy, oh_strategy, n = 5, disp = F) {
       warning(team, " strategy produced an error")
       return(winner)
     }
-    if (proc.time()[["elapsed"]] - start > 0.1) {
+    if (proc.time()[["elapsed"]] - start > TIME_LIMIT) {
       warning(team, " strategy took >100ms to return a move")
       return(winner)
     }
