@@ -246,11 +246,13 @@ def run_task_streaming(setup: Setup, task: Task, index: int) -> list[GameRecord]
 # -- bot files that travel with the games (a cluster's workers share no folder with us) ----------
 
 def bundle(name: str, spec: str) -> tuple[str, str, tuple[tuple[str, bytes], ...]]:
-    """File bot ``name`` as it travels to a cluster: its function and its folder's ``.py`` files
-    (the sandbox shows a bot its own folder: its helper modules come along)."""
+    """File bot ``name`` as it travels to a cluster: its function and its folder's ``.py`` and
+    ``.R`` files (the sandbox shows a bot its own folder: its helper modules come along)."""
+    from bots.external.specs import SUFFIXES
+
     path, _, function = spec.rpartition(":")
     folder = Path(path).parent
-    files = tuple(sorted((p.name, p.read_bytes()) for p in folder.glob("*.py") if p.is_file()))
+    files = tuple(sorted((p.name, p.read_bytes()) for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file()))
     return name, f"{Path(path).name}:{function}", files
 
 

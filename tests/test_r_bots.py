@@ -13,6 +13,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -334,3 +335,62 @@ def test_the_r_facade_replays_the_notebooks_outputs(r_facade):
     done = subprocess.run([RSCRIPT, "--vanilla", "-e", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["53", "47", "20", "20"]
+
+
+# -- tournaments and the setup screen -------------------------------------------------------------
+
+@needs_r
+def test_a_tournament_takes_an_r_file(tmp_path):
+    """A class tournament's default: every file bot in the bwrap sandbox (else ``none``)."""
+    folder = own_folder(tmp_path, "stats306_course")
+    mode = "bwrap" if PROBLEM is None else "none"
+    done = arcade(folder.parent, "tournament", "dfootball", "stats306_course/course_strategies.R:prefer_jumps",
+                  "random_move", "--games", "2", "--seed", "1", "--jobs", "1", "--sandbox", mode, "--json")
+    assert done.returncode == 0, done.stderr
+    standings = {row["bot"]: row for row in json.loads(done.stdout)["standings"]}
+    mine = standings["stats306_course/course_strategies.R:prefer_jumps"]
+    assert mine["games"] == 2 and mine["forfeits"] == 0 and standings["random_move"]["forfeits"] == 0
+
+
+@needs_r
+async def test_the_setup_screen_plays_an_r_file_and_says_why_one_cannot_load(tmp_path):
+    from textual.widgets import Input, Select, Static
+
+    from arcade.catalog import CATALOG
+    from arcade.screens.game import GameScreen
+    from arcade.screens.setup import FILE, SetupScreen
+    from tests.conftest import make_app, settle
+
+    broken = tmp_path / "broken.R"
+    broken.write_text("my_strategy <- function(game) {\n")
+    good = f"{SAMPLES / 'stats306_course' / 'course_strategies.R'}:prefer_jumps"
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        setup = SetupScreen(CATALOG["dfootball"], choices=("random_move", FILE))
+        await app.push_screen(setup)
+        await pilot.pause()
+        setup.query_one("#sandbox", Select).value = "none"
+        error = setup.query_one("#setup-error", Static)
+        setup.query_one("#file-1", Input).value = str(broken)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.screen is setup and "could not load broken.R: Error" in str(error.render())
+        setup.query_one("#file-1", Input).value = good
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        game = app.screen
+        assert isinstance(game, GameScreen) and game.players == ("random_move", good)
+        deadline = time.monotonic() + 60
+        while len(game.history) < 3 and game.result is None and time.monotonic() < deadline:
+            await settle(pilot)  # the R strategy answers from its own process
+        assert len(game.history) >= 3 and game.history[2].event.side == 1
+
+
+def test_arcade_bots_names_the_r_way_for_dfootball_only(capsys):
+    from arcade.cli import main
+
+    assert main(["bots", "dfootball"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("in R: path/to/strategy.R[:function]") and "r-base-core r-cran-dplyr" in last
+    assert main(["bots", "hog"]) == 0
+    assert "in R" not in capsys.readouterr().out

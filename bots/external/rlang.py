@@ -61,6 +61,15 @@ def r_problem(game_id: str, function: str) -> str | None:
     return None
 
 
+def r_usage(game_id: str) -> str | None:
+    """A line on an R strategy for ``game_id`` (``arcade bots``), ``None`` for a game that was
+    not R's."""
+    if game_id not in R_GAMES:
+        return None
+    return (f"in R: path/to/strategy.R[:function], the same function in R, with the course's d_football.R "
+            f"and dplyr (needs Rscript: apt-get install --no-install-recommends {R_PACKAGES})")
+
+
 def _read_line(fd: int) -> bytes:
     """One line from ``fd``, read a byte at a time, so nothing after it leaves the pipe."""
     from bots.external.protocol import MAX_LINE
