@@ -16,7 +16,9 @@ The package
   ``file_entry``, which turn answers and silences into moves and ``Forfeit``s;
 - ``transport``: the seam the host talks through: the real process, or a script in memory;
 - ``child``: the bot's end, the process that loads the file and answers;
-- ``logs``: the bot's log files; ``specs``: reading ``path.py:function``.
+- ``logs``: the bot's log files; ``specs``: reading ``path.py:function``;
+- ``rlang``: D-Football strategies written in R (``path.R:function``): the same protocol, spoken
+  by ``Rscript`` (its side in ``r/``: the wire's JSON, the course's ``d_football.R``).
 
 How it runs
 ===========

@@ -2,7 +2,8 @@
 bytes and knows the process's health; ``bots.external.host`` speaks the protocol through it.
 
 ``ProcessTransport`` is the real one: a ``python -u`` process in a session of its own, its
-protocol on its stdin/stdout pipes, its output in its log. ``MemoryTransport`` plays the bot's
+protocol on its stdin/stdout pipes, its output in its log (for an R strategy, the process
+becomes ``Rscript``: ``bots.external.rlang``). ``MemoryTransport`` plays the bot's
 process from a script, in memory and on a clock of its own (as python-chess's tests'
 ``MockTransport`` does), so the host's logic is tested without processes or waiting.
 """
