@@ -1,6 +1,13 @@
 # D-Football strategies in R that break the contest's rules, the notebook's own examples first
 # (cells 58-60): each must forfeit with the course's words.
 
+# A student's own functions named as R's that the bot's process itself uses to answer: they
+# must change nothing there (every test of this file plays with them defined).
+writeLines <- function(...) stop("a student's own writeLines")
+flush <- function(...) stop("a student's own flush")
+readLines <- function(...) character(0)
+send <- function(...) stop("a student's own send")
+
 # always return the invalid move -1
 invalid_move <- function(game) {
     -1

@@ -8,10 +8,11 @@
 #
 # The student's file runs as a notebook cell did: in the global environment, with the course's
 # API (d_football.R: new_game, valid_moves, make_move, whose_turn, ...) and dplyr attached
-# (the notebook's library(tidyverse)). This process's own functions live apart, in a local
-# environment, so a student's function of the same name changes nothing here.
+# (the notebook's library(tidyverse)). This process's own functions live apart, in an
+# environment that sees only base R (not the global one), so a student's function of the same
+# name as one of R's (writeLines, say) changes nothing here.
 
-local({
+local(envir = new.env(parent = baseenv()), {
   argv <- commandArgs(trailingOnly = TRUE)
   r_dir <- argv[[1]]
   path <- argv[[2]]
@@ -74,8 +75,8 @@ local({
       return(send("failed", detail = paste("the R package dplyr is missing:",
                                            "apt-get install --no-install-recommends r-cran-dplyr")))
     # the course's functions and dplyr's used once now, so the first move is not charged for it
-    warm <- new_game(11)
-    invisible(make_move(warm, valid_moves(warm)[[1]]))
+    warm <- course$new_game(11)
+    invisible(course$make_move(warm, course$valid_moves(warm)[[1]]))
     invisible(dplyr::lead(warm$board, 2))
     sourced <- guarded(source(path, local = globalenv(), chdir = TRUE, echo = FALSE), "loading failed")
     if (inherits(sourced, "error")) {
