@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -22,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 from arcade.catalog import load
 from arcade.match import run_match
 from bots import sandbox
-from bots.base import BotEntry, Context, Forfeit, random_move
+from bots.base import BotEntry, Context, random_move
 from bots.external import file_entry, is_file_spec, parse_spec, short_name
 from bots.external.host import FileBotSource
 from bots.external.rlang import R_DIR, R_MISSING
@@ -30,6 +29,7 @@ from bots.limits import Limits
 from bots.registry import UnknownBot, check
 from games import dfootball
 from games.base import IllegalMove
+from tests.test_course_bots import SAMPLES, own_folder
 
 RSCRIPT = shutil.which("Rscript")
 if RSCRIPT is None and os.environ.get("ARCADE_REQUIRE_R"):
@@ -42,7 +42,6 @@ if PROBLEM is not None and os.environ.get("ARCADE_REQUIRE_SANDBOX"):
 MODES = ["none", pytest.param("bwrap", marks=pytest.mark.skipif(
     PROBLEM is not None, reason=f"the bwrap sandbox cannot run here: {PROBLEM}"))]
 
-SAMPLES = Path(__file__).parent / "course_bots"
 FAULTS = Path(__file__).parent / "fault_bots" / "dfootball_faults.R"
 REFERENCE = json.loads((Path(__file__).parent / "reference" / "dfootball.json").read_text())
 RANDOM = BotEntry.function("random", "a random legal move", random_move)
@@ -52,13 +51,6 @@ RANDOM = BotEntry.function("random", "a random legal move", random_move)
 def logs(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "logs"
     monkeypatch.setenv("ARCADE_BOT_LOGS", str(folder))
-    return folder
-
-
-def own_folder(tmp_path: Path, name: str) -> Path:
-    """A copy of the sample ``name`` in a folder of its own, as a student hands it in."""
-    folder = tmp_path / "submissions" / name
-    shutil.copytree(SAMPLES / name, folder)
     return folder
 
 
@@ -127,9 +119,11 @@ def test_the_courses_strategies_in_r_play_whole_matches(tmp_path, logs, mode):
 
 
 @needs_r
-def test_a_students_r_submission_plays_unchanged_against_perfect(tmp_path):
-    """A solution cell as handed in: ``my_strategy`` (found without ``:function``) and its
-    helpers, using ``valid_moves``/``make_move`` and the tidyverse's bare ``lead``."""
+def test_a_students_r_submission_plays_unchanged_against_perfect(tmp_path, logs):
+    """A solution as handed in: the notebook's ``library(tidyverse)`` and
+    ``source("d_football.R")`` (neither file is here: dplyr and the arcade's API stand in),
+    ``my_strategy`` (found without ``:function``) and its helpers, using
+    ``valid_moves``/``make_move`` and the tidyverse's bare ``lead``."""
     folder = own_folder(tmp_path, "stats306_student")
     done = arcade(folder.parent, "match", "dfootball", "stats306_student/my_strategy.R", "perfect",
                   "--games", "2", "--seed", "3", "--json")
@@ -137,6 +131,9 @@ def test_a_students_r_submission_plays_unchanged_against_perfect(tmp_path):
     result = json.loads(done.stdout)
     assert result["forfeits"] == [0, 0], result["forfeit_reasons"]
     assert sum(result["wins"]) == 2
+    log = (logs / "my_strategy.my_strategy.log").read_text()
+    assert "library(tidyverse): only dplyr of the tidyverse is installed here" in log
+    assert "the arcade's d_football.R is loaded already" in log
 
 
 @needs_r

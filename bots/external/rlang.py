@@ -116,7 +116,9 @@ def r_child_main() -> None:
     try:
         if program is None:
             raise FileNotFoundError("not on the PATH")
-        os.execv(program, [program, *args])
+        # UTF-8 where no locale is set (the sandbox's empty environment): a student's file may hold
+        # any character, and R reads it in its locale
+        os.execve(program, [program, *args], {"LANG": "C.UTF-8", **os.environ})
     except OSError as exc:
         os.write(4, encode(Failed(f"cannot start Rscript ({exc.strerror or exc}); {R_MISSING.split(': ')[1]}")))
         os._exit(71)

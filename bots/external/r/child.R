@@ -66,10 +66,47 @@ local(envir = new.env(parent = baseenv()), {
   # A quit() from the student's code ends the process: say so first, as exit() does in Python.
   reg.finalizer(state, function(s) if (s$moving) send("exited", detail = "it called quit()"), onexit = TRUE)
 
+  # A student's file often begins as the notebook did: library(tidyverse) and
+  # source("d_football.R"). Of the tidyverse only dplyr is installed, so that library call (or
+  # require) attaches dplyr, and sourcing a d_football.R that is not in the bot's folder keeps
+  # the one loaded; both say so in the log. Any other call is R's own.
+  stand_ins <- function(course) {
+    tidyverse <- function(call, package, character_only) {
+      name <- if (character_only) package else as.character(package)
+      if (!identical(name, "tidyverse")) return(FALSE)
+      message(call, "(tidyverse): only dplyr of the tidyverse is installed here; it is attached")
+      TRUE
+    }
+    course$library <- function(package, ..., character.only = FALSE) {
+      if (!missing(package) && tidyverse("library", substitute(package), character.only))
+        return(invisible(.packages()))
+      call <- sys.call()
+      call[[1]] <- quote(base::library)
+      eval(call, parent.frame())
+    }
+    course$require <- function(package, ..., character.only = FALSE) {
+      if (!missing(package) && tidyverse("require", substitute(package), character.only))
+        return(invisible(TRUE))
+      call <- sys.call()
+      call[[1]] <- quote(base::require)
+      eval(call, parent.frame())
+    }
+    course$source <- function(file, ...) {
+      if (is.character(file) && length(file) == 1L && basename(file) == "d_football.R" && !file.exists(file)) {
+        message("source(\"", file, "\"): the arcade's d_football.R is loaded already")
+        return(invisible(NULL))
+      }
+      call <- sys.call()
+      call[[1]] <- quote(base::source)
+      eval(call, parent.frame())
+    }
+  }
+
   load <- function() {
     if (game_id != "dfootball") return(send("failed", detail = "R strategies play D-Football only"))
     course <- attach(NULL, name = "d_football")
     sys.source(file.path(r_dir, "d_football.R"), envir = course)
+    stand_ins(course)
     loaded <- guarded(suppressPackageStartupMessages(library(dplyr)), "loading dplyr")
     if (inherits(loaded, "error"))
       return(send("failed", detail = paste("the R package dplyr is missing:",

@@ -1,6 +1,9 @@
-# A student's solution cell for the STATS 306 D-Football contest, as handed in: my_strategy and
-# its helpers, using the course's d_football.R functions and the tidyverse's lead() (attached by
-# the notebook's library(tidyverse)), nothing loaded with library().
+# A student's solution for the STATS 306 D-Football contest, as handed in: the notebook's first
+# cell (library(tidyverse), source("d_football.R")), then my_strategy and its helpers, using the
+# course's d_football.R functions and the tidyverse's lead().
+
+library(tidyverse)
+source("d_football.R")
 
 # How many moves the side to move has after Michigan plays square m (from Michigan's side).
 replies_after <- function(game, m) {
