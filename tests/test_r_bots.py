@@ -391,3 +391,13 @@ def test_arcade_bots_names_the_r_way_for_dfootball_only(capsys):
     assert last.startswith("in R: path/to/strategy.R[:function]") and "r-base-core r-cran-dplyr" in last
     assert main(["bots", "hog"]) == 0
     assert "in R" not in capsys.readouterr().out
+
+
+def test_the_r_side_is_package_data():
+    """``pip install .`` ships ``bots/external/r/*.R`` (the R bot's process runs them)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
+    assert "*.R" in patterns
+    assert {p.name for p in R_DIR.glob("*.R")} == {"child.R", "json.R", "d_football.R"}
