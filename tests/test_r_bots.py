@@ -192,16 +192,18 @@ def test_answers_that_are_no_square_number_forfeit_as_invalid_moves():
     limits = Limits(time=2.0, sandbox="none")
     entry = file_entry("dfootball", f"{FAULTS}:wrong_answers", limits)
     try:
-        summary = run_match(game, (entry, RANDOM), games=6, seed=5, limits=limits)
+        summary = run_match(game, (entry, RANDOM), games=8, seed=5, limits=limits)
     finally:
         entry.close()
-    assert summary.forfeits == [6, 0]
+    assert summary.forfeits == [8, 0]
     details = [record.reason.partition(" strategy returned an invalid move ")[2] for record in summary.records]
     assert details[0].startswith("(c(") and details[0].endswith(", 0) is not one square number)")
     assert details[1].startswith('("') and details[1].endswith('" (character) is not a square number)')
     assert details[2:4] == ["(NULL (NULL) is not a square number)", "(NA_real_ is not one square number)"]
     assert details[4].endswith(".5 is not one square number)")
     assert details[5] == "(TRUE (logical) is not a square number)"
+    assert details[6] == "(a vector of length 10000000 is not one square number)"
+    assert details[7].endswith(" (factor) is not a square number)")
 
 
 @needs_r

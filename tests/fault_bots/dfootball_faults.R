@@ -26,7 +26,8 @@ raises <- function(game) {
 
 # answers that are no square number, one a game (the process lives on after an invalid move)
 wrong <- list(function(v) c(v, 0), function(v) as.character(v[[1]]), function(v) NULL,
-              function(v) NA_real_, function(v) v[[1]] + 0.5, function(v) TRUE)
+              function(v) NA_real_, function(v) v[[1]] + 0.5, function(v) TRUE,
+              function(v) seq_len(1e7), function(v) factor(v[[1]]))
 calls <- 0
 wrong_answers <- function(game) {
     calls <<- calls + 1

@@ -143,7 +143,11 @@ local(envir = new.env(parent = baseenv()), {
   }
 
   answer <- function(value) {
-    shown <- one_line(deparse(value, nlines = 1L, width.cutoff = 60L)[[1]])
+    shown <- if (length(value) > 8L) {
+      paste("a vector of length", length(value))
+    } else {
+      one_line(deparse(value, nlines = 1L, width.cutoff = 60L)[[1]])
+    }
     if (!is.numeric(value) || is.object(value)) {
       return(send("invalid", detail = paste0(shown, " (", class(value)[[1]], ") is not a square number")))
     }
