@@ -54,6 +54,11 @@ def logs(tmp_path, monkeypatch) -> Path:
     return folder
 
 
+def bot_logs(folder: Path) -> list[str]:
+    """The texts of the bots' logs written under ``folder``."""
+    return [path.read_text() for path in sorted(folder.rglob("*.log"))]
+
+
 def arcade(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", *args],
                           capture_output=True, text=True, timeout=180, cwd=cwd, env=env or os.environ.copy())
@@ -102,18 +107,20 @@ def test_without_r_an_r_bot_is_one_line_naming_the_packages(tmp_path, monkeypatc
 @pytest.mark.parametrize("mode", MODES)
 def test_the_courses_strategies_in_r_play_whole_matches(tmp_path, logs, mode):
     """The notebook's ``prefer_jumps`` (``dplyr::lead``) and ``random_move`` (R's ``sample``),
-    each a long-lived R process, under the contest's 100 ms: no forfeit, the first move
-    included (loading R and dplyr is not on the clock)."""
+    each a long-lived R process: no forfeit. (A second a move, not the contest's 100 ms: a
+    shared test machine can stall any process for that long; ``bench/r_bots.py`` gives the
+    figures, and the first move's time is checked below.)"""
     folder = own_folder(tmp_path, "stats306_course")
     spec = "stats306_course/course_strategies.R"
     done = arcade(folder.parent, "match", "dfootball", f"{spec}:prefer_jumps", f"{spec}:random_move",
-                  "--games", "4", "--seed", "7", "--sandbox", mode, "--json")
+                  "--games", "4", "--seed", "7", "--sandbox", mode, "--time-limit", "1", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["games"] == 4 and sum(result["wins"]) == 4
     assert result["forfeits"] == [0, 0], result["forfeit_reasons"]
-    for function in ("prefer_jumps", "random_move"):
-        log = (logs / f"course_strategies.{function}.log").read_text()
+    texts = bot_logs(logs)
+    assert len(texts) == 2  # one log a bot
+    for log in texts:
         assert ("in the bwrap sandbox" if mode == "bwrap" else "NOT contained") in log
         assert "Error" not in log
 
@@ -126,29 +133,36 @@ def test_a_students_r_submission_plays_unchanged_against_perfect(tmp_path, logs)
     ``valid_moves``/``make_move`` and the tidyverse's bare ``lead``."""
     folder = own_folder(tmp_path, "stats306_student")
     done = arcade(folder.parent, "match", "dfootball", "stats306_student/my_strategy.R", "perfect",
-                  "--games", "2", "--seed", "3", "--json")
+                  "--games", "2", "--seed", "3", "--time-limit", "1", "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["forfeits"] == [0, 0], result["forfeit_reasons"]
     assert sum(result["wins"]) == 2
-    log = (logs / "my_strategy.my_strategy.log").read_text()
+    log = "".join(bot_logs(logs))
     assert "library(tidyverse): only dplyr of the tidyverse is installed here" in log
     assert "the arcade's d_football.R is loaded already" in log
 
 
 @needs_r
-def test_r_random_numbers_follow_the_match_seed():
+def test_r_random_numbers_follow_the_match_seed_and_loading_is_off_the_clock():
     """``random_move`` draws from R's ``sample``; the arcade's ``Seed`` sets R's generator, so
-    the same seed gives the same moves."""
+    the same seed gives the same moves. Starting R, loading dplyr and the file and compiling
+    happen before the first move, which is as quick as the rest: a small part of the load."""
     game = load("dfootball")()
     state = game.state_from_board([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0], 0)
     source = FileBotSource("dfootball", f"{SAMPLES / 'stats306_course' / 'course_strategies.R'}:random_move",
                            Limits(time=2.0, sandbox="none"))
     try:
+        host = source.ready_host(game)
+        loading = host.cpu_seconds()
+        before = host.cpu_seconds()
+        source.ask(game, state, Context(), 1)
+        first = host.cpu_seconds() - before
         runs = [[source.ask(game, state, Context(), seed if i == 0 else None) for i in range(12)]
                 for seed in (11, 12, 11)]
     finally:
         source.close()
+    assert loading > 0.2 and first < loading / 4, (loading, first)  # CPU seconds: load stalls do not count
     assert runs[0] == runs[2] and runs[0] != runs[1]
     assert set(runs[1]) <= set(game.legal_moves(state)) and len(set(runs[1])) > 1
 
@@ -344,7 +358,8 @@ def test_a_tournament_takes_an_r_file(tmp_path):
     folder = own_folder(tmp_path, "stats306_course")
     mode = "bwrap" if PROBLEM is None else "none"
     done = arcade(folder.parent, "tournament", "dfootball", "stats306_course/course_strategies.R:prefer_jumps",
-                  "random_move", "--games", "2", "--seed", "1", "--jobs", "1", "--sandbox", mode, "--json")
+                  "random_move", "--games", "2", "--seed", "1", "--jobs", "1", "--sandbox", mode,
+                  "--time-limit", "1", "--json")
     assert done.returncode == 0, done.stderr
     standings = {row["bot"]: row for row in json.loads(done.stdout)["standings"]}
     mine = standings["stats306_course/course_strategies.R:prefer_jumps"]
@@ -352,13 +367,16 @@ def test_a_tournament_takes_an_r_file(tmp_path):
 
 
 @needs_r
-async def test_the_setup_screen_plays_an_r_file_and_says_why_one_cannot_load(tmp_path):
+async def test_the_setup_screen_plays_an_r_file_and_says_why_one_cannot_load(tmp_path, monkeypatch):
     from textual.widgets import Input, Select, Static
 
     from arcade.catalog import CATALOG
     from arcade.screens.game import GameScreen
     from arcade.screens.setup import FILE, SetupScreen
+    from bots.adapters import DFootballAdapter
     from tests.conftest import make_app, settle
+
+    monkeypatch.setattr(DFootballAdapter, "time_limit", lambda self, game: 1.0)  # a shared machine's stalls
 
     broken = tmp_path / "broken.R"
     broken.write_text("my_strategy <- function(game) {\n")
