@@ -20,7 +20,6 @@ ONE_AT_A_TIME = frozenset({
     "test_othello_protocol.py",  # the referee's time limits (0.1 s and up) and player processes
     "test_othello_parallel.py",  # the solver's process pool, a deadline
     "test_records.py",  # command-line tournaments in processes, a Dask cluster
-    "test_r_bots.py",  # R strategies' processes: the contest's 100 ms, a memory cap of 1 GiB
 })
 """Test files whose tests start processes against a clock or a memory cap. The suite runs in
 parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml); these files' tests go to

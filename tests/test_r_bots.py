@@ -3,7 +3,9 @@ runs in one long-lived ``Rscript`` per bot (``bots.external.rlang``), in and out
 with the course's forfeits; the project's ``d_football.R`` agrees with ``games.dfootball``.
 
 Without R (Debian's ``r-base-core`` and ``r-cran-dplyr``) the tests that need it are skipped;
-``ARCADE_REQUIRE_R=1`` (set by ``.ci/run``) makes them fail instead."""
+``ARCADE_REQUIRE_R=1`` (set by ``.ci/run``) makes them fail instead. Their limits leave room
+for a busy machine (a second a move where the 100 ms is not the point), so they run in
+parallel with the rest of the suite."""
 
 from __future__ import annotations
 
@@ -175,7 +177,7 @@ FORFEITS = {
     "slow": (0.1, "Michigan strategy took >100ms to return a move"),
     "raises": (2.0, "Michigan strategy produced an error (Error in raises(game): object 'aoeu' not found)"),
     "quits": (2.0, "Michigan strategy produced an error (it called quit())"),
-    "hogs_memory": (2.0, "Michigan strategy exceeded the memory cap (1 GiB)"),
+    "hogs_memory": (5.0, "Michigan strategy exceeded the memory cap (1 GiB)"),
 }
 
 
