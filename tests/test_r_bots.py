@@ -423,3 +423,16 @@ def test_the_r_side_is_package_data():
     patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["*"]
     assert "*.R" in patterns
     assert {p.name for p in R_DIR.glob("*.R")} == {"child.R", "json.R", "d_football.R"}
+
+
+def test_an_r_bot_travels_to_a_cluster_with_its_folders_r_files(tmp_path):
+    """A cluster's workers share no folder with the coordinator: the bundle carries the bot's
+    ``.R`` files (its own and its helpers) as it carries a Python bot's ``.py`` files."""
+    from arcade.tournament import bundle
+
+    folder = own_folder(tmp_path, "stats306_course")
+    (folder / "helpers.R").write_text("helper <- function(x) x\n")
+    (folder / "notes.txt").write_text("not a bot's file\n")
+    name, spec, files = bundle("mine", f"{folder / 'course_strategies.R'}:prefer_jumps")
+    assert (name, spec) == ("mine", "course_strategies.R:prefer_jumps")
+    assert [file for file, _ in files] == ["course_strategies.R", "helpers.R"]
