@@ -223,6 +223,22 @@ def test_answers_that_are_no_square_number_forfeit_as_invalid_moves():
 
 
 @needs_r
+def test_an_r_bot_leaves_no_session_folder_behind_and_tempfile_still_works(tmp_path, monkeypatch):
+    """R makes a session folder at start and removes it only when it exits by itself; the arcade
+    kills its bots, so the R process removes it once loaded (outside the sandbox it is in the
+    machine's /tmp), and makes it again for a strategy that asks for a temporary file."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    game = load("dfootball")()
+    for function, left in (("invalid_move", 0), ("uses_tempfile", 1)):
+        limits = Limits(time=2.0, sandbox="none")
+        entry = file_entry("dfootball", f"{FAULTS}:{function}", limits)
+        summary = run_match(game, (entry, RANDOM), games=1, seed=3, limits=limits)
+        entry.close()
+        assert summary.forfeits == [int(function == "invalid_move"), 0], summary.records[0].reason
+        assert len(list(tmp_path.glob("Rtmp*"))) == left
+
+
+@needs_r
 def test_an_r_file_that_cannot_load_says_why_in_one_line(tmp_path):
     game = load("dfootball")()
     cases = {

@@ -52,3 +52,11 @@ chatty <- function(game) {
     system("echo from a subprocess; echo to stderr >&2")
     valid_moves(game)[[1]]
 }
+
+# writes a file in R's session folder each move
+uses_tempfile <- function(game) {
+    file <- tempfile()
+    cat("a note\n", file = file)
+    stopifnot(file.exists(file))
+    valid_moves(game)[[1]]
+}

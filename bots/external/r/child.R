@@ -91,6 +91,14 @@ local(envir = new.env(parent = baseenv()), {
       call[[1]] <- quote(base::require)
       eval(call, parent.frame())
     }
+    # R's session folder (tempdir) is removed once loading is done (see load): a process killed at
+    # the end of a match cannot remove it, and outside the sandbox it would stay in /tmp. These
+    # make it again when the strategy asks for it.
+    course$tempdir <- function(check = FALSE) base::tempdir(check = TRUE)
+    course$tempfile <- function(...) {
+      base::tempdir(check = TRUE)
+      base::tempfile(...)
+    }
     course$source <- function(file, ...) {
       if (is.character(file) && length(file) == 1L && basename(file) == "d_football.R" && !file.exists(file)) {
         message("source(\"", file, "\"): the arcade's d_football.R is loaded already")
@@ -139,6 +147,7 @@ local(envir = new.env(parent = baseenv()), {
     state$fn <- get(name, envir = globalenv())
     state$name <- name
     invisible(gc())  # loading's garbage collected now, not in the first move
+    if (!length(list.files(tempdir(), all.files = TRUE, no.. = TRUE))) unlink(tempdir(), recursive = TRUE)
     send("loaded")
   }
 
