@@ -7,7 +7,8 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
     The bot runs under bubblewrap (the Debian package ``bubblewrap``): its own user, PID, mount,
     network, IPC, UTS and cgroup namespaces (``--unshare-all``, ``--unshare-user``), a new session,
     ``--die-with-parent``. Its file system is read-only and holds only what it needs: the system's
-    ``/usr`` (and the ``/lib*`` links), the Python runtime, the arcade's ``games/`` and ``bots/``
+    ``/usr`` (and the ``/lib*`` links; for R, ``/etc/R`` and ``/etc/alternatives``), the Python
+    runtime, the arcade's ``games/`` and ``bots/``
     (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
     helper modules: so give each student's bot a folder of its own); ``/tmp`` is a private tmpfs
     of ``TMP_SIZE``; ``/proc`` shows its own processes only, read-only; ``/dev`` is read-only and
@@ -167,7 +168,8 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
-    for name in ("/etc/ld.so.cache", "/etc/localtime"):
+    # /etc/R and /etc/alternatives: an R strategy's R settings, and the links R's BLAS is found by
+    for name in ("/etc/ld.so.cache", "/etc/localtime", "/etc/R", "/etc/alternatives"):
         if Path(name).exists():
             args += ["--ro-bind", name, name]
     args += ["--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/dev"]

@@ -31,6 +31,7 @@ def run_bots(args: argparse.Namespace) -> int:
     """The game's built-in bots, a line each (name, then description), then a line on a bot of
     your own: the course's signature and the function names a file is looked up by."""
     from bots.adapters import adapter_for
+    from bots.external.rlang import r_usage
     from bots.registry import bots_for
 
     game_entry(args.game)
@@ -39,6 +40,9 @@ def run_bots(args: argparse.Namespace) -> int:
     for name, entry in entries.items():
         print(f"{name:<{width}}  {entry.description}")
     print(adapter_for(args.game).usage())
+    in_r = r_usage(args.game)
+    if in_r:  # D-Football's course was in R
+        print(in_r)
     note = getattr(importlib.import_module(f"bots.{args.game}"), "BOTS_NOTE", None)
     if note:  # e.g. which Othello engine the bots play with
         print(f"\n{note}")

@@ -17,6 +17,7 @@ from arcade.session import HUMAN
 from arcade.untrusted import markup, plain
 from bots.base import BotEntry
 from bots.limits import Limits
+from bots.external import is_file_spec
 from bots.registry import UnknownBot, admit, bots_for, contain
 from bots.sandbox import SandboxUnavailable
 from games.base import Game, OptionError
@@ -44,7 +45,7 @@ class SetupScreen(Screen):
             from arcade import memory
 
             remembered, settings = memory.last_setup(entry.id)
-            if remembered and all(c == HUMAN or c in self.bots or ".py:" in c for c in remembered):
+            if remembered and all(c == HUMAN or c in self.bots or is_file_spec(c) for c in remembered):
                 choices = remembered
         self.choices = choices or (HUMAN, first_bot)
         # a side given as a file bot's spec shows as "bot from a file…" with the spec typed in

@@ -18,6 +18,8 @@ The package
 - ``child``: the bot's end, the process that loads the file and answers;
 - ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function``;
 - ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals).
+- ``rlang``: D-Football strategies written in R (``path.R:function``): the same protocol, spoken
+  by ``Rscript`` (its side in ``r/``: the wire's JSON, the course's ``d_football.R``).
 
 How it runs
 ===========

@@ -1,11 +1,15 @@
-"""A file bot's spec, ``path/to/file.py:function``: telling one from a built-in's name, showing
-it short, and finding its file and function."""
+"""A file bot's spec, ``path/to/file.py:function`` (or an R strategy's ``path/to/file.R:function``):
+telling one from a built-in's name, showing it short, and finding its file and function."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from bots.base import printable
+from bots.external.rlang import R_SUFFIXES, is_r_file, r_problem
+
+SUFFIXES = (".py", *R_SUFFIXES)
+"""The endings of a bot's file: Python's, and R's (``bots.external.rlang``)."""
 
 
 class BadSpec(ValueError):
@@ -13,10 +17,11 @@ class BadSpec(ValueError):
 
 
 def is_file_spec(name: str) -> bool:
-    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``, or a package's folder
-    ``path/to/pkg`` or ``pkg:function``) rather than a built-in."""
+    """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``, ``x.R`` or
+    ``x.R:function``, or a package's folder ``path/to/pkg`` or ``pkg:function``) rather than a
+    built-in."""
     path, sep, _function = name.rpartition(":")
-    return name.endswith(".py") or bool(sep and path.endswith(".py")) or _package_spec(name) is not None
+    return name.endswith(SUFFIXES) or bool(sep and path.endswith(SUFFIXES)) or _package_spec(name) is not None
 
 
 def _package_spec(name: str) -> tuple[str, str] | None:
@@ -50,10 +55,10 @@ def short_name(name: str) -> str:
         return name
     path, sep, function = name.rpartition(":")
     package = _package_spec(name)
-    if package is not None and not name.endswith(".py"):
+    if package is not None and not name.endswith(SUFFIXES):
         path, function = package
         return printable(f"{Path(path).name}:{function}" if function else Path(path).name)
-    if not sep or not path.endswith(".py"):
+    if not sep or not path.endswith(SUFFIXES):
         return printable(Path(name).name)
     return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
 
@@ -62,10 +67,10 @@ def named_file(spec: str) -> tuple[Path, str]:
     """The file ``spec`` names, as written (not resolved: it may be a link), and its function
     (``""``: the game's default). A package's folder stands for its ``__init__.py``."""
     path_text, sep, function = spec.rpartition(":")
-    if not sep or not path_text.endswith(".py"):
+    if not sep or not path_text.endswith(SUFFIXES):
         path_text, function = spec, ""
     package = _package_spec(spec)
-    if package is not None and not path_text.endswith(".py"):
+    if package is not None and not path_text.endswith(SUFFIXES):
         path_text, function = package[0] + "/__init__.py", package[1]
     return Path(path_text).expanduser(), function
 
@@ -78,7 +83,11 @@ def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
     path, function = named_file(spec)
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
-    if not function.isidentifier():
+    if is_r_file(str(path)):
+        problem = r_problem(game_id, function)
+        if problem:
+            raise BadSpec(f"bot {spec!r}: {problem}")
+    elif not function.isidentifier():
         raise BadSpec(f"bot {spec!r}: {function!r} is not a function name (write path/to/file.py:function)")
     if not path.is_file():
         raise BadSpec(f"bot {spec!r}: no such file {str(path)!r} (write path/to/file.py:function)")

@@ -2,7 +2,8 @@
 bytes and knows the process's health; ``bots.external.host`` speaks the protocol through it.
 
 ``ProcessTransport`` is the real one: a ``python -u`` process in a session of its own, its
-protocol on its stdin/stdout pipes, its output in its log. ``MemoryTransport`` plays the bot's
+protocol on its stdin/stdout pipes, its output in its log (for an R strategy, the process
+becomes ``Rscript``: ``bots.external.rlang``). ``MemoryTransport`` plays the bot's
 process from a script, in memory and on a clock of its own (as python-chess's tests'
 ``MockTransport`` does), so the host's logic is tested without processes or waiting.
 """
@@ -27,6 +28,7 @@ from bots import sandbox
 from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.protocol import Message, Reply, Request, decode, encode
+from bots.external.rlang import R_CHILD_CODE, is_r_file
 from bots.sandbox import BotCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,11 +95,12 @@ class ProcessTransport:
 
     def __init__(self, launch: Launch) -> None:
         bwrap = launch.sandbox == "bwrap"
+        code = R_CHILD_CODE if is_r_file(launch.path) else CHILD_CODE  # an R strategy: Rscript, after a few lines
         if bwrap:
-            argv = sandbox.command([sys.executable, "-u", "-c", CHILD_CODE, "/arcade", "0"], launch.path)
+            argv = sandbox.command([sys.executable, "-u", "-c", code, "/arcade", "0"], launch.path)
             cwd, env = None, sandbox.ENVIRONMENT
         else:
-            argv = [sys.executable, "-u", "-c", CHILD_CODE, str(ROOT), str(os.getpid())]
+            argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
         self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
         self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
