@@ -9,7 +9,8 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
     ``--die-with-parent``. Its file system is read-only and holds only what it needs: the system's
     ``/usr`` (and the ``/lib*`` links), the Python runtime, the arcade's ``games/`` and ``bots/``
     (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
-    helper modules: so give each student's bot a folder of its own); ``/tmp`` is a private tmpfs
+    helper modules: so give each student's bot a folder of its own) with the packages
+    ``arcade bot install`` put in its ``.deps`` (``DEPS``, bound on its own); ``/tmp`` is a private tmpfs
     of ``TMP_SIZE``; ``/proc`` shows its own processes only, read-only; ``/dev`` is read-only and
     holds only ``DEVICES`` (the host's null, zero, full, random, urandom and tty), the ``fd`` and
     standard-stream links and ``/dev/shm``, a private tmpfs of ``SHM_SIZE``; no network at all;
@@ -72,6 +73,10 @@ LOG_FILE_SIZE = 1 << 20
 TMP_SIZE = 64 << 20
 SHM_SIZE = 4 << 20
 """Bytes of the bot's ``/dev/shm`` (a tmpfs: its memory is not the bot's process's)."""
+DEPS = ".deps"
+"""The folder, in a bot's folder, of the packages its ``requirements.txt`` names (``arcade bot
+install``, ``bots.external.deps``): bound on its own at ``/bot/.deps``, so that as root, when the
+bot's folder is copied (at most ``sandbox_launch.FOLDER_MAX``), it is not part of the copy."""
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 """The character devices in the bot's ``/dev``, bound from the host's."""
 
@@ -184,6 +189,9 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
             args += ["--ro-bind", str(bot_file.parent), "/bot", "--chdir", "/bot"]
+            deps = bot_file.parent / DEPS
+            if deps.is_dir() and not deps.is_symlink():  # what `arcade bot install` put there
+                args += ["--ro-bind", str(deps), f"/bot/{DEPS}"]
     args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp and /dev/shm can be written
     if os.geteuid() != 0:
         return ["bwrap", *args]

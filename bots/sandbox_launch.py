@@ -39,25 +39,35 @@ FOLDER_MAX = 64 << 20
 """Bytes of a bot's folder that root copies into its sandbox (more: the launcher fails, saying so)."""
 BOT = "/bot"
 """Where ``bots.sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
+DEPS = ".deps"
+"""``bots.sandbox.DEPS``: the installed packages in the bot's folder, bound (never copied: numpy
+alone is over ``FOLDER_MAX``) at ``/bot/.deps``. Opened without following a link, so a student's
+``.deps`` that is a link binds nothing (the launcher fails, saying so)."""
 
 CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 2, 4, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, SIGKILL = 1, 9
 
 
-def copy_folder(source: int, target: str) -> None:
+def copy_folder(source: int, target: str, skip: str | None = None) -> None:
     """Copy the regular files and folders of the folder open as ``source`` (a descriptor) into ``target`` (an empty
     folder on a tmpfs),
     never following a symbolic link, files ``0444`` and folders ``0555``; ``OSError`` when a file
-    cannot be read or the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``)."""
+    cannot be read or the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``). The top folder's
+    ``skip`` (``DEPS``, bound on its own) is not copied: an empty folder stands for it."""
     import stat
 
     flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     made = [target]
-    for folder, _, files, folder_fd in os.fwalk(".", dir_fd=source, follow_symlinks=False):
+    for folder, folders, files, folder_fd in os.fwalk(".", dir_fd=source, follow_symlinks=False):
         here = os.path.normpath(os.path.join(target, folder))
         if here != target:
             os.mkdir(here, 0o755)
             made.append(here)
+        elif skip is not None:
+            if skip in folders:
+                folders.remove(skip)
+            os.mkdir(os.path.join(target, skip), 0o755)  # where the bind goes
+            made.append(os.path.join(target, skip))
         for name in files:
             try:
                 if not stat.S_ISREG(os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode):
@@ -102,9 +112,13 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making the mounts private")
     end = args.index("--")
     sources = []  # opened before the staging tmpfs hides STAGE (a bot's folder may be in /tmp)
+    deps = f"{BOT}/{DEPS}"
     for at in range(end):
         if args[at] == "--ro-bind":
-            sources.append((at + 1, os.open(args[at + 1], os.O_PATH | os.O_CLOEXEC)))
+            flags = os.O_PATH | os.O_CLOEXEC
+            if args[at + 2] == deps:  # in the student's folder: never through a link
+                flags |= os.O_NOFOLLOW | os.O_DIRECTORY
+            sources.append((at + 1, os.open(args[at + 1], flags)))
     check(libc.mount(b"tmpfs", STAGE.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=0755,size=64k"), "staging")
     staged = list(args)
     for number, (at, fd) in enumerate(sources):
@@ -113,7 +127,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
             os.mkdir(target)
             check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
                              f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
-            copy_folder(fd, target)
+            copy_folder(fd, target, DEPS if deps in args[:end] else None)
             os.close(fd)
             staged[at] = target
             continue
