@@ -135,11 +135,12 @@ async def test_ludo_setup_offers_the_contest_and_notebook_presets():
         await pilot.pause()
         preset = app.screen.query_one("#preset", Select)
         assert preset.value == "custom"  # the default 4 on 20 is neither
-        labels = [str(label) for label, _ in preset._options]
-        assert "contest: counters 12 · track length 36 · extra safe squares 9,27" in labels
-        assert "notebook: counters 10 · track length 20 · extra safe squares none" in labels
+        assert [str(label) for label, _ in preset._options] == ["contest", "notebook", "custom"]
+        about = app.screen.query_one("#preset-about", Label)
+        assert str(about.content) == "the options below"
         preset.value = "notebook"
         await settle(pilot)
+        assert str(about.content) == "counters 10 · length 20 · safe none"
         assert [app.screen.query_one(f"#option-{key}", Input).value for key in ("counters", "length", "safe")] == [
             "10", "20", ""]
         app.screen.query_one("#option-counters", Input).value = "9"
@@ -147,7 +148,7 @@ async def test_ludo_setup_offers_the_contest_and_notebook_presets():
         assert preset.value == "custom"
         preset.value = "contest"
         await settle(pilot)
-        assert preset.value == "contest"
+        assert preset.value == "contest" and str(about.content) == "counters 12 · length 36 · safe 9,27"
         await pilot.press("ctrl+s")
         await settle(pilot)
         assert isinstance(app.screen, GameScreen)

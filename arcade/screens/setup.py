@@ -135,7 +135,6 @@ class SetupScreen(Screen):
         """A choice of the game's presets (each filling in its options) or ``custom``; the preset
         the options start as is chosen."""
         presets = self.game_cls.presets
-        choices = [(f"{name}: {self.preset_text(values)}", name) for name, values in presets.items()]
         current = self.CUSTOM
         for name, values in presets.items():
             if all(self.option_text(key, self.settings.get(key)) == self.option_text(key, value)
@@ -143,18 +142,17 @@ class SetupScreen(Screen):
                 current = name
         with Horizontal(classes="setup-row"):
             yield Label("  Preset", classes="setup-label")
-            yield Select(choices + [("custom: the options below", self.CUSTOM)], value=current, allow_blank=False,
-                         compact=True, id="preset", classes="setup-field",
+            yield Select([(name, name) for name in presets] + [(self.CUSTOM, self.CUSTOM)], value=current,
+                         allow_blank=False, compact=True, id="preset", classes="setup-field",
                          tooltip="the challenge's own settings; changing an option below makes it custom")
+            yield Label(self.preset_text(current), id="preset-about", classes="bot-description")
 
-    def preset_text(self, values: dict) -> str:
-        """``12 counters · length 36 · safe 9,27``: a preset's options in a few words."""
-        labels = {option.key: option.label.lower() for option in self.game_cls.options}
-        parts = []
-        for key, value in values.items():
-            text = self.option_text(key, value)
-            parts.append(f"{labels.get(key, key)} {text or 'none'}")
-        return " · ".join(parts)
+    def preset_text(self, name: str) -> str:
+        """``counters 12 · length 36 · safe 9,27``: a preset's options in a few words."""
+        values = self.game_cls.presets.get(name)
+        if values is None:
+            return "the options below"
+        return " · ".join(f"{key} {self.option_text(key, value) or 'none'}" for key, value in values.items())
 
     def option_text(self, key: str, value) -> str:
         """An option's value as its field shows it (a list comma-separated), the default if unset."""
@@ -184,6 +182,7 @@ class SetupScreen(Screen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "preset":
+            self.query_one("#preset-about", Label).update(self.preset_text(str(event.value)))
             for key, value in self.game_cls.presets.get(str(event.value), {}).items():
                 self.query_one(f"#option-{key}", Input).value = self.option_text(key, value)
             return
