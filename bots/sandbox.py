@@ -60,6 +60,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bots import DEPS  # bound on its own at /bot/.deps: as root, never part of the folder's copy
+
 MODES = ("auto", "bwrap", "none")
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,10 +75,6 @@ LOG_FILE_SIZE = 1 << 20
 TMP_SIZE = 64 << 20
 SHM_SIZE = 4 << 20
 """Bytes of the bot's ``/dev/shm`` (a tmpfs: its memory is not the bot's process's)."""
-DEPS = ".deps"
-"""The folder, in a bot's folder, of the packages its ``requirements.txt`` names (``arcade bot
-install``, ``bots.external.deps``): bound on its own at ``/bot/.deps``, so that as root, when the
-bot's folder is copied (at most ``sandbox_launch.FOLDER_MAX``), it is not part of the copy."""
 DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 """The character devices in the bot's ``/dev``, bound from the host's."""
 

@@ -40,7 +40,7 @@ FOLDER_MAX = 64 << 20
 BOT = "/bot"
 """Where ``bots.sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
 DEPS = ".deps"
-"""``bots.sandbox.DEPS``: the installed packages in the bot's folder, bound (never copied: numpy
+"""``bots.DEPS``: the installed packages in the bot's folder, bound (never copied: numpy
 alone is over ``FOLDER_MAX``) at ``/bot/.deps``. Opened without following a link, so a student's
 ``.deps`` that is a link binds nothing (the launcher fails, saying so)."""
 

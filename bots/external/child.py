@@ -84,8 +84,7 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     (``bots/course_modules/``: ``from dice import six_sided``, ``from state import getmoves``; the
     bot's own ``dice.py`` wins). Without the name asked for, the game's other default names are
     tried (``Adapter.find_function``)."""
-    from bots import course_modules_path
-    from bots.sandbox import DEPS
+    from bots import DEPS, course_modules_path
 
     sys.path.insert(0, str(path.parent))
     if (path.parent / DEPS).is_dir():

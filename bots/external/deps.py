@@ -4,7 +4,7 @@ its folder (``DIR/.deps``) ahead of any match, since the sandbox has no network.
 pip runs with the arcade's own interpreter (``python -m pip install --target``), so the packages
 fit the Python the bot runs with; the bot's process puts ``.deps`` just after the bot's folder
 on ``sys.path`` (``bots.external.child.load_function``) and the sandbox binds it at
-``/bot/.deps`` (``bots.sandbox.DEPS``). The install goes to a fresh folder that replaces
+``/bot/.deps`` (``bots.DEPS``). The install goes to a fresh folder that replaces
 ``.deps`` only once pip succeeded, so a failed install leaves the last good one.
 
 pip runs as whoever runs the arcade, outside the sandbox, so by default it installs **wheels
@@ -26,7 +26,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Callable, Sequence
 
-from bots.sandbox import DEPS
+from bots import DEPS
 
 REQUIREMENTS = "requirements.txt"
 
