@@ -60,10 +60,10 @@ def make_wheel(folder: Path, name: str = "arcadetiny", version: str = "1.0") -> 
     return wheel
 
 
-def arcade(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+def arcade(cwd: Path, *args: str, umask: int | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PIP_CONFIG_FILE": os.devnull}  # the machine's pip settings play no part
     return subprocess.run([sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", *args],
-                          capture_output=True, text=True, timeout=300, cwd=cwd, env=env)
+                          capture_output=True, text=True, timeout=300, cwd=cwd, env=env, umask=umask or -1)
 
 
 @pytest.fixture
@@ -78,11 +78,13 @@ def bot(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize("mode", MODES)
 def test_installed_requirements_are_found_by_the_bot_in_and_out_of_the_sandbox(bot, tmp_path, mode):
-    done = arcade(tmp_path, "bot", "install", str(bot), "--no-index", "--find-links", str(tmp_path / "wheels"))
+    done = arcade(tmp_path, "bot", "install", str(bot), "--no-index", "--find-links", str(tmp_path / "wheels"),
+                  umask=0o077)  # an installer's private umask: the sandbox's nobody must still read it
     assert done.returncode == 0, done.stderr
     assert "Installing 1 requirement of" in done.stderr and "(pip, Python 3." in done.stderr
     assert done.stdout.startswith("Installed arcadetiny-1.0 into") and "MiB)" in done.stdout
     assert (bot / ".deps" / "arcadetiny" / "__init__.py").is_file()
+    assert (bot / ".deps" / "arcadetiny" / "__init__.py").stat().st_mode & 0o444 == 0o444
     assert not (bot / ".deps.installing").exists()
     deps = "/bot/.deps/" if mode == "bwrap" else str(bot / ".deps") + "/"
     (bot / "engine.py").write_text(BOT.replace("ARCADE_DEPS", repr(deps)))

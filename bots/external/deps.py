@@ -120,6 +120,7 @@ def install(folder: Path, find_links: Sequence[str] = (), no_index: bool = False
                     progress(line.strip())
         if pip.returncode != 0:
             raise InstallError(f"pip could not install {folder / REQUIREMENTS}: {pip_errors(output, build)}")
+        readable_by_all(fresh)
         if deps.exists():
             shutil.rmtree(deps)
         fresh.rename(deps)
@@ -131,6 +132,16 @@ def install(folder: Path, find_links: Sequence[str] = (), no_index: bool = False
     packages = tuple(done[-1].removeprefix("Successfully installed ").split()) if done else ()
     size = sum(p.stat().st_size for p in deps.rglob("*") if p.is_file() and not p.is_symlink())
     return Installed(deps, packages, size)
+
+
+def readable_by_all(folder: Path) -> None:
+    """Let everyone read (and enter) what pip installed, whatever the installer's ``umask``: the
+    sandbox's bot is ``nobody`` and, as root, reads ``.deps`` through a bind, not a copy."""
+    for path in [folder, *folder.rglob("*")]:
+        if path.is_symlink():
+            continue
+        mode = path.stat().st_mode
+        path.chmod(mode | 0o444 | (0o111 if path.is_dir() or mode & 0o100 else 0))
 
 
 def pip_errors(output: list[str], build: bool) -> str:
