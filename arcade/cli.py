@@ -6,6 +6,7 @@
     arcade match GAME A B [options]     play a match between two bots
     arcade tournament GAME BOT...       a round robin (or groups) tournament between bots
     arcade replay FILE [N]              step through a recorded game (--record) on its board
+    arcade bot install DIR              install a bot folder's requirements.txt into DIR/.deps
     arcade hog analyze                  exact win probabilities of Hog strategies
     arcade othello-player NAME          play Othello as a CS4341 program (file protocol)
     arcade othello-referee N1 N2        referee two CS4341 programs
@@ -26,10 +27,10 @@ import os
 import sys
 from typing import Sequence
 
-from arcade.commands import hog, match, othello, play, replay, tournament
+from arcade.commands import bot, hog, match, othello, play, replay, tournament
 from arcade.commands.common import EXIT_USAGE, UsageError
 
-COMMANDS = (play, match, tournament, replay, hog, othello)
+COMMANDS = (play, match, tournament, replay, bot, hog, othello)
 
 
 def build_parser() -> argparse.ArgumentParser:

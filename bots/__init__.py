@@ -12,6 +12,11 @@ import os
 COURSE_MODULES = "course_modules"
 """The folder, beside this file, of the courses' helper modules."""
 
+DEPS = ".deps"
+"""The folder, in a bot's folder, of the packages its ``requirements.txt`` names (``arcade bot
+install``, ``bots.external.deps``), just after the bot's folder on its ``sys.path`` and bound on
+its own at ``/bot/.deps`` in the sandbox (``bots.sandbox``)."""
+
 
 def course_modules_path() -> str:
     """The absolute path of ``bots/course_modules/`` wherever ``bots`` itself was imported from:

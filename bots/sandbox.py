@@ -10,7 +10,8 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
     ``/usr`` (and the ``/lib*`` links; for R, ``/etc/R`` and ``/etc/alternatives``), the Python
     runtime, the arcade's ``games/`` and ``bots/``
     (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
-    helper modules: so give each student's bot a folder of its own); ``/tmp`` is a private tmpfs
+    helper modules: so give each student's bot a folder of its own) with the packages
+    ``arcade bot install`` put in its ``.deps`` (``DEPS``, bound on its own); ``/tmp`` is a private tmpfs
     of ``TMP_SIZE``; ``/proc`` shows its own processes only, read-only; ``/dev`` is read-only and
     holds only ``DEVICES`` (the host's null, zero, full, random, urandom and tty), the ``fd`` and
     standard-stream links and ``/dev/shm``, a private tmpfs of ``SHM_SIZE``; no network at all;
@@ -60,6 +61,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from bots import DEPS  # bound on its own at /bot/.deps: as root, never part of the folder's copy
 
 MODES = ("auto", "bwrap", "none")
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,6 +190,9 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
             args += ["--ro-bind", str(bot_file.parent), "/bot", "--chdir", "/bot"]
+            deps = bot_file.parent / DEPS
+            if deps.is_dir() and not deps.is_symlink():  # what `arcade bot install` put there
+                args += ["--ro-bind", str(deps), f"/bot/{DEPS}"]
     args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp and /dev/shm can be written
     if os.geteuid() != 0:
         return ["bwrap", *args]

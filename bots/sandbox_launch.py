@@ -41,6 +41,10 @@ FOLDER_MAX = 64 << 20
 """Bytes of a bot's folder that root copies into its sandbox (more: the launcher fails, saying so)."""
 BOT = "/bot"
 """Where ``bots.sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
+DEPS = ".deps"
+"""``bots.DEPS``: the installed packages in the bot's folder, bound (never copied: numpy
+alone is over ``FOLDER_MAX``) at ``/bot/.deps``. Opened without following a link, so a student's
+``.deps`` that is a link binds nothing (the launcher fails, saying so)."""
 
 CLONE_NEWNS, MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 0x20000, 2, 4, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, SIGKILL = 1, 9
@@ -133,13 +137,19 @@ def walk_folder(source: int, other=_skip):
             os.close(folder)
 
 
-def copy_folder(source: int, target: str) -> None:
+def copy_folder(source: int, target: str, skip: str | None = None) -> None:
     """Copy what ``walk_folder`` finds in the folder open as ``source`` (a descriptor: its regular
     files and folders, never through a symbolic link, nothing else) into ``target`` (an empty folder
     on a tmpfs), files ``0444`` and folders ``0555``; ``OSError`` when a file cannot be read or
-    the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``)."""
+    the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``). The top folder's ``skip`` (``DEPS``,
+    bound on its own) is not copied: an empty folder stands for it."""
     made = [target]
+    if skip is not None:
+        os.mkdir(os.path.join(target, skip), 0o755)  # where the bind goes
+        made.append(os.path.join(target, skip))
     for kind, path, fd in walk_folder(source):
+        if skip is not None and (path == skip or path.startswith(skip + "/")):
+            continue
         here = os.path.join(target, path)
         if kind == "dir":
             os.mkdir(here, 0o755)
@@ -160,7 +170,7 @@ def copy_folder(source: int, target: str) -> None:
         os.chmod(folder, 0o555)
 
 
-def _unbounded_copy(source: int, target: str) -> None:
+def _unbounded_copy(source: int, target: str, skip: str | None = None) -> None:
     """``copy_folder`` past the bot's file-size limit (``RLIMIT_FSIZE``, 1 MiB, the soft limit
     ``bots.sandbox.set_limits`` set on this process), which bounds what the bot writes, not its
     folder's files (a 3 MiB weights file): ``FOLDER_MAX`` bounds the copy. Root's hard limit is
@@ -170,7 +180,7 @@ def _unbounded_copy(source: int, target: str) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
     resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
     try:
-        copy_folder(source, target)
+        copy_folder(source, target, skip)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
 
@@ -200,9 +210,13 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     check(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "making the mounts private")
     end = args.index("--")
     sources = []  # opened before the staging tmpfs hides STAGE (a bot's folder may be in /tmp)
+    deps = f"{BOT}/{DEPS}"
     for at in range(end):
         if args[at] == "--ro-bind":
-            sources.append((at + 1, os.open(args[at + 1], os.O_PATH | os.O_CLOEXEC)))
+            flags = os.O_PATH | os.O_CLOEXEC
+            if args[at + 2] == deps:  # in the student's folder: never through a link
+                flags |= os.O_NOFOLLOW | os.O_DIRECTORY
+            sources.append((at + 1, os.open(args[at + 1], flags)))
     check(libc.mount(b"tmpfs", STAGE.encode(), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=0755,size=64k"), "staging")
     staged = list(args)
     for number, (at, fd) in enumerate(sources):
@@ -211,7 +225,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
             os.mkdir(target)
             check(libc.mount(b"tmpfs", target.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
                              f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
-            _unbounded_copy(fd, target)
+            _unbounded_copy(fd, target, DEPS if deps in args[:end] else None)
             os.close(fd)
             staged[at] = target
             continue

@@ -308,9 +308,16 @@ class Game:
     blurb: ClassVar[str] = ""
     sides: ClassVar[tuple[Side, Side]]
     options: ClassVar[tuple[Option, ...]] = ()
+    presets: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Named sets of options (Robot Ludo's ``contest``: the real tournament's settings), chosen
+    with the pseudo-option ``preset`` (``Ludo(preset="contest")``, ``--option preset=contest``);
+    options given beside it override the preset's."""
+    PRESET = "preset"
 
     def __init__(self, **settings: Any) -> None:
         known = {option.key: option for option in self.options}
+        if self.PRESET in settings:
+            settings = {**self.preset_settings(settings.pop(self.PRESET)), **settings}
         unknown = sorted(set(settings) - set(known))
         if unknown:
             valid = ", ".join(known) or "none"
@@ -322,6 +329,15 @@ class Game:
         self.check_settings()
 
     # -- configuration -------------------------------------------------------------------
+    @classmethod
+    def preset_settings(cls, name: Any) -> dict[str, Any]:
+        """The options of the preset ``name``; ``OptionError`` naming the presets if none is."""
+        preset = cls.presets.get(str(name).strip().lower()) if isinstance(name, str) else None
+        if preset is None:
+            valid = ", ".join(cls.presets) or "none"
+            raise OptionError(f"unknown preset {name!r} for {cls.id}; presets: {valid}")
+        return dict(preset)
+
     def check_settings(self) -> None:
         """Check combinations of options (each is already within its bounds); raise OptionError."""
 

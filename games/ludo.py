@@ -6,7 +6,7 @@ The rules, as the readme states them
 Two players, Red and Blue, start on opposite ends of a circular track of ``length`` squares
 (even, 6 to 40). Red's home square is 0, Blue's is ``length // 2``.
 
-1. Both sides start with all their counters (1 to 10) in the *pen*. A counter leaves the pen
+1. Both sides start with all their counters (1 to 15) in the *pen*. A counter leaves the pen
    for its home square only on a roll of 6 (the die's maximum).
 2. Turns alternate. Each turn the die is rolled (1 to 6) and the side must either move one of
    its counters forward ("counter-clockwise") by the roll, or bring a counter out of the pen if
@@ -34,8 +34,10 @@ of the pen (only on a 6), ``(turn, -1, -1)`` passes (only when nothing else is l
 In the ``Game`` protocol the die is a chance step *before* each move: a chance state
 (``to_move == CHANCE``) whose outcomes are the rolls 1..6, each with probability 1/6; then the
 side to move chooses among the moves that roll allows, in ``getmoves``'s order (entering first,
-then by ascending square). Options: ``counters`` (1–10), ``length`` (even, 6–40), ``safe``
-(extra safe squares) and ``starting`` (which colour moves first).
+then by ascending square). Options: ``counters`` (1–15), ``length`` (even, 6–40), ``safe``
+(extra safe squares) and ``starting`` (which colour moves first). Two presets name the
+challenge's own settings (``PRESETS``): ``contest``, the real tournament's (12 counters on 36
+squares, safe squares 9 and 27), and ``notebook``, the notebook's ``judge(10, 20, None, ...)``.
 
 The notebook's API
 ==================
@@ -377,6 +379,17 @@ class LudoCommentator(Commentator):
 
 _ROLL_OUTCOMES = tuple((r, Fraction(1, 6)) for r in range(1, 7))
 
+MAX_COUNTERS = 15
+"""Counters a side may have: the tournament's 12 and more (the ring draws 15 on 40 squares)."""
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "contest": {"counters": 12, "length": 36, "safe": (9, 27)},
+    "notebook": {"counters": 10, "length": 20, "safe": ()},
+}
+"""The challenge's own settings: ``contest``, the real tournament's (12 counters, 36 squares,
+safe squares 9 and 27 besides the homes 0 and 18); ``notebook``, the notebook's examples
+(``judge(10, 20, None, ...)``: 10 counters on 20 squares, no extra safe square)."""
+
 
 class Ludo(Game):
     """Robot Ludo with configurable counters, track length, extra safe squares and first side."""
@@ -386,7 +399,7 @@ class Ludo(Game):
     blurb = "Race your counters round the ring, cut your rival's, reach home exactly."
     sides = (Side("Red", "R"), Side("Blue", "B"))
     options = (
-        Option("counters", "Counters", 4, minimum=1, maximum=10, help="counters per side"),
+        Option("counters", "Counters", 4, minimum=1, maximum=MAX_COUNTERS, help="counters per side"),
         Option("length", "Track length", 20, minimum=6, maximum=40, even=True,
                help="squares round the ring (Red's home 0, Blue's length/2)"),
         Option("safe", "Extra safe squares", (), kind="ints", minimum=0, maximum=39,
@@ -394,6 +407,7 @@ class Ludo(Game):
         Option("starting", "Moves first", "red", kind="choice", choices=("red", "blue"),
                help="the colour that rolls first"),
     )
+    presets = PRESETS
 
     def check_settings(self) -> None:
         bad = [s for s in self.settings["safe"] if s >= self.length]

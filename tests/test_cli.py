@@ -44,6 +44,11 @@ def test_bots_names_the_contests_function_for_a_file_bot(capsys):
         (["match", "toothpicks", "perfect", "random", "--option", "count=0"], "option 'count' must be 1–99"),
         (["match", "toothpicks", "perfect", "random", "--option", "colour=red"], "valid options: count, max_take"),
         (["match", "toothpicks", "perfect", "random", "--option", "count"], "must look like KEY=VALUE"),
+        (["match", "ludo", "random", "random", "--option", "preset=world"],
+         "unknown preset 'world' for ludo; presets: contest, notebook"),
+        (["match", "toothpicks", "perfect", "random", "--option", "preset=contest"],
+         "unknown preset 'contest' for toothpicks; presets: none"),
+        (["match", "ludo", "random", "random", "--option", "counters=16"], "option 'counters' must be 1–15"),
     ],
 )
 def test_mistakes_give_one_line_naming_the_choices_and_exit_2(args, message):
@@ -82,6 +87,16 @@ def test_options_reach_the_game(capsys):
     result = json.loads(capsys.readouterr().out)
     assert result["options"] == {"count": 9, "max_take": 2}
     assert result["first_player_wins"] == [0, 0]  # from 9 the second mover wins
+
+
+def test_a_preset_reaches_the_game_and_options_beside_it_override_it(capsys):
+    main(["match", "ludo", "random", "random", "--games", "2", "--option", "preset=contest", "--json"])
+    assert json.loads(capsys.readouterr().out)["options"] == {"counters": 12, "length": 36, "safe": [9, 27],
+                                                              "starting": "red"}
+    main(["match", "ludo", "random", "random", "--games", "2", "--option", "preset=notebook",
+          "--option", "starting=blue", "--json"])
+    assert json.loads(capsys.readouterr().out)["options"] == {"counters": 10, "length": 20, "safe": [],
+                                                              "starting": "blue"}
 
 
 def test_match_table_without_json(capsys):

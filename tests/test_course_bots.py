@@ -161,3 +161,40 @@ def test_load_module_runs_a_packages_submodule_with_its_relative_imports(tmp_pat
     finally:
         for name in [n for n in sys.modules if n.startswith("arcade_bot_packaged_bot") or n in ("state", "match")]:
             del sys.modules[name]
+
+
+# -- Robot Ludo at the real tournament's settings ------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_ludo_entry_plays_a_full_match_at_the_contest_preset(tmp_path, logs, mode):
+    """``robot_ludo/engine.py`` (``from state import ...``, ``from match import halfshift``, boards
+    of numpy arrays) plays the tournament's 12 counters on 36 squares, safe 9 and 27, from a
+    folder of its own: every game to its end, no forfeit."""
+    folder = own_folder(tmp_path, "robot_ludo")
+    done = arcade_match(folder.parent, "ludo", "robot_ludo/engine.py", "expectimax", "--games", "2", "--seed", "5",
+                        "--option", "preset=contest", "--sandbox", mode, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["options"] == {"counters": 12, "length": 36, "safe": [9, 27], "starting": "red"}
+    assert sum(result["wins"]) == 2 and result["forfeits"] == [0, 0], result["forfeit_reasons"]
+    assert "Traceback" not in next(logs.glob("engine.*.log")).read_text()
+
+
+def test_the_course_match_and_judge_run_the_entry_at_the_contest_settings(monkeypatch):
+    """The course's own ``match``/``judge`` (``bots/course_modules/match.py``) at 12 counters on
+    36 squares with safe squares 9 and 27, the entry against the notebook's engines."""
+    monkeypatch.syspath_prepend(str(SAMPLES / "robot_ludo"))
+    monkeypatch.syspath_prepend(course_modules_path())
+    for name in ("state", "match", "engine"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    try:
+        import engine
+        import match as course_match
+
+        assert course_match.match(12, 36, (9, 27), engine.engine, course_match.simple_player2, seed=3,
+                                  maxiters=5000) in (0, 1)
+        first, second = course_match.judge(12, 36, (9, 27), engine.engine, course_match.simple_player3, games=6)
+        assert first + second == pytest.approx(1.0)
+    finally:
+        for name in ("state", "match", "engine"):
+            sys.modules.pop(name, None)

@@ -216,11 +216,31 @@ def test_options_and_errors():
     with pytest.raises(OptionError, match="length"):
         Ludo(length=42)
     with pytest.raises(OptionError, match="counters"):
-        Ludo(counters=11)
+        Ludo(counters=16)
+    assert Ludo(counters=15, length=40).initial_state().pens == (15, 15)
     with pytest.raises(OptionError, match="off the track"):
         Ludo(length=10, safe="12")
     with pytest.raises(OptionError):
         Ludo(starting="green")
+
+
+def test_the_presets_are_the_challenges_own_settings():
+    """``contest``: the real tournament's 12 counters on 36 squares, safe 9 and 27 (and the homes
+    0 and 18); ``notebook``: the notebook's ``judge(10, 20, None, ...)``. Options beside a preset
+    override it; an unknown preset is one clear error naming the presets."""
+    contest = Ludo(preset="contest")
+    assert (contest.counters, contest.length, contest.extra_safe) == (12, 36, (9, 27))
+    assert [s for s, flag in enumerate(contest.safe) if flag] == [0, 9, 18, 27]
+    assert "preset" not in contest.settings  # a record keeps the options themselves
+    notebook = Ludo(preset="notebook")
+    assert (notebook.counters, notebook.length, notebook.extra_safe) == (10, 20, ())
+    assert Ludo(preset=" Contest ", starting="blue", counters=15).settings == {
+        "counters": 15, "length": 36, "safe": (9, 27), "starting": "blue"}
+    for bad in ("tournament", "", 12, None):
+        with pytest.raises(OptionError, match=r"unknown preset .* presets: contest, notebook"):
+            Ludo(preset=bad)
+    with pytest.raises(OptionError, match="off the track"):  # the preset's safe 27 on 20 squares
+        Ludo(preset="contest", length=20)
 
 
 def test_chance_step_before_every_move():
@@ -293,7 +313,7 @@ def test_board_round_trip():
 # -- hypothesis random play ------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)
-@given(counters=st.integers(1, 10), half=st.integers(3, 20), seed=st.integers(0, 2**32 - 1),
+@given(counters=st.integers(1, 15), half=st.integers(3, 20), seed=st.integers(0, 2**32 - 1),
        safe=st.lists(st.integers(0, 39), max_size=4), starting=st.sampled_from(["red", "blue"]))
 def test_random_play_conserves_counters_and_ends(counters, half, seed, safe, starting):
     length = 2 * half
@@ -359,7 +379,7 @@ def test_ludo_takes_moves_of_the_declared_type_only():
     assert game.play(state, (0, 0, 0)).pens == (3, 4)
 
 
-@pytest.mark.parametrize("counters, length", [(1, 6), (4, 20), (10, 6), (10, 40)])
+@pytest.mark.parametrize("counters, length", [(1, 6), (4, 20), (10, 6), (10, 40), (12, 36), (15, 40)])
 def test_random_play_stays_far_below_the_safety_cap(counters, length):
     """The cap is no bound (the dice can prolong a game without end) but play never nears it:
     random games stay below a tenth of it."""

@@ -256,3 +256,67 @@ def test_ludo_move_list_in_squares(snap_compare):
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=SIZE, run_before=run_before)
+
+
+# -- the real tournament's settings at 80×24 ---------------------------------------------------
+
+def test_the_contest_preset_at_80x24(snap_compare):
+    """The tournament's 12 counters on 36 squares (safe 9 and 27): both colours on the safe
+    squares (``R²B³`` takes the mark's column; the tile still shows the square is safe), a stack
+    at Blue's home, the counts beside the ring."""
+    board = make_start_board(12, 36, (9, 27))
+    board.red[0], board.red[9], board.red[14], board.red[27], board.red[31] = 3, 2, 1, 1, 1
+    board.blue[9], board.blue[18], board.blue[27], board.blue[3], board.blue[12] = 3, 4, 1, 1, 1
+    board.redpen, board.bluepen = 4, 2
+
+    def setup(screen):
+        place(screen, board, turn=0, roll=5)
+        play_moves(screen, [(0, 31, 5), 3])  # Red 31 -> home (31 + 5 = 36); Blue rolls 3
+
+    assert snapshot(snap_compare, setup, **Ludo.presets["contest"])
+
+
+def test_fifteen_counters_on_forty_squares_at_80x24(snap_compare):
+    """The largest game: a stack of twelve, eleven Red sharing Red's home with two Blue
+    (``R⁺B²``: a count of ten or more shortens where both colours share four columns), a cut's
+    ghost, pens and homes in two digits."""
+    board = make_start_board(15, 40, (10, 30))
+    board.red[0], board.red[10], board.red[33] = 11, 1, 1
+    board.blue[0], board.blue[10], board.blue[20], board.blue[29] = 2, 1, 12, 0
+    board.redpen, board.bluepen = 2, 0
+
+    def setup(screen):
+        place(screen, board, turn=1, roll=4)
+        play_moves(screen, [(1, 20, 4), 6])  # Blue 20 -> 24; Red rolls 6
+
+    assert snapshot(snap_compare, setup, counters=15, length=40, safe="10,30")
+
+
+def test_a_squares_stack_is_never_a_count_cut_in_two():
+    """Any stacks of up to 15 a colour, with a cut's ghost, fit a square of four columns (and of
+    six) without a count cut short: each letter shows its exact count, or ``⁺`` for ten or more."""
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from rich.style import Style
+
+    from arcade.boards.ludo import SUPERSCRIPT
+
+    digits = {v: k for k, v in zip("0123456789", "0123456789".translate(SUPERSCRIPT))}
+
+    @settings(max_examples=300, deadline=None)
+    @given(red=st.integers(0, 15), blue=st.integers(0, 15), ghost=st.integers(0, 15), cw=st.sampled_from([4, 6]))
+    def check(red, blue, ghost, cw):
+        pieces = [(letter, count, Style()) for letter, count in (("R", red), ("B", blue), ("b", ghost)) if count]
+        text, room = LudoBoard.stack_text(pieces, cw - 1, cw)
+        assert text.cell_len <= room <= cw
+        shown = dict(re.findall(r"([RBb])([⁰¹²³⁴⁵⁶⁷⁸⁹⁺]*)", text.plain))
+        for letter, count, _ in pieces:
+            if letter not in shown:
+                assert letter == "b"  # only a ghost may give way
+                continue
+            mark = shown[letter]
+            assert (mark == "⁺" and count >= 10) or int("".join(digits[c] for c in mark) or "1") == count
+
+    check()

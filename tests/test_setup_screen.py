@@ -123,3 +123,37 @@ def test_setup_focus_shows_in_a_light_theme(snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app(start_game="toothpicks"), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_ludo_setup_offers_the_contest_and_notebook_presets():
+    """The preset fills in Robot Ludo's options (the game starts with them); editing an option
+    away from the preset makes the choice custom; a remembered setup shows its preset."""
+    from arcade.screens.game import GameScreen
+
+    app = make_app(start_game="ludo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        preset = app.screen.query_one("#preset", Select)
+        assert preset.value == "custom"  # the default 4 on 20 is neither
+        assert [str(label) for label, _ in preset._options] == ["contest", "notebook", "custom"]
+        about = app.screen.query_one("#preset-about", Label)
+        assert str(about.content) == "the options below"
+        preset.value = "notebook"
+        await settle(pilot)
+        assert str(about.content) == "counters 10 · length 20 · safe none"
+        assert [app.screen.query_one(f"#option-{key}", Input).value for key in ("counters", "length", "safe")] == [
+            "10", "20", ""]
+        app.screen.query_one("#option-counters", Input).value = "9"
+        await settle(pilot)
+        assert preset.value == "custom"
+        preset.value = "contest"
+        await settle(pilot)
+        assert preset.value == "contest" and str(about.content) == "counters 12 · length 36 · safe 9,27"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)
+        assert dict(app.screen.game.settings) == {"counters": 12, "length": 36, "safe": (9, 27), "starting": "red"}
+    app = make_app(start_game="ludo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#preset", Select).value == "contest"

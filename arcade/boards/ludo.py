@@ -4,7 +4,9 @@ Square 0 (Red's home) is the bottom-left corner; the track runs counter-clockwis
 the bottom, up the right side, left along the top, down the left side), so Blue's home
 ``length / 2`` is the opposite corner. Each square is four columns: a mark (``⌂`` a home, ``◇``
 another safe square) and its counters, ``R``/``B`` with a superscript count when stacked
-(``R³``). Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
+(``R³``); both colours on a safe square take the mark's column too (``R²B³``; the tile's colour
+still shows the square is safe), and where even that is short a count of ten or more shows as
+``⁺`` (``R⁺B²``, the legend then says so), so 15 counters on 40 squares stay legible at 80×24. Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
 is which without colour.
 
 Beside the ring (or inside it when the ring is wide): the die with its face drawn, each side's
@@ -114,6 +116,7 @@ class LudoBoard(Board):
         self._origin = (0, 0)  # where the ring starts in the widget, for clicks
         self.cell_w, self.cell_h = CELL, 1  # a square's size on screen (``layout``)
         self.numbered_cells = False  # no room for numbers round the ring: empty squares show theirs
+        self.shortened = False  # a count of ten or more is drawn as ⁺ somewhere (the legend says so)
 
     # -- state ----------------------------------------------------------------------------------
     def show(self, state: LudoState, human: bool) -> None:
@@ -190,6 +193,8 @@ class LudoBoard(Board):
         self.cell_w, self.cell_h = cw, ch
         self.numbered_cells = not numbered
         ring_w = width * cw
+        self.shortened = False
+        grid = self.ring_grid()  # first: the legend says what a shortened count means
         info_lines = self.info_lines()
         beside = (self.size.width or 46) - ring_w - 2 >= INFO_WIDTH or width < 6
         if not beside:
@@ -211,7 +216,6 @@ class LudoBoard(Board):
             text.append("\n")
             top += 1
         self._origin = (left, top)
-        grid = self.ring_grid()
         for y in range(height * ch):
             text.append_text(self.ring_line(grid, y, margin, info_lines, beside))
             text.append("\n")
@@ -235,7 +239,8 @@ class LudoBoard(Board):
         beside the die."""
         if len(info_lines) <= room:
             return
-        info_lines[-2:] = [Text("⌂ home ◇ safe ∘ just left R²=2", style=self.style("label"))]
+        info_lines[-2:] = [Text(f"⌂ home ◇ safe ∘ just left {'R⁺=10+' if self.shortened else 'R²=2'}",
+                                style=self.style("label"))]
         if len(info_lines) > room and self.state.last_move is not None:
             last = info_lines.pop(-2)
             info_lines[4] = info_lines[4].copy()
@@ -362,16 +367,16 @@ class LudoBoard(Board):
         else:
             cell.append(" ")
         # the counters, the ghosts
-        content = Text()
-        for side in (0, 1):
-            count = state.squares(side)[square]
-            if count:
-                content.append(count_text(LETTERS[side], count), style=self.side_rich(side))
+        pieces = [(LETTERS[side], state.squares(side)[square], self.side_rich(side)) for side in (0, 1)
+                  if state.squares(side)[square]]
         last = state.last_move
         if last is not None and last.cut and last.target == square:
             victim = 1 - last.side
-            content.append(count_text(LETTERS[victim].lower(), last.cut),
-                           style=self.side_rich(victim) + self.mark("ghost"))
+            pieces.append((LETTERS[victim].lower(), last.cut, self.side_rich(victim) + self.mark("ghost")))
+        content, room = self.stack_text(pieces, cw - 1, cw)
+        self.shortened = self.shortened or "⁺" in content.plain
+        if room == cw:  # the mark's column too (a safe square's tile still shows it is safe)
+            cell = Text()
         if not content.plain:
             if last is not None and last.source == square:
                 content.append("∘", style=self.style("track"))
@@ -379,8 +384,8 @@ class LudoBoard(Board):
                 content.append(str(square), style=self.style("track"))
             else:
                 content.append("·", style=self.style("track"))
-        content.truncate(cw - 1)
-        pad = cw - 1 - content.cell_len
+        content.truncate(room)
+        pad = room - content.cell_len
         content.pad_left(pad // 2)
         content.pad_right(pad - pad // 2)
         tile = self.mark("safe-tile" if game.safe[square] else "tile")
@@ -406,6 +411,29 @@ class LudoBoard(Board):
             for below in lines[1:]:  # the tile below: reversed or tinted, not underlined
                 below.stylize(mark + Style(underline=False))
         return lines
+
+    @staticmethod
+    def stack_text(pieces: list[tuple[str, int, Style]], room: int, wide: int) -> tuple[Text, int]:
+        """A square's counters and ghosts (``(letter, count, style)``: ``R³B²r²``) and the columns
+        they take: ``room`` beside the square's mark, or, when they do not fit there (both colours
+        on a safe square, a big stack with its ghosts), the ``wide`` columns of the whole square;
+        then a count of ten or more shortens to ``⁺`` (``R⁺B²``), then the ghosts go, so that
+        what is drawn is never a count cut in two."""
+        def text(shorten: bool, ghosts: bool) -> Text:
+            out = Text()
+            for letter, count, style in pieces:
+                if letter.islower() and not ghosts:
+                    continue
+                out.append(letter + "⁺" if shorten and count >= 10 else count_text(letter, count), style=style)
+            return out
+
+        for shorten, ghosts in ((False, True), (True, True), (True, False)):
+            candidate = text(shorten, ghosts)
+            if candidate.cell_len <= room:
+                return candidate, room
+            if candidate.cell_len <= wide:
+                return candidate, wide
+        return text(True, False), wide
 
     def die_lines(self) -> list[Text]:
         state = self.state
@@ -458,7 +486,8 @@ class LudoBoard(Board):
         if last is not None:
             lines.append(self.last_text(last))
         lines.append(Text("⌂ home ◇ safe square", style=self.style("label")))
-        lines.append(Text("∘ just left · R² = 2 Red", style=self.style("label")))
+        lines.append(Text("∘ just left · " + ("R⁺ = 10 or more" if self.shortened else "R² = 2 Red"),
+                          style=self.style("label")))
         return lines
 
     def last_text(self, last: LudoEvent) -> Text:

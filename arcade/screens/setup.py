@@ -101,6 +101,8 @@ class SetupScreen(Screen):
                 )
             if self.game_cls.options:
                 yield Static("Options", classes="setup-heading")
+            if self.game_cls.presets:  # Robot Ludo's contest and notebook settings
+                yield from self.preset_row()
             for option in self.game_cls.options:
                 with Horizontal(classes="setup-row"):
                     yield Label(plain(f"  {option.label}"), classes="setup-label")
@@ -129,6 +131,49 @@ class SetupScreen(Screen):
             yield Static("Tab next field · Enter open a choice", id="setup-hint")
         yield Footer()
 
+    CUSTOM = "custom"
+    """The preset choice of options set one by one."""
+
+    def preset_row(self) -> ComposeResult:
+        """A choice of the game's presets (each filling in its options) or ``custom``; the preset
+        the options start as is chosen."""
+        presets = self.game_cls.presets
+        current = self.CUSTOM
+        for name, values in presets.items():
+            if all(self.option_text(key, self.settings.get(key)) == self.option_text(key, value)
+                   for key, value in values.items()):
+                current = name
+        with Horizontal(classes="setup-row"):
+            yield Label("  Preset", classes="setup-label")
+            yield Select([(name, name) for name in presets] + [(self.CUSTOM, self.CUSTOM)], value=current,
+                         allow_blank=False, compact=True, id="preset", classes="setup-field",
+                         tooltip="the challenge's own settings; changing an option below makes it custom")
+            yield Label(self.preset_text(current), id="preset-about", classes="bot-description")
+
+    def preset_text(self, name: str) -> str:
+        """``counters 12 · length 36 · safe 9,27``: a preset's options in a few words."""
+        values = self.game_cls.presets.get(name)
+        if values is None:
+            return "the options below"
+        return " · ".join(f"{key} {self.option_text(key, value) or 'none'}" for key, value in values.items())
+
+    def option_text(self, key: str, value) -> str:
+        """An option's value as its field shows it (a list comma-separated), the default if unset."""
+        if value is None:
+            option = next((o for o in self.game_cls.options if o.key == key), None)
+            value = option.default if option is not None else ""
+        return ",".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """An option typed by hand that leaves the chosen preset makes the choice ``custom``."""
+        if not self.game_cls.presets or not (event.input.id or "").startswith("option-"):
+            return
+        select = self.query_one("#preset", Select)
+        preset = self.game_cls.presets.get(str(select.value))
+        key = event.input.id.removeprefix("option-")
+        if preset is not None and key in preset and event.value.replace(" ", "") != self.option_text(key, preset[key]):
+            select.value = self.CUSTOM
+
     def describe(self, choice: str) -> str:
         if choice == HUMAN:
             return "keyboard and mouse"
@@ -139,6 +184,11 @@ class SetupScreen(Screen):
         return self.bots[choice].description
 
     def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "preset":
+            self.query_one("#preset-about", Label).update(self.preset_text(str(event.value)))
+            for key, value in self.game_cls.presets.get(str(event.value), {}).items():
+                self.query_one(f"#option-{key}", Input).value = self.option_text(key, value)
+            return
         if not event.select.id.startswith("side-"):
             return
         side = event.select.id.removeprefix("side-")

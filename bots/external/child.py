@@ -78,13 +78,17 @@ def load_module(path: Path, package: str | None = None):
 
 
 def load_function(path: Path, function: str, adapter, package: str | None = None) -> Callable:
-    """``function`` from the file at ``path`` (``load_module``), its folder first on ``sys.path``
-    and the courses' helper modules last (``bots/course_modules/``: ``from dice import
-    six_sided``, ``from state import getmoves``; the bot's own ``dice.py`` wins). Without the name
-    asked for, the game's other default names are tried (``Adapter.find_function``)."""
-    from bots import course_modules_path
+    """``function`` from the file at ``path`` (``load_module``), its folder first on ``sys.path``,
+    then the packages ``arcade bot install`` put in its ``.deps`` (before the arcade's own, so a
+    bot's ``numpy<2`` is the numpy it gets), and the courses' helper modules last
+    (``bots/course_modules/``: ``from dice import six_sided``, ``from state import getmoves``; the
+    bot's own ``dice.py`` wins). Without the name asked for, the game's other default names are
+    tried (``Adapter.find_function``)."""
+    from bots import DEPS, course_modules_path
 
     sys.path.insert(0, str(path.parent))
+    if (path.parent / DEPS).is_dir():
+        sys.path.insert(1, str(path.parent / DEPS))
     sys.path.append(course_modules_path())
     module = load_module(path, package)
     fn = adapter.find_function(module, function)
