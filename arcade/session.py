@@ -125,8 +125,9 @@ class Session:
         return Context(rng=self.bot_rngs[side], time_limit=self.limits.time, report=report, cancelled=cancelled)
 
     def ask(self, ctx: Context | None = None) -> Answer:
-        """Ask the side to move's bot for its move, timed on the session's clock. Changes nothing in the
-        session, so a worker thread may call it; ``apply`` the answer afterwards."""
+        """Ask the side to move's bot for its move, timed on the session's clock (or the bot's own
+        round trip, ``Context.took``, for a bot that times itself: a file bot). Changes nothing
+        in the session, so a worker thread may call it; ``apply`` the answer afterwards."""
         state = self.state
         side = state.to_move
         bot = self.bots[side]
@@ -140,7 +141,8 @@ class Session:
         except Exception as exc:  # a bot's bug forfeits its game; the arcade goes on
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             move, forfeit = None, Forfeit(ERROR, detail, Termination.ERROR)
-        return Answer(side, state.ply, move, forfeit, time.perf_counter() - start)
+        seconds = ctx.took if ctx.took is not None else time.perf_counter() - start
+        return Answer(side, state.ply, move, forfeit, seconds)
 
     def apply(self, answer: Answer) -> State | Result:
         """The bot's answer made real: the next state, or the forfeit ``Result`` that ends the

@@ -105,6 +105,9 @@ class Context:
     ``report(text)``: show a line of thinking (depth, best line, score) while the bot works.
     ``cancelled()``: true once the answer is no longer wanted (the user left or undid);
     a long search should check it and return early with any legal move.
+    ``took``: set by a bot that times itself (a file bot: its process's round trip), the seconds
+    the move took; the session keeps them instead of its own clock's (which counts the arcade's
+    own delays in a worker thread).
     """
 
     rng: random.Random = field(default_factory=random.Random)
@@ -112,6 +115,7 @@ class Context:
     report: Callable[[str], None] = lambda text: None
     cancelled: Callable[[], bool] = lambda: False
     started: float = field(default_factory=time.perf_counter)
+    took: float | None = None
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started

@@ -337,3 +337,35 @@ async def test_a_file_bot_that_hangs_in_the_app_forfeits_in_the_courses_words():
         assert game.result is not None and game.result.winner == 0
         assert "strategy took >1s to return a move" in game.result.reason
         assert "produced an error" not in game.result.reason
+
+
+async def test_a_busy_app_does_not_charge_a_file_bot_for_its_own_delays():
+    """A thread holding the GIL in long C calls (as a busy screen can) delays the arcade's reading
+    of every answer by up to a fifth of a second: a D-Football file bot that answers at once still
+    plays within the course's 100 ms, its time the round trip of its own process."""
+    import threading
+
+    from tests.conftest import make_app, open_game, settle
+
+    stop = threading.Event()
+
+    def hog() -> None:
+        while not stop.wait(0.1):
+            sum(range(3_000_000))  # one C call of 0.05 s or more: no other thread runs Python meanwhile
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = await open_game(pilot, "dfootball", ("random_move", spec("dfootball", "good")), wait=False)
+        hogs = threading.Thread(target=hog, daemon=True)
+        hogs.start()
+        try:
+            for _ in range(400):
+                await settle(pilot)
+                if game.result is not None or len(game.session.times) >= 8:
+                    break
+        finally:
+            stop.set()
+            hogs.join()
+        assert game.result is None or game.result.termination.name not in ("TIME", "ERROR", "CRASH"), game.result
+        moves = [state for state in game.history if state.event is not None and state.event.side == 1]
+        assert len(moves) >= 4 and game.session.slowest[1] < 0.1
