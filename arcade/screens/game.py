@@ -303,7 +303,7 @@ class GameScreen(Screen):
     def refresh_views(self) -> None:
         state = self.state
         human = self.result is None and state.to_move in self.humans
-        self.board.show(state, human)
+        self.board.show(state, human, self.result)
         self.analyst.request(self.board)
         self.panel.state, self.panel.result = state, self.result
         self.show_analysis_lines()
