@@ -10,7 +10,9 @@ dice and of the bots, whose turn it is, and the rules of play that are not rules
   with the loser's fault as its ``termination`` and the courses' words as its reason, one wording
   everywhere: ``"<side> strategy returned an invalid move (…)"``;
 - undo goes back (``undo``) and tells every bot where the game now stands (``Bot.restart_at``);
-  a bot that cannot follow (``Bot.rewindable`` false) makes the undo refused (``CannotUndo``);
+  a bot that cannot follow (``Bot.rewindable`` false) makes the undo refused (``CannotUndo``),
+  and so does a roll of the dice on the way back: a roll stands, so undo can neither turn a
+  roll into a fresh one (undoing until the dice are kind) nor show dice that were not rolled;
 - every bot hears the end once per ending (``Bot.game_over``), again if an undo reopened the game.
 
 The game screen (``arcade.screens.game``) draws a session and asks its bots in workers; the match
@@ -197,7 +199,8 @@ class Session:
     def undo(self) -> State:
         """Go back: to the last position where a human was to move before their last move (so a
         human takes back their own move and the bots' answers to it), or one step when bots play
-        each other. Every bot is told where the game now stands. ``CannotUndo`` says why not."""
+        each other. Every bot is told where the game now stands. ``CannotUndo`` says why not: a
+        bot that cannot rewind, or a chance step (the dice) on the way back, since a roll stands."""
         if len(self.history) == 1:
             raise CannotUndo("nothing to undo")
         stuck = [side for side, bot in self.bots.items() if not bot.rewindable]
@@ -214,6 +217,8 @@ class Session:
                 side = popped.event.side if popped.event is not None else None
                 if side in humans and history[-1].to_move == side:
                     break
+        if any(state.event is not None and state.event.side == CHANCE for state in self.history[len(history):]):
+            raise CannotUndo("the dice were rolled after that, and a roll stands: undo never rolls again")
         self.history = history
         self.forfeit = None
         self._reopen()
