@@ -230,6 +230,21 @@ class Session:
         if not self.over:
             self._told = False  # an undo after the end reopens the game: its next end is told
 
+    def abandon(self) -> list[str]:
+        """The game is left unfinished (the screen closed, a new game, the app quitting): every
+        bot hears it once (``Bot.left``), so a program waiting on files stops; the problems met,
+        as lines for a log. Nothing for a game that is over (``tell_the_end`` told it)."""
+        if self.over or self._told:
+            return []
+        self._told = True
+        problems = []
+        for bot in self.bots.values():
+            try:
+                bot.left(self.state)
+            except Exception as exc:  # noqa: BLE001 - leaving goes on whatever a bot does
+                problems.append(f"({type(exc).__name__} while leaving the game for a bot: {exc})")
+        return problems
+
     def tell_the_end(self) -> list[str]:
         """``Bot.game_over`` for every bot, once per ending; the problems met telling them (a
         program that could not be told), as lines for a log. The result stands either way."""

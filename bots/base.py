@@ -140,6 +140,10 @@ class Bot:
         (taken as ``QUICK``); a bot that searches to a time says its own."""
         return QUICK
 
+    def left(self, state: State) -> None:
+        """The game was left unfinished at ``state`` (the player left it, started another, quit
+        the app): nothing by default; a program waiting on files is told it is over."""
+
     def restart_at(self, state: State) -> None:
         """The game went back to ``state`` (an undo): forget what came after it. Nothing by
         default (a bot that keeps no memory of the game, or only memory that stays true)."""

@@ -157,6 +157,8 @@ class GameScreen(Screen):
 
     def new_game(self) -> None:
         self.cancel_bot()
+        if hasattr(self, "session"):
+            self.session.abandon()  # the last game, if unfinished: its programs are told
         for entry in self.bot_entries.values():
             entry.close()  # a file bot's process of the last game: a fresh one for this game
         self.games_started += 1
@@ -437,6 +439,8 @@ class GameScreen(Screen):
         self.dismiss()
 
     def on_unmount(self) -> None:
+        self.cancel_bot()
+        self.session.abandon()  # left unfinished (dismissed, the app quitting): programs are told
         self.analyst.cancel()
         for entry in self.bot_entries.values():
             entry.close()
