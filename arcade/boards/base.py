@@ -99,6 +99,9 @@ class Board(Widget, can_focus=True):
         self.human = False
         self.result: Result | None = None
         """The game's result when it ended off the board (a forfeit): the state shown is not over."""
+        self.replaying = False
+        """Shown in a replay (``arcade.screens.replay``): nobody is choosing, no key of the board's
+        is offered, and ``show`` is given the game's states in order from the start."""
         self.analysed: Analysis | None = None
         """The last analysis the screen gave (``show_analysis``), perhaps of an earlier state."""
 

@@ -373,7 +373,7 @@ class HogBoard(Board):
             self.chooser = chooser
             lines.append(chooser)
             lines.append(self.preview_line())
-        else:
+        elif not self.replaying:
             lines.append(Text(f"{name} is choosing…", style="italic"))
         if self.coach:
             lines.append(self.coach_line())
