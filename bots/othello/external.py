@@ -420,4 +420,5 @@ that never reached the screen's unmount included)."""
 @atexit.register
 def _tell_the_left() -> None:
     for bot in list(_PLAYING):
-        bot.left(bot.game.initial_state())
+        with suppress(Exception):  # the arcade is ending: a folder gone is no reason to fail
+            bot.left(bot.game.initial_state())
