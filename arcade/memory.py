@@ -123,12 +123,34 @@ def last_setup(game_id: str) -> tuple[tuple[str, str] | None, dict | None]:
     return (tuple(players) if players else None), settings  # type: ignore[return-value]
 
 
-def remember_setup(game_id: str, players: tuple[str, str], settings: dict) -> str | None:
-    """Keep the setup started for ``game_id``; what failed writing it, or ``None`` (``save``)."""
+def last_limits(game_id: str) -> dict:
+    """The file bots' limits last started for ``game_id``: ``time`` (seconds, or ``None``: the
+    game's) and ``sandbox``, each present only if stored as we wrote it."""
+    entry = _games(load()).get(game_id)
+    limits = entry.get("limits") if isinstance(entry, dict) else None
+    if not isinstance(limits, dict):
+        return {}
+    kept = {}
+    time = limits.get("time")
+    if time is None or (isinstance(time, (int, float)) and not isinstance(time, bool) and 0 < time < float("inf")):
+        kept["time"] = time
+    if limits.get("sandbox") in ("auto", "bwrap", "none"):
+        kept["sandbox"] = limits["sandbox"]
+    return kept
+
+
+def remember_setup(game_id: str, players: tuple[str, str], settings: dict, limits: dict | None = None) -> str | None:
+    """Remember ``game_id``'s players and options, and the file bots' ``limits`` when given
+    (a setup without file bots keeps the last ones); what failed writing it, or ``None`` (``save``)."""
     data = load()
     games = _games(data)
+    old = games.get(game_id)
+    if limits is None and isinstance(old, dict) and isinstance(old.get("limits"), dict):
+        limits = old["limits"]
     games[game_id] = {"players": list(players), "settings": {k: list(v) if isinstance(v, tuple) else v
                                                              for k, v in settings.items()}}
+    if limits is not None:
+        games[game_id]["limits"] = limits
     data["games"] = games
     return save(data)
 

@@ -10,7 +10,9 @@ dice and of the bots, whose turn it is, and the rules of play that are not rules
   with the loser's fault as its ``termination`` and the courses' words as its reason, one wording
   everywhere: ``"<side> strategy returned an invalid move (…)"``;
 - undo goes back (``undo``) and tells every bot where the game now stands (``Bot.restart_at``);
-  a bot that cannot follow (``Bot.rewindable`` false) makes the undo refused (``CannotUndo``);
+  a bot that cannot follow (``Bot.rewindable`` false) makes the undo refused (``CannotUndo``),
+  and so does a roll of the dice on the way back: a roll stands, so undo can neither turn a
+  roll into a fresh one (undoing until the dice are kind) nor show dice that were not rolled;
 - every bot hears the end once per ending (``Bot.game_over``), again if an undo reopened the game.
 
 The game screen (``arcade.screens.game``) draws a session and asks its bots in workers; the match
@@ -125,8 +127,9 @@ class Session:
         return Context(rng=self.bot_rngs[side], time_limit=self.limits.time, report=report, cancelled=cancelled)
 
     def ask(self, ctx: Context | None = None) -> Answer:
-        """Ask the side to move's bot for its move, timed on the session's clock. Changes nothing in the
-        session, so a worker thread may call it; ``apply`` the answer afterwards."""
+        """Ask the side to move's bot for its move, timed on the session's clock (or the bot's own
+        round trip, ``Context.took``, for a bot that times itself: a file bot). Changes nothing
+        in the session, so a worker thread may call it; ``apply`` the answer afterwards."""
         state = self.state
         side = state.to_move
         bot = self.bots[side]
@@ -140,7 +143,8 @@ class Session:
         except Exception as exc:  # a bot's bug forfeits its game; the arcade goes on
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             move, forfeit = None, Forfeit(ERROR, detail, Termination.ERROR)
-        return Answer(side, state.ply, move, forfeit, time.perf_counter() - start)
+        seconds = ctx.took if ctx.took is not None else time.perf_counter() - start
+        return Answer(side, state.ply, move, forfeit, seconds)
 
     def apply(self, answer: Answer) -> State | Result:
         """The bot's answer made real: the next state, or the forfeit ``Result`` that ends the
@@ -195,7 +199,8 @@ class Session:
     def undo(self) -> State:
         """Go back: to the last position where a human was to move before their last move (so a
         human takes back their own move and the bots' answers to it), or one step when bots play
-        each other. Every bot is told where the game now stands. ``CannotUndo`` says why not."""
+        each other. Every bot is told where the game now stands. ``CannotUndo`` says why not: a
+        bot that cannot rewind, or a chance step (the dice) on the way back, since a roll stands."""
         if len(self.history) == 1:
             raise CannotUndo("nothing to undo")
         stuck = [side for side, bot in self.bots.items() if not bot.rewindable]
@@ -212,6 +217,8 @@ class Session:
                 side = popped.event.side if popped.event is not None else None
                 if side in humans and history[-1].to_move == side:
                     break
+        if any(state.event is not None and state.event.side == CHANCE for state in self.history[len(history):]):
+            raise CannotUndo("the dice were rolled after that, and a roll stands: undo never rolls again")
         self.history = history
         self.forfeit = None
         self._reopen()
@@ -222,6 +229,21 @@ class Session:
     def _reopen(self) -> None:
         if not self.over:
             self._told = False  # an undo after the end reopens the game: its next end is told
+
+    def abandon(self) -> list[str]:
+        """The game is left unfinished (the screen closed, a new game, the app quitting): every
+        bot hears it once (``Bot.left``), so a program waiting on files stops; the problems met,
+        as lines for a log. Nothing for a game that is over (``tell_the_end`` told it)."""
+        if self.over or self._told:
+            return []
+        self._told = True
+        problems = []
+        for bot in self.bots.values():
+            try:
+                bot.left(self.state)
+            except Exception as exc:  # noqa: BLE001 - leaving goes on whatever a bot does
+                problems.append(f"({type(exc).__name__} while leaving the game for a bot: {exc})")
+        return problems
 
     def tell_the_end(self) -> list[str]:
         """``Bot.game_over`` for every bot, once per ending; the problems met telling them (a

@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import warnings
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -233,10 +235,53 @@ _STREAM = None
 """A local worker's queue to the coordinator: each game's record as soon as it is played."""
 
 
-def _worker_init(stream) -> None:
+def _worker_init(stream, coordinator: int | None = None) -> None:
     global _STREAM
     _STREAM = stream
     _quiet_worker()
+    if coordinator is not None:
+        die_with(coordinator)
+
+
+def die_with(coordinator: int) -> None:
+    """End this worker the moment the tournament's process (``coordinator``) ends, however it
+    ends (SIGKILL included): the kernel kills it with its parent (``PR_SET_PDEATHSIG``; a worker's
+    parent is the forkserver, which ends with the tournament), and a watchdog thread waits on the
+    coordinator itself (a pidfd, else polling) and kills this process. The bots a worker started
+    end with it (bwrap's ``--die-with-parent``; a bot outside the sandbox watches its parent)."""
+    import ctypes
+    import select
+    import threading
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    try:
+        handle = os.pidfd_open(coordinator)
+    except (AttributeError, OSError):  # no pidfds (an old kernel), or the coordinator is gone
+        handle = None
+
+    def alive() -> bool:
+        try:
+            os.kill(coordinator, 0)
+            return True
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+
+    def watch() -> None:
+        if handle is not None:
+            select.select([handle], [], [])  # readable once the coordinator has ended
+        else:
+            while alive():
+                time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    if handle is None and not alive():
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=watch, name="coordinator-watch", daemon=True).start()
 
 
 def run_task_streaming(setup: Setup, task: Task, index: int) -> list[GameRecord]:
@@ -388,7 +433,7 @@ class Runner:
             watched = self.log is not None or self.progress is not None
             self.stream = context.Queue() if watched else None
             self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init,
-                                            initargs=(self.stream,))
+                                            initargs=(self.stream, os.getpid()))
         return self
 
     def __exit__(self, kind, value, traceback) -> None:

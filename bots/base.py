@@ -140,6 +140,9 @@ class Context:
     ``report(text)``: show a line of thinking (depth, best line, score) while the bot works.
     ``cancelled()``: true once the answer is no longer wanted (the user left or undid);
     a long search should check it and return early with any legal move.
+    ``took``: set by a bot that times itself (a file bot: its process's round trip), the seconds
+    the move took; the session keeps them instead of its own clock's (which counts the arcade's
+    own delays in a worker thread).
     """
 
     rng: random.Random = field(default_factory=random.Random)
@@ -147,6 +150,7 @@ class Context:
     report: Callable[[str], None] = lambda text: None
     cancelled: Callable[[], bool] = lambda: False
     started: float = field(default_factory=time.perf_counter)
+    took: float | None = None
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
@@ -170,6 +174,10 @@ class Bot:
         plan counts (``arcade.tournament.plan``). A bot that keeps no clock answers at once
         (taken as ``QUICK``); a bot that searches to a time says its own."""
         return QUICK
+
+    def left(self, state: State) -> None:
+        """The game was left unfinished at ``state`` (the player left it, started another, quit
+        the app): nothing by default; a program waiting on files is told it is over."""
 
     def restart_at(self, state: State) -> None:
         """The game went back to ``state`` (an undo): forget what came after it. Nothing by

@@ -20,6 +20,7 @@ ONE_AT_A_TIME = frozenset({
     "test_othello_protocol.py",  # the referee's time limits (0.1 s and up) and player processes
     "test_othello_parallel.py",  # the solver's process pool, a deadline
     "test_records.py",  # command-line tournaments in processes, a Dask cluster
+    "test_readme.py",  # the README's commands, each in a process for a few seconds
 })
 """Test files whose tests start processes against a clock or a memory cap. The suite runs in
 parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml); these files' tests go to

@@ -347,3 +347,95 @@ async def test_a_file_bot_that_hangs_in_the_app_forfeits_in_the_courses_words():
         assert game.result is not None and game.result.winner == 0
         assert "strategy took >1s to return a move" in game.result.reason
         assert "produced an error" not in game.result.reason
+
+
+async def test_a_busy_app_does_not_charge_a_file_bot_for_its_own_delays():
+    """A thread holding the GIL in long C calls (as a busy screen can) delays the arcade's reading
+    of every answer by up to a fifth of a second: a D-Football file bot that answers at once still
+    plays within the course's 100 ms, its time the round trip of its own process."""
+    import threading
+
+    from tests.conftest import make_app, open_game, settle
+
+    stop = threading.Event()
+
+    def hog() -> None:
+        while not stop.wait(0.1):
+            sum(range(3_000_000))  # one C call of 0.05 s or more: no other thread runs Python meanwhile
+
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        game = await open_game(pilot, "dfootball", ("random_move", spec("dfootball", "good")), wait=False)
+        hogs = threading.Thread(target=hog, daemon=True)
+        hogs.start()
+        try:
+            for _ in range(400):
+                await settle(pilot)
+                if game.result is not None or len(game.session.times) >= 8:
+                    break
+        finally:
+            stop.set()
+            hogs.join()
+        assert game.result is None or game.result.termination.name not in ("TIME", "ERROR", "CRASH"), game.result
+        moves = [state for state in game.history if state.event is not None and state.event.side == 1]
+        assert len(moves) >= 4 and game.session.slowest[1] < 0.1
+
+
+async def test_the_setup_screen_remembers_a_bot_from_a_file_and_its_time_and_says_when_the_file_is_gone(tmp_path):
+    """A file bot typed without ``:function``, with a time a move, is restored as it was (by its
+    absolute path, from any folder); once its file is gone, the screen says so and falls back."""
+    import shutil
+
+    from textual.widgets import Input, Select, Static
+
+    from arcade import memory
+    from arcade.screens.game import GameScreen
+    from arcade.screens.setup import FILE
+    from tests.conftest import make_app, settle
+
+    bot = tmp_path / "mybot.py"
+    shutil.copy(FAULTS / "chatty.py", bot)  # strategy(toothpicks_left), the default name
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert not setup.query_one("#file-time-row").display
+        setup.query_one("#side-1", Select).value = FILE
+        await pilot.pause()
+        assert setup.query_one("#file-time-row").display
+        for typed in ("soon", "0", "-1", "inf"):
+            setup.query_one("#file-1", Input).value = str(bot)
+            setup.query_one("#file-time", Input).value = typed
+            await pilot.press("ctrl+s")
+            await settle(pilot)
+            assert app.screen is setup and "Time a move must be a number of seconds" in str(
+                setup.query_one("#setup-error", Static).render())
+        setup.query_one("#file-time", Input).value = "0.75"
+        await pilot.press("ctrl+s")
+        for _ in range(40):
+            await settle(pilot)
+            if isinstance(app.screen, GameScreen):
+                break
+        game = app.screen
+        assert isinstance(game, GameScreen)
+        assert game.bot_entries[1].source.limits.time == 0.75  # the file bot's time
+        assert game.session.limits.time is None  # the other bots keep their own
+    assert memory.last_setup("toothpicks")[0] == ("human", f"{bot.resolve()}:strategy")
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert setup.query_one("#side-1", Select).value == FILE
+        assert setup.query_one("#file-1", Input).value == f"{bot.resolve()}:strategy"
+        assert setup.query_one("#file-time", Input).value == "0.75" and setup.query_one("#file-time-row").display
+        assert str(setup.query_one("#setup-error", Static).render()) == ""
+    bot.unlink()
+    app = make_app(start_game="toothpicks")
+    async with app.run_test(size=(100, 32)) as pilot:
+        await pilot.pause()
+        setup = app.screen
+        assert setup.query_one("#side-1", Select).value == "perfect"
+        assert not setup.query_one("#file-row-1").display
+        error = str(setup.query_one("#setup-error", Static).render())
+        assert "Player 1's bot from a file is gone" in error or "bot from a file is gone" in error
+        assert "mybot.py" in error and "back to the default player" in error

@@ -423,3 +423,36 @@ async def test_every_screen_survives_any_size_and_paging(where):
             await pilot.resize_terminal(*size)
             await pilot.pause()
         assert app.return_code in (None, 0), (where, size)
+
+
+@pytest.mark.parametrize("game_id", ["dfootball", "toothpicks", "hog", "ludo", "othello"])
+async def test_after_a_forfeit_the_board_reads_as_an_ending_with_no_one_to_move(game_id):
+    """A bot's fault ends the game on a state that is not over by the rules: the board's heading
+    must not go on saying whose move it is under the result."""
+    import re
+
+    from arcade.catalog import CATALOG
+    from arcade.screens.game import GameScreen
+    from bots.base import BotEntry
+
+    def boom(game, state, ctx):
+        raise ValueError("deliberate bug")
+
+    entry = CATALOG[game_id]
+    defaults = {option.key: option.default for option in entry.load().options}
+    faulty = BotEntry.function("boom", "raises", boom)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = GameScreen(entry, ("boom", "boom"), defaults, {0: faulty, 1: faulty})
+        await app.push_screen(screen)
+        for _ in range(20):
+            await settle(pilot)
+            if screen.result is not None:
+                break
+        assert screen.result is not None and "produced an error" in screen.result.reason
+        assert not screen.state.over and screen.board.ended(screen.state)
+        text = re.sub(r"<[^>]+>", "", app.export_screenshot()).replace("&#160;", " ")
+        assert not re.search(r"\bto move\b|to play\b", text), text
+        if game_id == "dfootball":
+            loser = screen.game.sides[1 - screen.result.winner].name
+            assert str(screen.board.heading()) == f"{loser} loses!"

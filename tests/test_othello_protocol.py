@@ -831,3 +831,42 @@ def test_the_hidden_delays_are_checked_too(capsys, tmp_path, flag, value):
     command = ["othello-referee", "alpha", "beta"] if flag == "--read-delay" else ["othello-player", "me"]
     assert main([*command, "--dir", str(tmp_path), f"{flag}={value}"]) == 2
     assert capsys.readouterr().err.startswith("arcade: error: ")
+
+
+@pytest.mark.parametrize("how", ["leave", "quit", "new_game"])
+async def test_a_program_is_told_the_end_when_the_player_leaves_the_game_unfinished(tmp_path, monkeypatch, how):
+    """Leaving a game with a program mid-game (q y, the app quitting, a new game) writes
+    ``end_game`` in the referee's words: the program wins on the arcade's time-out, and stops."""
+    from arcade.screens.game import GameScreen
+    from tests.conftest import make_app, open_game, settle
+
+    monkeypatch.setenv("ARCADE_OTHELLO_DIR", str(tmp_path))
+    monkeypatch.setenv("ARCADE_OTHELLO_PROGRAM", "student")
+    player = start_player("student", tmp_path, "random")
+    try:
+        app = make_app()
+        async with app.run_test(size=(100, 32)) as pilot:
+            screen = await open_game(pilot, "othello", ("external", "human"), wait=False)
+            for _ in range(200):  # the program (blue) opens the game from its own process
+                await settle(pilot)
+                if len(screen.history) > 1:
+                    break
+            assert len(screen.history) == 2 and screen.result is None
+            assert not (tmp_path / "end_game").exists()
+            if how == "leave":
+                await pilot.press("q", "y")
+                await settle(pilot)
+                assert not isinstance(app.screen, GameScreen)
+            elif how == "new_game":
+                await pilot.press("n", "y")
+                await settle(pilot)
+                assert isinstance(app.screen, GameScreen) and len(app.screen.history) == 1
+                app.screen.cancel_bot()  # the new game's program is the one that just stopped
+            if how == "leave":
+                assert (tmp_path / "end_game").read_text() == "student WINS! arcade LOSES! Time out!"
+        out, _ = player.communicate(timeout=20)  # it read end_game and stopped by itself
+        assert "student WINS! arcade LOSES! Time out!" in out and player.returncode == 0, out
+    finally:
+        if player.poll() is None:
+            player.kill()
+            player.communicate()

@@ -287,3 +287,83 @@ def test_an_old_match_record_resumes_from_the_command_line(tmp_path):
     resumed = subprocess.run([*base, "--record", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert resumed.returncode == 0, resumed.stderr
     assert json.loads(resumed.stdout)["wins"] == whole["wins"] and len(lines(record)) == 5
+
+
+def tagged(tag: str) -> set[int]:
+    """Processes (not zombies) whose environment holds ``tag``: a run's helpers and workers."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if tag.encode() in (entry / "environ").read_bytes() and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
+                found.add(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+def descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            for task in os.listdir(f"/proc/{current}/task"):
+                children = [int(c) for c in Path(f"/proc/{current}/task/{task}/children").read_text().split()]
+                todo += [c for c in children if c not in found]
+                found.update(children)
+        except OSError:
+            pass
+    return found
+
+
+def living(pids: set[int]) -> set[int]:
+    alive = set()
+    for pid in pids:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] not in "ZX":
+                alive.add(pid)
+        except OSError:
+            pass
+    return alive
+
+
+def test_a_tournament_killed_with_sigkill_leaves_no_process_behind(tmp_path):
+    """kill -9 of ``arcade tournament … --jobs 2 --record …`` alone (not its group): its pool
+    workers, the forkserver, the resource tracker and the bots the workers started (sandboxed
+    or not) all end within seconds."""
+    import uuid
+
+    tag = f"ARCADE_TEST_TAG={uuid.uuid4().hex}"
+    slow = slow_bot(tmp_path)
+    record = tmp_path / "run.jsonl"
+    args = ["tournament", "toothpicks", "perfect", slow, "always_1", "random", "--games", "400", "--seed", "9",
+            "--jobs", "2", "--json", "--record", str(record)]
+    env = dict(os.environ, ARCADE_TEST_TAG=tag.split("=", 1)[1])
+    process = subprocess.Popen([*CLI, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    seen: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            seen |= descendants(process.pid)
+            if record.exists() and len(record.read_text().splitlines()) > 5:
+                break
+            time.sleep(0.05)
+        for _ in range(10):  # the bots' processes of both workers
+            seen |= descendants(process.pid)
+            time.sleep(0.05)
+        seen |= tagged(tag)
+        assert len(seen) >= 4, seen  # two workers, the forkserver, the tracker (and bots)
+    finally:
+        process.kill()
+        process.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and (living(seen) or tagged(tag)):
+        time.sleep(0.1)
+    left = living(seen) | tagged(tag)
+    for pid in left:  # clean up before failing
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    assert not left, [Path(f"/proc/{pid}/cmdline").read_bytes()[:80] for pid in left if Path(f"/proc/{pid}").exists()]

@@ -192,3 +192,43 @@ def test_play_out_is_a_session_to_the_end():
                        (random.Random(1), random.Random(2)))
     assert outcome.forfeit == 1 and outcome.result.termination is Termination.INVALID
     assert outcome.result.reason.startswith("Player 2 strategy returned an invalid move")
+
+
+def test_undo_never_takes_back_a_roll_of_the_dice():
+    """Hog: a choice of dice is rolled at once, and the roll stands. Undo can neither make the roll
+    a fresh one (undoing until the dice are kind) nor show the dice of another choice."""
+    from games.hog import Hog
+
+    game = Hog()
+    bot = Recorder(game)
+    session = Session(game, {1: bot}, chance_rng=random.Random(3))
+    session.play(5)
+    assert session.next_step() == "chance"
+    session.undo()  # the choice, before its dice: taken back
+    assert len(session.history) == 1 and bot.rewinds == [0]
+    session.play(5)
+    rolled = session.roll()
+    before = list(session.history)
+    for _ in range(3):
+        with pytest.raises(CannotUndo, match="a roll stands"):
+            session.undo()
+        assert session.history == before and session.state is rolled  # nothing changed, no re-roll
+    assert bot.rewinds == [0]
+
+
+def test_undo_in_ludo_stops_at_the_next_roll():
+    from games.ludo import Ludo
+
+    game = Ludo()
+    session = Session(game, {1: Recorder(game)}, chance_rng=random.Random(5))
+    while session.next_step() != "human":
+        session.step() if session.next_step() == "bot" else session.roll()
+    mine = session.state
+    session.play(game.legal_moves(mine)[0])
+    if session.next_step() == "chance":
+        session.undo()  # the move, before any die after it: taken back, the die of the turn stands
+        assert session.state is mine
+        session.play(game.legal_moves(mine)[0])
+        session.roll()
+        with pytest.raises(CannotUndo, match="a roll stands"):
+            session.undo()

@@ -28,16 +28,18 @@ GOOD = Path(__file__).parent / "fault_bots" / "toothpicks_faults.py"
 class Bench:
     """A toothpicks file bot whose processes are ``MemoryTransport``s playing ``script``."""
 
-    def __init__(self, script, time_limit: float = 0.2, exit_text: str = "its process exited with status 0"):
+    def __init__(self, script, time_limit: float = 0.2, exit_text: str = "its process exited with status 0",
+                 lag: float = 0.0):
         self.transports: list[MemoryTransport] = []
         self.script = script
         self.exit_text = exit_text
+        self.lag = lag
         self.source = FileBotSource("toothpicks", f"{GOOD}:good", Limits(time=time_limit, sandbox="none"), connect=self.connect,
                                     clock=self.clock)
         self.game = load("toothpicks")()
 
     def connect(self, launch) -> MemoryTransport:
-        transport = MemoryTransport(self.script, self.exit_text)
+        transport = MemoryTransport(self.script, self.exit_text, lag=self.lag)
         if self.transports:
             transport.now = self.transports[-1].now
         self.transports.append(transport)
@@ -91,6 +93,29 @@ def test_a_late_answer_forfeits_on_the_arcades_clock_not_the_bots():
     forfeit = bench.forfeit()
     assert str(forfeit) == "strategy took >200ms to return a move (350 ms)" and forfeit.kind == Termination.TIME
     assert bench.source.host is None and bench.transports[0].closed  # the next game starts clean
+
+
+@pytest.mark.parametrize("lag", [0.0, 0.5, 3.0])
+def test_the_arcade_coming_late_to_read_an_answer_is_not_the_bots_time(lag):
+    """A busy arcade (a screen drawing, a thread holding the GIL) reads the answer ``lag`` seconds
+    after it came: the bot is charged its own round trip, from the request written to its answer's
+    arrival, and the context and the session get those seconds."""
+    bench = Bench(answering(0.01, Moved(1)), lag=lag)
+    ctx = Context()
+    assert bench.ask(ctx) == 1 and ctx.took == pytest.approx(0.01)
+    late = Bench(answering(0.25, Moved(1)), lag=lag)  # a slow bot is slow however soon it is read
+    assert str(late.forfeit()) == "strategy took >200ms to return a move (250 ms)"
+
+
+def test_the_session_keeps_a_file_bots_own_round_trip():
+    from arcade.session import Session
+
+    bench = Bench(answering(0.03, Moved(1)), lag=0.4)
+    session = Session(bench.game, {0: ExternalBot(bench.game, bench.source)})
+    answer = session.ask()
+    assert answer.forfeit is None and answer.seconds == pytest.approx(0.03)
+    session.apply(answer)
+    assert session.slowest[0] == pytest.approx(0.03) and session.times == [pytest.approx(0.03)]
 
 
 def test_cpu_time_counts_when_it_is_more_than_the_round_trip():

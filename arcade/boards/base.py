@@ -51,7 +51,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from games.base import Analysis, Game, Move, State
+from games.base import Analysis, Game, Move, Result, State
 
 SIDE_COLOURS = ("#4c9be8", "#f28e2b")
 """The colours of side 0 and side 1: a colour-blind-safe blue and orange (the Othello seed's).
@@ -99,6 +99,11 @@ class Board(Widget, can_focus=True):
         self.game = game
         self.state: State = game.initial_state()
         self.human = False
+        self.result: Result | None = None
+        """The game's result when it ended off the board (a forfeit): the state shown is not over."""
+        self.replaying = False
+        """Shown in a replay (``arcade.screens.replay``): nobody is choosing, no key of the board's
+        is offered, and ``show`` is given the game's states in order from the start."""
         self.analysed: Analysis | None = None
         """The last analysis the screen gave (``show_analysis``), perhaps of an earlier state."""
 
@@ -106,11 +111,18 @@ class Board(Widget, can_focus=True):
         """The terminal size the game screen needs for this board (width, height)."""
         return self.MIN_WIDTH, self.MIN_HEIGHT
 
-    def show(self, state: State, human: bool) -> None:
-        """Draw ``state``; ``human`` says whether a human is to move (show highlights, cursor)."""
+    def show(self, state: State, human: bool, result: Result | None = None) -> None:
+        """Draw ``state``; ``human`` says whether a human is to move (show highlights, cursor);
+        ``result`` is the game's result (a forfeit ends a game whose state is not over)."""
         self.state = state
         self.human = human
+        self.result = result
         self.refresh(layout=True)
+
+    def ended(self, state: State) -> bool:
+        """Whether the game is over at ``state``: by the rules, or by the result given with the
+        state shown (a forfeit), so that the board reads as any ending (no "to move")."""
+        return state.over or (self.result is not None and state is self.state)
 
     def pick(self, move: Move) -> None:
         """Post ``MovePicked`` if a human is to move and ``move`` is legal."""

@@ -27,6 +27,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from arcade.boards.base import SIDE_STYLES, Board, Drawing
+from games.base import Result
 from games.dfootball import DFootball, FootballEvent, FootballState
 
 LEFT = 1  # columns before square 1
@@ -94,8 +95,8 @@ class FootballBoard(Board):
         yield Field(id="field")
 
     # -- drawing ----------------------------------------------------------------------------------
-    def show(self, state: FootballState, human: bool) -> None:
-        super().show(state, human)
+    def show(self, state: FootballState, human: bool, result: Result | None = None) -> None:
+        super().show(state, human, result)
         self.hint = ""
         self.typed = ""
         movable = self.movable()
@@ -124,7 +125,7 @@ class FootballBoard(Board):
         position)."""
         state = self.state
         analysed = self.current_analysis()
-        if analysed is None or state.over or not self.is_mounted:
+        if analysed is None or self.ended(state) or not self.is_mounted:
             return
         key = (state.board, state.to_move, state.ply)
         if key == self._announced:
@@ -135,7 +136,7 @@ class FootballBoard(Board):
         self.comment(markup("[dim]analysis:[/dim] ") + ours(analysed.lines[0]))
 
     def movable(self) -> list[int]:
-        if not self.human or self.state.over:
+        if not self.human or self.ended(self.state):
             return []
         return list(self.game.legal_moves(self.state))
 
@@ -160,9 +161,12 @@ class FootballBoard(Board):
 
     def heading(self) -> Text:
         state = self.state
-        side = state.to_move
+        result = state.result or (self.result if self.ended(state) else None)
+        if result is not None and result.winner is None:
+            return Text("Drawn", "bold")
+        side = 1 - result.winner if result is not None else state.to_move
         name = self.game.sides[side].name
-        return Text.assemble((name, SIDE_STYLES[side]), (" loses!" if state.over else " to move", "bold"))
+        return Text.assemble((name, SIDE_STYLES[side]), (" loses!" if result is not None else " to move", "bold"))
 
     def render_field(self) -> Text:
         """The whole drawing: the heading, the rows of squares (the cursor, the players, the marks
@@ -172,7 +176,7 @@ class FootballBoard(Board):
         event = state.event if isinstance(state.event, FootballEvent) else None
         self.place_field(event)
         valid = set(self.game.legal_moves(state))
-        return self.stack_rows(self.square_rows(event), self.number_rows(valid if not state.over else set()), event)
+        return self.stack_rows(self.square_rows(event), self.number_rows(valid if not self.ended(state) else set()), event)
 
     def place_field(self, event: FootballEvent | None) -> None:
         """Set ``left``, the columns before square 1: ``LEFT``, or on a big board as many as centre
@@ -237,7 +241,7 @@ class FootballBoard(Board):
             lo, hi = self.column(min(last)), self.column(max(last))
             bracket = "╰" + "─" * max(0, hi - lo - 1) + "╯" if hi > lo else "^"
             _put(marks, lo, bracket, self.style("last"))
-        best = self.recommended(state) if self.analysis and not state.over else None
+        best = self.recommended(state) if self.analysis and not self.ended(state) else None
         if best is not None:  # the analysis's move, on the board: ★ under the player to move
             _put(marks, self.column(best), "★", Style(bold=True) + self.style("last"))
 
@@ -321,7 +325,7 @@ class FootballBoard(Board):
             else:
                 forced = " (forced)" if event.forced else ""
                 lines.append(Text(f"╰─╯ last move: {who} {event.squares[0]}→{event.squares[-1]}{forced}", style=label))
-        if self.human and not state.over:
+        if self.human and not self.ended(state):
             lines.append(Text("←→ choose · Enter move · digits: square · click", style=label))
             if self.hint:
                 lines.append(Text(self.hint, style=self.style("cursor")))
@@ -330,7 +334,7 @@ class FootballBoard(Board):
     # -- input ----------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("cursor", "move", "digit"):
-            return bool(self.human and not self.state.over)
+            return bool(self.human and not self.ended(self.state))
         return True
 
     def action_cursor(self, delta: int) -> None:
@@ -387,6 +391,6 @@ class FootballBoard(Board):
         if square in self.movable():
             self.cursor = square
             self.pick(square)
-        elif self.human and not self.state.over:
+        elif self.human and not self.ended(self.state):
             self.hint = f"square {square}: no player there that can move"
             self.redraw()

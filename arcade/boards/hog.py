@@ -21,7 +21,7 @@ from textual.reactive import reactive
 
 from arcade.boards.base import SIDE_COLOURS, SIDE_STYLES, Board
 from games import hog_solver
-from games.base import CHANCE
+from games.base import CHANCE, Result
 from games.hog import MAX_DICE, Hog, HogEvent, HogState, more_boar, piggy_points
 
 DIE_GAP = 1
@@ -147,13 +147,13 @@ class HogBoard(Board):
         self.panel_changed()
 
     # -- state ------------------------------------------------------------------------------------
-    def show(self, state: HogState, human: bool) -> None:
+    def show(self, state: HogState, human: bool, result: Result | None = None) -> None:
         if state.ply == 0 or state.ply < self.state.ply:  # a new game, or an undo
             self.last_turns = {}
         event = state.event
         if isinstance(event, HogEvent) and event.turn_over:
             self.last_turns[event.player] = event
-        super().show(state, human)
+        super().show(state, human, result)
         if self.cursor is None or not self.analysis:
             self.cursor = self.position()
         self.refresh_bindings()
@@ -238,7 +238,7 @@ class HogBoard(Board):
         goal = self.game.goal
         info = self.game.sides[side]
         event = state.event
-        turn = not state.over and state.player == side
+        turn = not self.ended(state) and state.player == side
         line = Text()
         line.append("▶ " if turn else "  ", style="bold")
         line.append(f"{info.name} ", style=SIDE_STYLES[side])
@@ -359,7 +359,7 @@ class HogBoard(Board):
     def bottom_lines(self, width: int) -> list[Text]:
         state = self.state
         lines: list[Text] = []
-        if state.over:
+        if self.ended(state):
             return lines
         name = self.game.sides[state.player].name
         if state.to_move == CHANCE:
@@ -373,7 +373,7 @@ class HogBoard(Board):
             self.chooser = chooser
             lines.append(chooser)
             lines.append(self.preview_line())
-        else:
+        elif not self.replaying:
             lines.append(Text(f"{name} is choosing…", style="italic"))
         if self.coach:
             lines.append(self.coach_line())
@@ -419,7 +419,7 @@ class HogBoard(Board):
             lines.append(Text("Solving the game exactly…", style="italic"))
             return lines
         bottom = []
-        if self.human and not state.over and state.to_move != CHANCE:
+        if self.human and not self.ended(state) and state.to_move != CHANCE:
             chooser = Text("Dice ")
             chooser.append(" − ", style=self.style("label"))
             chooser.append(f" {self.chosen} ", style=self.style("key"))
@@ -474,7 +474,7 @@ class HogBoard(Board):
         state = self.state
         line = Text()
         for side in (0, 1):
-            turn = not state.over and state.player == side
+            turn = not self.ended(state) and state.player == side
             line.append("▶" if turn else " ", style="bold")
             line.append(f"{self.game.sides[side].name} {state.scores[side]}", style=SIDE_STYLES[side])
             line.append("  ")
@@ -504,7 +504,7 @@ class HogBoard(Board):
 
     def analysis_lines(self, state: HogState) -> list[str]:
         table = self.table
-        if state.over:
+        if self.ended(state):
             return []
         if table is None:
             return ["[i]Solving the game exactly…[/i]"]
@@ -528,7 +528,7 @@ class HogBoard(Board):
         return True
 
     def can_choose(self) -> bool:
-        return self.human and not self.state.over and self.state.to_move != CHANCE
+        return self.human and not self.ended(self.state) and self.state.to_move != CHANCE
 
     def action_digit(self, digit: int) -> None:
         now = time.monotonic()

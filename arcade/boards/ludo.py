@@ -30,7 +30,7 @@ from textual import events
 from textual.binding import Binding
 
 from arcade.boards.base import Board
-from games.base import CHANCE
+from games.base import CHANCE, Result
 from games.ludo import Ludo, LudoEvent, LudoState
 
 CELL = 4  # columns per square
@@ -119,10 +119,10 @@ class LudoBoard(Board):
         self.shortened = False  # a count of ten or more is drawn as ⁺ somewhere (the legend says so)
 
     # -- state ----------------------------------------------------------------------------------
-    def show(self, state: LudoState, human: bool) -> None:
+    def show(self, state: LudoState, human: bool, result: Result | None = None) -> None:
         if state is not self.state:
             self.chosen = 0
-        super().show(state, human)
+        super().show(state, human, result)
         event = state.event
         if (isinstance(event, LudoEvent) and event.side == CHANCE and state.ply != self._rolled_ply
                 and self.app.animation_level != "none" and self.is_mounted):
@@ -131,7 +131,7 @@ class LudoBoard(Board):
         self.refresh_bindings()
 
     def moves(self) -> list:
-        if not self.human or self.state.over or self.state.to_move == CHANCE:
+        if not self.human or self.ended(self.state) or self.state.to_move == CHANCE:
             return []
         return list(self.game.legal_moves(self.state))
 
@@ -178,7 +178,7 @@ class LudoBoard(Board):
         width, height = self.shape
         avail_w = self.size.width or 46
         avail_h = self.size.height or 12
-        top = 0 if self.state.over else 1
+        top = 0 if self.ended(self.state) else 1
         if avail_h >= BIG_HEIGHT and width * BIG_CELL + 2 + INFO_WIDTH <= avail_w and top + 2 * height + 2 <= avail_h:
             return BIG_CELL, 2, True
         return CELL, 1, avail_h >= top + height + 2
@@ -200,13 +200,13 @@ class LudoBoard(Board):
         if not beside:
             self.fit_inside(info_lines, ch * (height - 2))
         block_w = ring_w + (2 + max((line.cell_len for line in info_lines), default=0) if beside else 0)
-        block_h = (0 if state.over else 1) + height * ch + (2 if numbered else 0)
+        block_h = (0 if self.ended(state) else 1) + height * ch + (2 if numbered else 0)
         left, lift = self.centring(block_w, block_h)
         margin = " " * left
         text = Text(no_wrap=True, overflow="crop")
         text.append("\n" * lift)
         top = lift
-        if not state.over:  # at the end the screen's result banner takes this line
+        if not self.ended(state):  # at the end the screen's result banner takes this line
             text.append(margin)
             text.append_text(self.headline())
             text.append("\n")
@@ -307,10 +307,13 @@ class LudoBoard(Board):
     def headline(self) -> Text:
         state = self.state
         text = Text()
-        if state.over:
-            winner = state.result.winner
+        if self.ended(state):
+            winner = (state.result or self.result).winner
+            if winner is None:
+                return Text("Drawn", style="bold")
             text.append(f"{self.game.sides[winner].name} wins", style=self.side_rich(winner))
-            text.append(" · all counters home", style="bold")
+            if state.over:  # by the rules, not a forfeit
+                text.append(" · all counters home", style="bold")
             return text
         side = state.turn
         text.append(f"{self.game.sides[side].name}", style=self.side_rich(side))
@@ -439,11 +442,11 @@ class LudoBoard(Board):
         state = self.state
         rolling_face = self.rolling_face
         rolling = rolling_face is not None
-        face = rolling_face or (state.roll if state.to_move != CHANCE and not state.over else None)
+        face = rolling_face or (state.roll if state.to_move != CHANCE and not self.ended(state) else None)
         if face is None and isinstance(state.last_move, LudoEvent) and state.last_move.roll:
             face = state.last_move.roll
         style = self.style("die")
-        if state.to_move != CHANCE and not state.over:
+        if state.to_move != CHANCE and not self.ended(state):
             style = style + self.side_rich(state.turn)
         elif not rolling:
             style = self.style("label")
@@ -459,9 +462,9 @@ class LudoBoard(Board):
         lines = []
         die = self.die_lines()
         captions = ["", "", "", "", ""]
-        if state.to_move != CHANCE and not state.over:
+        if state.to_move != CHANCE and not self.ended(state):
             captions[1] = f" roll {state.roll}"
-        elif state.last_move is not None and not state.over:
+        elif state.last_move is not None and not self.ended(state):
             captions[1] = " last roll"
         moves = self.moves()
         if moves and (state.turn, 0, 0) in moves:

@@ -20,6 +20,7 @@ from textual import events
 from textual.binding import Binding
 
 from arcade.boards.base import SIDE_STYLES, Board
+from games.base import Result
 from games.othello import PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
 
 CELL = 3  # columns per square
@@ -69,8 +70,8 @@ class OthelloBoard(Board):
         self.top = 2  # y of row 8
 
     # -- drawing --------------------------------------------------------------------------------
-    def show(self, state: OthelloState, human: bool) -> None:
-        super().show(state, human)
+    def show(self, state: OthelloState, human: bool, result: Result | None = None) -> None:
+        super().show(state, human, result)
         self.typed = ""
         self.refused = ""
         if human:
@@ -87,7 +88,7 @@ class OthelloBoard(Board):
         board_width = LABEL + 1 + 8 * CELL + 1 + LABEL
         self.left = max(0, (width - board_width) // 2) + LABEL + 1
         pad = " " * max(0, (width - board_width) // 2)
-        human = self.human and not state.over
+        human = self.human and not self.ended(state)
         legal = 0
         if human:
             p, o = state.mover_bits()
@@ -161,7 +162,7 @@ class OthelloBoard(Board):
 
     def footline(self) -> str:
         state = self.state
-        if state.over:
+        if self.ended(state):
             return "[ ] last move · ‹ › flipped"
         if self.human:
             if self.game.legal_moves(state) == [PASS]:
@@ -176,7 +177,7 @@ class OthelloBoard(Board):
     # -- input ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("cursor", "play_cursor", "pass_turn", "column", "row"):
-            return bool(self.human and not self.state.over)
+            return bool(self.human and not self.ended(self.state))
         return True
 
     def action_cursor(self, dx: int, dy: int) -> None:
@@ -235,7 +236,7 @@ class OthelloBoard(Board):
             self.refresh()
 
     def on_click(self, event: events.Click) -> None:
-        if not (self.human and not self.state.over):
+        if not (self.human and not self.ended(self.state)):
             return
         offset = event.get_content_offset(self)
         if offset is None:

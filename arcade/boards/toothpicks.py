@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from arcade.boards.base import SIDE_COLOURS, Board, Drawing
+from games.base import Result
 from games.toothpicks import TakeState, Toothpicks, is_winning, position_tree, winning_take
 
 STICK_WIDTH = 3  # columns per stick: the stick and two spaces
@@ -70,8 +71,8 @@ class ToothpickBoard(Board):
             yield Static(id="tree-text")
 
     # -- drawing ------------------------------------------------------------------------------
-    def show(self, state: TakeState, human: bool) -> None:
-        super().show(state, human)
+    def show(self, state: TakeState, human: bool, result: Result | None = None) -> None:
+        super().show(state, human, result)
         self.chosen = max(1, min(self.chosen, min(self.game.max_take, state.left)))
         self.redraw()
         self.refresh_bindings()
@@ -99,7 +100,7 @@ class ToothpickBoard(Board):
         state = self.state
         event = state.event
         just_taken = event.taken if event is not None else 0
-        takes = self.human and not state.over
+        takes = self.human and not self.ended(state)
         first = state.left - (min(self.game.max_take, state.left) if takes else 0)
         last = state.left + just_taken  # exclusive
         return {i // per_row for i in range(first, last)}
@@ -148,7 +149,7 @@ class ToothpickBoard(Board):
         rows = max(1, -(-shown // per_row))
         labelled = self.labelled_rows(per_row)
         pad = " " * (self.stick_width - 2)
-        takes = self.human and not state.over
+        takes = self.human and not self.ended(state)
         chosen_from = state.left - self.chosen if takes else state.left
         # a big terminal: the drawing centred (the sticks, with the lines above and below them)
         height = self.size.height or 12
@@ -222,7 +223,7 @@ class ToothpickBoard(Board):
             who = self.game.sides[event.side].name
             long.append(f"↑ faint: the {event.taken} just taken by {who}")
             short.append(f"↑ {event.taken} taken by {who}")
-        if self.human and not state.over:
+        if self.human and not self.ended(state):
             most = min(self.game.max_take, state.left)
             keys = "1" if most == 1 else f"1–{most}"
             long.append(f"{keys} take · ←→ Enter choose and take")
@@ -235,7 +236,7 @@ class ToothpickBoard(Board):
     def render_tree(self) -> Text:
         state = self.state
         text = Text()
-        if state.over:
+        if self.ended(state):
             text.append("The game is over: no turns left.", style=self.style("label"))
             return text
         mover = state.to_move + 1
@@ -256,7 +257,7 @@ class ToothpickBoard(Board):
         return f"To move and win: {' '.join(wins)}{more} · to move and lose: {' '.join(losses)}{more}"
 
     def analysis_lines(self, state: TakeState) -> list[str]:
-        if state.over:
+        if self.ended(state):
             return []
         name = self.game.sides[state.to_move].name
         take = winning_take(state.left, self.game.max_take)
@@ -270,7 +271,7 @@ class ToothpickBoard(Board):
         if action in ("take", "take_chosen", "choose"):
             if parameters and action == "take" and parameters[0] > self.game.max_take:
                 return False
-            return True if self.human and not self.state.over else False
+            return True if self.human and not self.ended(self.state) else False
         return True
 
     def action_take(self, count: int) -> None:

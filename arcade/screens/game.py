@@ -159,6 +159,8 @@ class GameScreen(Screen):
 
     def new_game(self) -> None:
         self.cancel_bot()
+        if hasattr(self, "session"):
+            self.session.abandon()  # the last game, if unfinished: its programs are told
         for entry in self.bot_entries.values():
             entry.close()  # a file bot's process of the last game: a fresh one for this game
         self.games_started += 1
@@ -306,7 +308,7 @@ class GameScreen(Screen):
     def refresh_views(self) -> None:
         state = self.state
         human = self.result is None and state.to_move in self.humans
-        self.board.show(state, human)
+        self.board.show(state, human, self.result)
         self.analyst.request(self.board)
         self.panel.state, self.panel.result = state, self.result
         self.show_analysis_lines()
@@ -442,6 +444,8 @@ class GameScreen(Screen):
         self.dismiss()
 
     def on_unmount(self) -> None:
+        self.cancel_bot()
+        self.session.abandon()  # left unfinished (dismissed, the app quitting): programs are told
         self.analyst.cancel()
         for entry in self.bot_entries.values():
             entry.close()

@@ -56,6 +56,8 @@ class ReplayScreen(Screen):
                 break
         self.position = 0
         self.board: Board = entry.board_class()(game, id="board")
+        self.board.replaying = True
+        self.board.can_focus = False  # a replay takes no moves: the board's keys are not offered
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -77,14 +79,16 @@ class ReplayScreen(Screen):
         for before, after in zip(self.states, self.states[1:]):
             event = after.event
             who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-            table.add_row(str(after.ply), who, Text(self.game.move_text(before, event.move)))
+            table.add_row(str(after.ply), who, Text(self.game.move_label(before, event.move)))  # as live
+        table.focus()
         self.show(0)
 
     # -- drawing -------------------------------------------------------------------------------
     def show(self, position: int) -> None:
         self.position = max(0, min(position, len(self.states) - 1))
         state = self.states[self.position]
-        self.board.show(state, False)
+        for seen in self.states[:self.position + 1]:  # in order: what a board keeps of the game so
+            self.board.show(seen, False)                # far (Hog's last turns) is as it was live
         log = self.query_one("#commentary", RichLog)
         log.clear()
         log.write(Text(self.title_text, style="bold"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,18 +42,44 @@ class SetupScreen(Screen):
         self.entry = entry
         self.game_cls: type[Game] = entry.load()
         self.bots: dict[str, BotEntry] = bots_for(entry.id)
-        first_bot = next(iter(self.bots))
+        self.defaults = (HUMAN, next(iter(self.bots)))
+        self.notice = ""
+        """Why a remembered choice could not be restored (a bot's file is gone), shown on mount."""
+        self.limits_memory: dict = {}
         if choices is None and settings is None:  # the last setup started for this game, if any
             from arcade import memory
 
             remembered, settings = memory.last_setup(entry.id)
-            if remembered and all(c == HUMAN or c in self.bots or is_file_spec(c) for c in remembered):
-                choices = remembered
-        self.choices = choices or (HUMAN, first_bot)
+            self.limits_memory = memory.last_limits(entry.id)
+            if remembered:
+                choices = self.restore(remembered)
+        self.choices = choices or self.defaults
         # a side given as a file bot's spec shows as "bot from a file…" with the spec typed in
         self.file_specs = [c if c not in self.bots and c != HUMAN else "" for c in self.choices]
         self.choices = tuple(FILE if spec else c for spec, c in zip(self.file_specs, self.choices))
         self.settings = settings or {}
+
+    def restore(self, remembered: tuple[str, str]) -> tuple[str, str]:
+        """The remembered players, each one that can no longer play (a bot's file that is gone, a
+        bot no longer built in) back to the side's default, and ``notice`` saying so."""
+        from bots.external import BadSpec, is_file_spec, parse_spec
+
+        restored, gone = [], []
+        for index, choice in enumerate(remembered):
+            if choice == HUMAN or choice in self.bots:
+                restored.append(choice)
+                continue
+            if is_file_spec(choice):
+                try:
+                    parse_spec(choice, self.entry.id)
+                    restored.append(choice)
+                    continue
+                except BadSpec as exc:
+                    gone.append(f"{self.game_cls.sides[index].name}'s bot from a file is gone ({exc})")
+            restored.append(self.defaults[index])
+        if gone:
+            self.notice = "; ".join(gone) + "; back to the default player"
+        return restored[0], restored[1]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -85,25 +113,60 @@ class SetupScreen(Screen):
                         id=f"file-{side_index}",
                         tooltip="your bot in the course's signature; it runs in a process of its own",
                     )
-            sandbox_row = Horizontal(classes="setup-row", id="sandbox-row")
-            sandbox_row.display = FILE in self.choices
-            with sandbox_row:
+            yield from self.compose_file_limits()
+            if self.game_cls.options:
+                yield Static("Options", classes="setup-heading")
+            yield from self.compose_options()
+            yield Static("", id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start", id="start", variant="primary", compact=True)
+                yield Button("Back", id="back", compact=True)
+            yield Static("Tab next field · Enter open a choice", id="setup-hint")
+        yield Footer()
+
+    def compose_file_limits(self) -> ComposeResult:
+        """The rows of file bots' limits (shown while a side is a bot from a file): the sandbox,
+        and their time a move (blank: the game's, the course's limit)."""
+        from bots.limits import move_time
+
+        sandbox_row = Horizontal(classes="setup-row file-limits", id="sandbox-row")
+        sandbox_row.display = FILE in self.choices
+        with sandbox_row:
                 yield Label("    sandbox", classes="setup-label")
                 yield Select(
                     [("auto: bwrap where it works", "auto"), ("bwrap (required)", "bwrap"),
                      ("none: NOT contained", "none")],
-                    value="auto",
+                    value=self.limits_memory.get("sandbox", "auto"),
                     allow_blank=False,
                     compact=True,
                     id="sandbox",
                     classes="setup-field",
                     tooltip="how file bots are contained (bubblewrap); none runs them as you",
                 )
-            if self.game_cls.options:
-                yield Static("Options", classes="setup-heading")
-            if self.game_cls.presets:  # Robot Ludo's contest and notebook settings
-                yield from self.preset_row()
-            for option in self.game_cls.options:
+        time_row = Horizontal(classes="setup-row file-limits", id="file-time-row")
+        time_row.display = FILE in self.choices
+        default = move_time(self.game_cls(**self.valid_settings()))
+        remembered = self.limits_memory.get("time")
+        with time_row:
+            yield Label("    time a move", classes="setup-label")
+            yield Input("" if remembered is None else f"{remembered:g}", placeholder=f"{default:g}",
+                        compact=True, id="file-time", classes="setup-field",
+                        tooltip="seconds a bot from a file has for each move; blank: the game's limit")
+            yield Label(f"seconds; blank: {default:g} (the game's)", classes="setup-bounds")
+
+    def valid_settings(self) -> dict:
+        """The remembered options the game accepts (else its defaults): for the time's default."""
+        try:
+            self.game_cls(**self.settings)
+            return dict(self.settings)
+        except (OptionError, TypeError, ValueError):
+            return {}
+
+    def compose_options(self) -> ComposeResult:
+        """A row for each of the game's options: a choice of presets, or a field to type in."""
+        if self.game_cls.presets:  # Robot Ludo's contest and notebook settings
+            yield from self.preset_row()
+        for option in self.game_cls.options:
                 with Horizontal(classes="setup-row"):
                     yield Label(plain(f"  {option.label}"), classes="setup-label")
                     value = self.settings.get(option.key, option.presets[0][1] if option.presets else option.default)
@@ -124,12 +187,6 @@ class SetupScreen(Screen):
                             tooltip=option.help,
                         )
                     yield Label(plain(option.bounds_text()), classes="setup-bounds")
-            yield Static("", id="setup-error")
-            with Horizontal(id="setup-buttons"):
-                yield Button("Start", id="start", variant="primary", compact=True)
-                yield Button("Back", id="back", compact=True)
-            yield Static("Tab next field · Enter open a choice", id="setup-hint")
-        yield Footer()
 
     CUSTOM = "custom"
     """The preset choice of options set one by one."""
@@ -198,10 +255,13 @@ class SetupScreen(Screen):
         if event.value == FILE:
             self.query_one(f"#file-{side}", Input).focus()
         chosen = [self.query_one(f"#side-{i}", Select).value for i in range(2)]
-        self.query_one("#sandbox-row").display = FILE in chosen
+        for row in self.query(".file-limits"):
+            row.display = FILE in chosen
 
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
+        if self.notice:
+            self.show_error(self.notice)
 
     def on_descendant_focus(self, event) -> None:
         """Mark the focused field's row (its label shows reversed, with a ▸): Textual's 5% tint
@@ -257,6 +317,10 @@ class SetupScreen(Screen):
             if not spec:
                 self.show_error(f"{self.game_cls.sides[i].name}: type the bot's file as path/to/bot.py:function")
                 return
+        seconds = self.read_file_time()
+        if seconds is False:
+            return
+        limits = Limits(time=seconds, sandbox=limits.sandbox)
         try:
             contained = contain(files.values(), limits)
         except SandboxUnavailable as exc:
@@ -268,6 +332,22 @@ class SetupScreen(Screen):
         self.query_one("#setup-error", Static).update("Loading the bot's file…")
         self.query_one("#setup-error", Static).add_class("shown")
         self.load_files(files, players, settings, contained.limits)
+
+    def read_file_time(self) -> float | None | bool:
+        """The file bots' time a move as typed: seconds, ``None`` (blank: the game's), or
+        ``False`` (and a message) if it is no number of seconds more than 0."""
+        field = self.query_one("#file-time", Input)
+        text = field.value.strip()
+        if not text:
+            return None
+        try:
+            seconds = float(text)
+            Limits(time=seconds)
+        except ValueError:  # not a number, or one Limits refuses (0, negative, infinite)
+            self.show_error(f"Time a move must be a number of seconds more than 0, not {text!r}")
+            field.focus()
+            return False
+        return seconds
 
     @work(thread=True, exclusive=True, group="load-files")
     def load_files(self, files: dict[int, str], players: tuple[str, str], settings: dict, limits: Limits) -> None:
@@ -311,10 +391,28 @@ class SetupScreen(Screen):
         """The game screen over this one; leaving the game leaves this screen too (to the menu)."""
         from arcade import memory
 
-        problem = memory.remember_setup(self.entry.id, players, settings)
+        problem = memory.remember_setup(self.entry.id, tuple(self.lasting(p) for p in players), settings,
+                                        {"time": limits.time, "sandbox": limits.sandbox} if entries else None)
         if problem:  # the game starts all the same; the next time, this setup is not offered
             self.notify(f"{problem}; this setup is not remembered", title="Settings", severity="warning")
-        self.app.push_screen(GameScreen(self.entry, players, settings, entries, limits), callback=self.game_closed)
+        # the time is the file bots' own (their limits, given when admitted); the session's bots
+        # keep their own levels or the game's time
+        session_limits = replace(limits, time=None)
+        self.app.push_screen(GameScreen(self.entry, players, settings, entries, session_limits),
+                             callback=self.game_closed)
+
+    def lasting(self, player: str) -> str:
+        """``player`` as remembered: a bot's file by its absolute path, found again from any
+        folder the arcade is started in."""
+        from bots.external import BadSpec, is_file_spec, parse_spec
+
+        if player == HUMAN or player in self.bots or not is_file_spec(player):
+            return player
+        try:
+            path, function = parse_spec(player, self.entry.id)
+        except BadSpec:
+            return player
+        return f"{path}:{function}"
 
     def game_closed(self, result: object) -> None:
         """The game was left: leave this screen too (not awaited: a callback may not await it);

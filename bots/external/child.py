@@ -232,14 +232,15 @@ def child_main() -> None:
     """The bot's process: answer the arcade's lines until its pipe closes."""
     watch_parent()
     proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
-    proto_out = os.fdopen(os.dup(1), "wb")
+    proto_out = os.dup(1)  # a packet socket (``bots.external.transport.answer_channel``)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)
     os.dup2(2, 1)  # the bot's prints go to the log (stderr is the log file)
 
     def reply(message: Reply) -> None:
-        proto_out.write(encode(message))
-        proto_out.flush()
+        data = memoryview(encode(message))
+        while data:  # packets of at most 64 KiB: a packet socket takes no more than its buffer
+            data = data[os.write(proto_out, data[:1 << 16]):]
 
     serve(Child(reply), proto_in)

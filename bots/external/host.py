@@ -80,6 +80,8 @@ class Host:
         self.clock = clock
         self.transport: Transport | None = None
         self.lines = Lines()
+        self.arrival: float | None = None
+        """When the bytes that ended the last answer reached the arcade (the host's clock)."""
 
     @property
     def alive(self) -> bool:
@@ -168,12 +170,32 @@ class Host:
                 return Eof()
             if chunk is not None:
                 self.lines.feed(chunk)
+                arrived = getattr(self.transport, "arrived", None)
+                self.arrival = arrived if arrived is not None else self.clock()
 
     def exchange(self, message: Message, timeout: float, cancelled: Callable[[], bool] = lambda: False) -> Outcome:
         """Send ``message`` and wait for its answer (``Eof`` if it cannot be sent)."""
-        if not self.send(message):
-            return Eof()
-        return self.receive(timeout, cancelled)
+        return self.round_trip(message, timeout, cancelled)[0]
+
+    def round_trip(self, message: Message, timeout: float,
+                   cancelled: Callable[[], bool] = lambda: False) -> tuple[Outcome, float]:
+        """``exchange``, and the bot's own round trip in seconds: from the moment the request
+        was written to the moment its answer reached the arcade (``Transport.arrived``), not
+        to the moment the arcade came to read it. A busy arcade (a screen drawing, another
+        thread holding the GIL) is not the bot's time; without an answer, up to now."""
+        data = encode(message)
+        before = self.clock()
+        if self.transport is None or not self.transport.write(data):
+            return Eof(), self.clock() - before
+        written = getattr(self.transport, "written", None)
+        start = before if written is None else max(before, written)
+        self.arrival = None
+        outcome = self.receive(timeout, cancelled)
+        end = self.clock()
+        answered = end
+        if self.arrival is not None and isinstance(outcome, REPLIES + (Garbled,)):
+            answered = min(max(self.arrival, start), end)
+        return outcome, answered - start
 
 
 def _reply(line: bytes) -> Outcome:
@@ -281,11 +303,13 @@ class FileBotSource:
         """The bot's move in ``state`` (our move), ``None`` if ``ctx`` cancelled the request, or
         ``Forfeit``.
 
-        The arcade keeps the clock: a move takes the round trip on the arcade's monotonic clock,
-        or the CPU time the bot's processes used for it where that is more (threads); nothing the
-        bot's process says changes it. The bot's processes run only for its turn: thawed before
-        the request (the clock starts after), frozen once the answer came. The checks come in the
-        course's order: an error, then the time, then the move."""
+        The arcade keeps the clock: a move takes the bot's round trip (``Host.round_trip``: from
+        the request written to the answer's arrival, stamped by the kernel, so a busy arcade is
+        not charged to the bot), or the CPU time the bot's processes used for it where that is
+        more (threads); nothing the bot's process says changes it. ``ctx.took`` gets the seconds.
+        The bot's processes run only for its turn: thawed before the request (the clock starts
+        after), frozen once the answer came. The checks come in the course's order: an error,
+        then the time, then the move."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
@@ -295,11 +319,11 @@ class FileBotSource:
                 if seed is not None and not host.send(Seed(seed)):
                     self._lost(host)
                 cpu_before = host.cpu_seconds()
-                start = host.clock()
-                reply = host.exchange(Move(args), limit + self.grace(limit), ctx.cancelled)
-                seconds = max(host.clock() - start, host.cpu_seconds() - cpu_before)
+                reply, seconds = host.round_trip(Move(args), limit + self.grace(limit), ctx.cancelled)
+                seconds = max(seconds, host.cpu_seconds() - cpu_before)
             finally:
                 host.freeze()  # its turn is over, whatever came (a process about to be killed too)
+            ctx.took = seconds
             if isinstance(reply, Cancelled):
                 self.discard()
                 return None

@@ -2,8 +2,9 @@
 bytes and knows the process's health; ``bots.external.host`` speaks the protocol through it.
 
 ``ProcessTransport`` is the real one: a ``python -u`` process in a session of its own, its
-protocol on its stdin/stdout pipes, its output in its log (for an R strategy, the process
-becomes ``Rscript``: ``bots.external.rlang``). ``MemoryTransport`` plays the bot's
+protocol on its stdin (a pipe) and its stdout (a packet socket the kernel stamps with each
+answer's arrival), its output in its log (for an R strategy, the process becomes ``Rscript``:
+``bots.external.rlang``). ``MemoryTransport`` plays the bot's
 process from a script, in memory and on a clock of its own (as python-chess's tests'
 ``MockTransport`` does), so the host's logic is tested without processes or waiting.
 """
@@ -11,12 +12,17 @@ process from a script, in memory and on a clock of its own (as python-chess's te
 from __future__ import annotations
 
 import atexit
+import functools
+import operator
 import os
 import select
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -57,9 +63,20 @@ class Transport(Protocol):
     def write(self, data: bytes) -> bool:
         """Send ``data``; ``False`` if the process's end is closed."""
 
+    @property
+    def written(self) -> float | None:
+        """When the bytes ``write`` last sent left the arcade, on the host's clock (``None``: the
+        transport cannot tell; the host then takes the time before it wrote)."""
+
     def read(self, timeout: float) -> bytes | None:
         """Bytes the process wrote, waiting up to ``timeout`` seconds: ``None`` if none came,
         ``b""`` at the end of the stream (the process exited or crashed)."""
+
+    @property
+    def arrived(self) -> float | None:
+        """When the bytes ``read`` last returned reached the arcade, on the host's clock: the
+        moment the process wrote them, however late the arcade came to read them (a busy app).
+        ``None`` if the transport cannot tell (the host then takes the time it read them)."""
 
     @property
     def alive(self) -> bool:
@@ -85,6 +102,50 @@ class Transport(Protocol):
 
 _LIVE: "weakref.WeakSet[ProcessTransport]" = weakref.WeakSet()
 
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+"""The socket option that makes Linux stamp each packet with the time it was sent (35 on the
+common architectures; Python 3.11 does not name it)."""
+
+PACKET = 1 << 18
+"""Bytes read from the answer socket at once: more than one packet can hold (the kernel's
+default send buffer), so no packet is cut."""
+
+
+def answer_channel() -> tuple[socket.socket, socket.socket]:
+    """The bot's answers' way back: a connected pair of Unix packet sockets, the arcade's end
+    first. The kernel stamps every packet with the moment the bot's process sent it, so the
+    arcade's clock never charges the bot for the arcade's own delays (a busy screen, the GIL)
+    in picking its answer up. A stream (a pipe) carries no such stamp."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        ours.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    except OSError:  # no stamps: ``arrived`` falls back to the time the bytes were read
+        pass
+    return ours, theirs
+
+
+ANCILLARY = socket.CMSG_SPACE(16) + socket.CMSG_SPACE(64 * 4)
+"""Room for a packet's stamp, and for descriptors a bot might send to get them closed."""
+
+
+def sent_at(ancillary: list[tuple[int, int, bytes]]) -> float | None:
+    """The kernel's send time of a packet (``SO_TIMESTAMPNS``, wall-clock seconds), if stamped.
+    Descriptors a bot's process sent along (``SCM_RIGHTS``: only a hostile bot does) are closed."""
+    stamp = None
+    for level, kind, data in ancillary:
+        if level != socket.SOL_SOCKET:
+            continue
+        if kind == SO_TIMESTAMPNS and len(data) in (8, 16):
+            seconds, nanoseconds = struct.unpack("qq" if len(data) == 16 else "ii", data)
+            stamp = seconds + nanoseconds / 1e9
+        elif kind == socket.SCM_RIGHTS:
+            for fd in struct.unpack(f"{len(data) // 4}i", data[:len(data) // 4 * 4]):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+    return stamp
+
 
 class ProcessTransport:
     """A bot's process, started at once: ``python -u`` in a new session (its own process group),
@@ -104,6 +165,9 @@ class ProcessTransport:
             cwd, env = str(launch.path.parent), None
         self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
         self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
+        self.answers, answers_end = answer_channel()
+        self.arrived: float | None = None
+        self.written: float | None = None
         cgroup = self.cgroup
 
         def before_exec() -> None:  # in the bot's process, before it runs anything
@@ -111,35 +175,57 @@ class ProcessTransport:
                 cgroup.join()
             sandbox.set_limits()
 
-        self.proc: subprocess.Popen | None = _spawn(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log.write_end, cwd=cwd, env=env,
-            start_new_session=True, close_fds=True, preexec_fn=before_exec,
-        )
+        try:
+            self.proc: subprocess.Popen | None = _spawn(
+                argv, stdin=subprocess.PIPE, stdout=answers_end.fileno(), stderr=self.log.write_end, cwd=cwd,
+                env=env, start_new_session=True, close_fds=True, preexec_fn=before_exec,
+            )
+        except BaseException:
+            self.answers.close()
+            self.log.close()
+            raise
+        finally:
+            answers_end.close()  # the process has its own copy: its exit is the end of the stream
         self.log.started()
         self.freezer = Freezer(self.proc.pid, self.cgroup, whole_session=not bwrap)
         _LIVE.add(self)
-        self._finalizer = weakref.finalize(self, _reap, self.proc, self.freezer)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.freezer, self.answers)
 
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
     def write(self, data: bytes) -> bool:
+        """Write ``data`` to the process's stdin, ``written`` the moment it starts: the clock is
+        read and the write begins in one step of C code (``map`` over the two calls), so no other
+        thread can take the GIL in between and delay the request after its time was taken."""
         if self.proc is None or self.proc.stdin is None:
             return False
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            fd = self.proc.stdin.fileno()
+            view = memoryview(data)
+            written, sent = tuple(map(operator.call, (time.monotonic, functools.partial(os.write, fd, view))))
+            while sent < len(view):
+                sent += os.write(fd, view[sent:])
+            self.written = written
             return True
         except (BrokenPipeError, OSError, ValueError):
             return False
 
     def read(self, timeout: float) -> bytes | None:
-        if self.proc is None or self.proc.stdout is None:
+        if self.proc is None:
             return b""
-        fd = self.proc.stdout.fileno()
-        ready, _, _ = select.select([fd], [], [], timeout)
-        return os.read(fd, 1 << 16) if ready else None
+        ready, _, _ = select.select([self.answers], [], [], timeout)
+        if not ready:
+            return None
+        try:
+            data, ancillary, _, _ = self.answers.recvmsg(PACKET, ANCILLARY)
+        except OSError:
+            return b""
+        now, wall = time.monotonic(), time.time()
+        stamp = sent_at(ancillary)
+        self.arrived = now if stamp is None else now - max(0.0, wall - stamp)
+        return data
 
     def cpu_seconds(self) -> float:
         """From ``/proc``, on the arcade's side (0 where it cannot be read)."""
@@ -173,7 +259,7 @@ class ProcessTransport:
         proc = self.proc
         if proc is None:
             return
-        _reap(proc, self.freezer)
+        _reap(proc, self.freezer, self.answers)
         self._finalizer.detach()
         self.proc = None
         self.cgroup = None
@@ -187,12 +273,12 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _reap(proc: subprocess.Popen, freezer: Freezer) -> None:
+def _reap(proc: subprocess.Popen, freezer: Freezer, answers: socket.socket | None = None) -> None:
     """Kill the bot's processes (all of them, frozen or not), close its pipes, wait for it and
     remove its cgroups."""
     freezer.kill()
     _kill_group(proc.pid)
-    for stream in (proc.stdin, proc.stdout):
+    for stream in (proc.stdin, answers):
         try:
             if stream is not None:
                 stream.close()
@@ -259,11 +345,16 @@ class MemoryTransport:
     """A bot's process played by ``script``: called with each request the host sends, it gives
     the steps the process takes (``Step``). Time is the transport's own ``now`` (give ``clock`` to
     the host): waiting for nothing moves it on at once, so a test of a time-out takes no time.
-    ``sent`` holds every request received; ``cpu`` is what ``cpu_seconds`` reports."""
+    ``sent`` holds every request received; ``cpu`` is what ``cpu_seconds`` reports. ``lag`` is
+    how late the arcade comes to read what arrived (a busy app): each read that returns bytes
+    moves ``now`` on by it, while ``arrived`` stays the moment they came."""
 
     def __init__(self, script: Callable[[Request], Iterable[Step]],
-                 exit_text: str = "its process exited with status 0") -> None:
+                 exit_text: str = "its process exited with status 0", lag: float = 0.0) -> None:
         self.script = script
+        self.lag = lag
+        self.arrived: float | None = None
+        self.written: float | None = None
         self.now = 0.0
         self.cpu = 0.0
         self.sent: list[Message] = []
@@ -285,7 +376,7 @@ class MemoryTransport:
     def write(self, data: bytes) -> bool:
         if not self.alive:
             return False
-        at = self.now
+        at = self.written = self.now
         for line in data.splitlines():
             request = decode(line)
             self.sent.append(request)
@@ -303,7 +394,8 @@ class MemoryTransport:
     def read(self, timeout: float) -> bytes | None:
         if self.pending and self.pending[0][0] <= self.now + timeout:
             at, data = self.pending.popleft()
-            self.now = max(self.now, at)
+            self.arrived = at
+            self.now = max(self.now, at) + self.lag
             self.ended = self.ended or not data
             return data
         self.now += timeout

@@ -11,15 +11,18 @@ carry their name inside them: ``ARCADE_OTHELLO_PROGRAM`` (default ``opponent``) 
 ``ARCADE_OTHELLO_DIR`` (default: the directory the arcade was started in). However the game ends
 (the program's move, the other side's, or a forfeit), ``end_game`` is written for it in the
 course referee's words and its ``.go`` file created, so that it stops: from ``choose`` when its
-own move ends the game or breaks a rule, otherwise from ``game_over``.
+own move ends the game or breaks a rule, otherwise from ``game_over``; a game left unfinished
+(the screen left, a new game, the app quit, an exception) from ``left``, or at exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import errno
 import os
 import stat
 import time
+import weakref
 from contextlib import suppress
 from pathlib import Path
 
@@ -284,6 +287,17 @@ class ExternalProgramBot(Bot):
             remove(self.folder / name)
         self.started = True
         self.told = False
+        _PLAYING.add(self)
+
+    def left(self, state: OthelloState) -> None:
+        """The game was left unfinished (the player left, a new game, the app quit or failed):
+        the program is told, in the course referee's words, that it won on our time-out (the
+        arcade's side stopped moving), so that it stops waiting."""
+        if not self.started or self.told:
+            return
+        with suppress(FileTrouble):
+            self.tell(end_message("TIME_OUT", self.name, OUR_NAME))
+        _PLAYING.discard(self)
 
     def choose(self, state: OthelloState, ctx: Context) -> int:
         """The program's move: its files are read and written without following a symbolic link;
@@ -395,3 +409,16 @@ class ExternalProgramBot(Bot):
         write_whole(self.folder / "end_game", text)
         touch(self.go)
         self.told = True
+        _PLAYING.discard(self)
+
+
+_PLAYING: "weakref.WeakSet[ExternalProgramBot]" = weakref.WeakSet()
+"""Programs in a game not yet told its end: told at exit, however the arcade ends (an exception
+that never reached the screen's unmount included)."""
+
+
+@atexit.register
+def _tell_the_left() -> None:
+    for bot in list(_PLAYING):
+        with suppress(Exception):  # the arcade is ending: a folder gone is no reason to fail
+            bot.left(bot.game.initial_state())

@@ -69,9 +69,9 @@ def forged_reply(left):
     from bots.external.protocol import Moved, encode  # the arcade's own wire format, as it is today
 
     time.sleep(0.45)
-    for fd in range(3, 64):  # the protocol's pipe: write a well-formed answer of its own, late
+    for fd in range(3, 64):  # the protocol's way back (a socket): write a well-formed answer, late
         try:
-            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:") and fd != 0:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith(("pipe:", "socket:")) and fd != 0:
                 os.write(fd, encode(Moved(1)))
         except OSError:
             pass
@@ -190,10 +190,13 @@ def gil_hog(left):
 
 
 def _to_pipes(data):
+    """``data`` on every pipe and socket the process holds (the protocol's among them), in
+    pieces a packet socket takes."""
     for fd in range(3, 64):
         try:
-            if os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:"):
-                os.write(fd, data)
+            if os.readlink(f"/proc/self/fd/{fd}").startswith(("pipe:", "socket:")):
+                for at in range(0, len(data), 1 << 16):
+                    os.write(fd, data[at:at + (1 << 16)])
         except OSError:
             pass
 

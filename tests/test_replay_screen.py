@@ -1,0 +1,68 @@
+"""The replay screen reads as the live screen did: Hog's last turns after any jump, moves as the
+live move list writes them, nobody "choosing", and none of the board's keys offered."""
+
+from __future__ import annotations
+
+import random
+
+from textual.widgets import DataTable
+
+from arcade.catalog import CATALOG, load
+from arcade.match import play_out
+from arcade.screens.replay import ReplayScreen
+from bots.registry import bots_for
+from games.hog import HogEvent
+from tests.conftest import make_app, settle
+
+
+def recorded(game_id: str, names: tuple[str, str], seed: int):
+    game = load(game_id)()
+    entries = bots_for(game_id)
+    outcome = play_out(game, (entries[names[0]].make(game), entries[names[1]].make(game)), random.Random(seed),
+                       (random.Random(seed), random.Random(seed + 1)))
+    return game, outcome.moves
+
+
+def last_turns(states) -> dict[int, HogEvent]:
+    turns = {}
+    for state in states:
+        if isinstance(state.event, HogEvent) and state.event.turn_over:
+            turns[state.event.player] = state.event
+    return turns
+
+
+async def test_hogs_replay_keeps_the_last_turns_after_end_home_and_steps_and_offers_no_board_key():
+    game, moves = recorded("hog", ("always_roll_4", "always_roll_6"), 4)
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = ReplayScreen(CATALOG["hog"], game, ("always_roll_4", "always_roll_6"), moves, "a replay")
+        await app.push_screen(screen)
+        await settle(pilot)
+        keys = {binding.binding.key for binding in screen.active_bindings.values()}
+        assert "c" not in keys and "enter,space" not in keys  # no Coach, no Roll
+        await pilot.press("end")
+        assert screen.board.last_turns == last_turns(screen.states) and len(screen.board.last_turns) == 2
+        drawn = screen.board.render().plain
+        for turn in screen.board.last_turns.values():
+            assert screen.board.turn_text(turn) in drawn
+        await pilot.press("left", "left", "left")
+        assert screen.board.last_turns == last_turns(screen.states[:screen.position + 1])
+        await pilot.press("home")
+        assert screen.board.last_turns == {} and "last turn" not in screen.board.render().plain
+        await pilot.press("right", "right", "right")
+        assert screen.board.last_turns == last_turns(screen.states[:4])
+        assert "is choosing" not in screen.board.render().plain
+
+
+async def test_ludos_replay_writes_moves_as_the_live_move_list_does():
+    game, moves = recorded("ludo", ("heuristic", "simple_player"), 2)
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = ReplayScreen(CATALOG["ludo"], game, ("heuristic", "simple_player"), moves, "a replay")
+        await app.push_screen(screen)
+        await settle(pilot)
+        table = screen.query_one("#moves", DataTable)
+        shown = [str(table.get_row_at(row)[2]) for row in range(table.row_count)]
+        expected = [game.move_label(before, after.event.move) for before, after in zip(screen.states, screen.states[1:])]
+        assert shown == expected and not any(text.startswith("(") for text in shown)
+        assert any("→" in text for text in shown)
