@@ -37,7 +37,7 @@ from bots.limits import move_time
 from bots.othello.compiled import CompiledEngine, engine_name, make_engine
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.patterns import PatternEvaluator
-from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
+from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text, signed_discs
 from games.base import Analysis
 from games.othello import ORANGE, PASS, TIME_LIMIT, Othello, OthelloState, flip_bits, legal_bits, square_name
 
@@ -235,7 +235,7 @@ def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = 
         lines.append(f"evaluation: exact, {margin}")
         blue_value = float(value)
     else:
-        lines.append(f"evaluation: blue {value / 100:+.1f} discs at the end (expected)")
+        lines.append(f"evaluation: blue {signed_discs(value, 1)} discs at the end (expected)")
         blue_value = value / 100
     lines.append(f"best move: {square_name(move)}")
     return Analysis(state, best=move, value=blue_value, exact=exact, lines=tuple(lines))
