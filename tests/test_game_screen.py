@@ -239,6 +239,20 @@ async def test_undo_when_only_the_bot_has_moved_refuses_instead_of_replaying_it(
         assert len(screen.history) == 2 and screen.state.to_move == 1
 
 
+async def test_undo_before_the_humans_first_move_names_the_dice_not_a_bot():
+    """Ludo, the human moving first: only the die has been rolled (seed 21: Red's first roll is a
+    6, a choice to make), no bot has moved."""
+    app = make_app(seed=21)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "random"))
+        assert len(screen.history) == 2 and screen.state.to_move == 0
+        await pilot.press("u")
+        await settle(pilot)
+        messages = [str(n.message) for n in app._notifications]
+        assert "Nothing of yours to take back yet: the dice's roll stands." in messages
+        assert not any("bot" in message for message in messages)
+
+
 async def test_leaving_or_restarting_a_game_in_progress_asks_first():
     from arcade.screens.confirm import ConfirmScreen
     from arcade.screens.menu import MenuScreen

@@ -376,7 +376,7 @@ class GameScreen(Screen):
             # the bot moved first and the human has not: undoing would only replay the bot's move
             self.app.bell()
             if len(self.history) > 1:
-                self.notify("Nothing of yours to take back yet: the bot's opening move stands.",
+                self.notify(f"Nothing of yours to take back yet: {self.what_stands()}.",
                             title="Cannot undo", severity="warning")
             return
         try:
@@ -392,6 +392,12 @@ class GameScreen(Screen):
         self.rebuild_logs()
         self.write_commentary("[i]↶ undone[/i]")
         self.advance()
+
+    def what_stands(self) -> str:
+        """What is in the history before the human's first move: a bot's move, or only the dice."""
+        if any(s.event is not None and s.event.side not in (CHANCE, *self.humans) for s in self.history):
+            return "the bot's opening move stands"
+        return "the dice's roll stands" if len(self.history) == 2 else "the dice's rolls stand"
 
     def action_analysis(self, key: str = "a") -> None:
         self.analyst.toggle(self.board)
