@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arcade.boards.othello import OthelloBoard
 from arcade.screens.pacing import Pacing
@@ -126,7 +128,8 @@ async def test_cursor_keys_move_and_h_is_column_h_as_every_letter_is_a_column():
         await settle(pilot)
         assert len(screen.history) == 1
         assert "H3 is not a legal move" in board.footline()
-        assert any("H3 is not a legal move" in str(n.message) for n in app._notifications)
+        assert board.footline()[2:] in " ".join(board.render().plain.split())  # whole, wrapped if need be
+        assert not app._notifications  # said once, on the board: no toast over it
         await pilot.press("enter")  # Enter on the refused square: said again
         await settle(pilot)
         assert "H3 is not a legal move" in board.footline() and len(screen.history) == 1
@@ -157,6 +160,8 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
         await pilot.press("p")
         await settle(pilot)
         assert len(screen.history) == 1  # a pass is refused while a move exists
+        assert "a pass is only legal when no move flips" in screen.board.footline()
+        assert not app._notifications
         play_moves(screen, first_pass_game())
         await settle(pilot)
         assert screen.game.legal_moves(screen.state) == [PASS]
@@ -263,3 +268,12 @@ def test_othello_a_refused_typed_square_is_said_on_the_board(snap_compare):
 def test_othello_at_70_columns(snap_compare):
     """Defect 7: Othello's board is 30 wide; 70 columns are enough for the whole game screen."""
     assert snapshot_after(snap_compare, "othello", size=(70, 24))
+
+
+@given(st.text(alphabet="ab :✗", max_size=80), st.integers(0, 20), st.integers(1, 60), st.integers(0, 4))
+def test_the_foot_line_fits_its_width_and_room(foot, pad, width, room):
+    from arcade.boards.othello import foot_lines
+
+    lines = foot_lines(foot, pad, width, room)
+    assert len(lines) <= room
+    assert all(indent + len(line) <= width for indent, line in lines)

@@ -5,14 +5,16 @@ in angle brackets ``‹●›`` (for one turn), the human's legal moves as ``+``
 video. Keys while a human is to move: the arrows move the cursor, Enter/space play there, a
 column letter then a row digit (``e`` ``3``) plays E3 (the letters ``a``-``h`` are columns only:
 no vim keys, so ``h`` is never both), ``p`` passes (or Enter, when a pass is the only move); a
-click on a square plays it. A refused square is said in a notification and on the board's foot
-line. With the analysis on (``a``, or ``A`` while a human
+click on a square plays it. A refused square (or pass) is said in one place, the board's foot
+line, wrapped under the board (no notification over it). With the analysis on (``a``, or ``A`` while a human
 is to move, since ``a`` then types column A), the side panel shows both sides' mobility, the
 learned evaluation as the expected final disc margin for blue and the best move found (worked out
 by ``bots.othello.analyse`` in the game screen's worker), and the board marks that move ``★``.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from rich.style import Style
 from rich.text import Text
@@ -149,9 +151,9 @@ class OthelloBoard(Board):
         if lines_left >= 2:
             letters()
             lines_left -= 1
-        if lines_left >= 1:
-            text.append(pad)
-            text.append(self.footline(), style=self.style("hint"))
+        for i, (indent, line) in enumerate(foot_lines(self.footline(), len(pad), width, lines_left)):
+            text.append(("\n" if i else "") + " " * indent)
+            text.append(line, style=self.style("hint"))
         return text
 
     def headline(self) -> str:
@@ -215,7 +217,9 @@ class OthelloBoard(Board):
         if self.game.legal_moves(self.state) == [PASS]:
             self.pick(PASS)
         else:
-            self.notify("You have a move: a pass is only legal when no move flips.", title="Cannot pass", severity="warning")
+            self.refused = "you have a move: a pass is only legal when no move flips"
+            self.app.bell()
+            self.refresh()
 
     def play(self, square: int) -> None:
         moves = self.game.legal_moves(self.state)
@@ -224,14 +228,14 @@ class OthelloBoard(Board):
             return
         if moves == [PASS]:
             self.refused = "no move: p passes"
-            self.notify("You have no move: press p to pass.", title="No move", severity="warning")
+            self.app.bell()
             self.refresh()
             return
         try:
             self.game.parse_move(self.state, square_name(square))
         except Exception as exc:  # IllegalMove: say why (space occupied, no trap)
             self.refused = str(exc)
-            self.notify(str(exc), title="Not a legal move", severity="warning")
+            self.app.bell()
             self.refresh()
 
     def on_click(self, event: events.Click) -> None:
@@ -247,3 +251,18 @@ class OthelloBoard(Board):
             self.cursor = square
             self.refresh()
             self.play(square)
+
+
+def foot_lines(foot: str, pad: int, width: int, room: int) -> list[tuple[int, str]]:
+    """``foot`` under the board in at most ``room`` lines of ``width``, as (indent, text): indented
+    like the board (``pad``) when it fits on one line, else from the left edge, wrapped at spaces
+    (the last line that fits ends in … when even that is not enough)."""
+    if room < 1 or width < 1:
+        return []
+    if len(foot) + pad <= width:
+        return [(pad, foot)]
+    lines = textwrap.wrap(foot, width) or [""]
+    if len(lines) > room:
+        lines = lines[:room]
+        lines[-1] = lines[-1][: max(0, width - 1)] + "…"
+    return [(0, line) for line in lines]
