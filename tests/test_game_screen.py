@@ -437,3 +437,33 @@ async def test_every_screen_survives_any_size_and_paging(where):
             await pilot.resize_terminal(*size)
             await pilot.pause()
         assert app.return_code in (None, 0), (where, size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (50, 20)])
+async def test_a_long_question_wraps_whole_in_the_confirmation(size):
+    """The swap question is longer than the box's 60 columns: it wraps, nothing is cut."""
+    from textual.geometry import Region
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        play_moves(screen, [1])
+        await settle(pilot)
+        screen.request_swap()
+        await settle(pilot)
+        question = app.screen.query_one("#confirm-question")
+        width, height = question.size
+        shown = " ".join(strip.text for strip in question.render_lines(Region(0, 0, width, height)))
+        assert "Throw this game away and play again with the sides swapped?" in " ".join(shown.split())
+        assert question.region.right <= app.screen.query_one("#confirm").region.right
+
+
+def test_the_swap_confirmation_at_80_by_24(snap_compare):
+    async def run_before(pilot):
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        play_moves(screen, [1])
+        await settle(pilot)
+        screen.request_swap()
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
