@@ -51,20 +51,40 @@ class MoveList(FollowsTheEnd, DataTable):
         if event is None:
             return
         who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-        self.add_row(str(state.ply), who, self.fit_move(self.game.move_label(previous, event.move), states))
+        lines = self.fit_move(self.game.move_label(previous, event.move), states)
+        self.add_row(str(state.ply), who, "\n".join(lines), height=len(lines))
         self.scroll_end(animate=False)
 
-    def fit_move(self, text: str, states: int) -> str:
-        """The move's text within the pane (no sideways scrolling): Hog's ten dice lose their
-        dashes (``5555544433``) before anything is cut, and a cut ends in ``…``."""
+    def fit_move(self, text: str, states: int) -> list[str]:
+        """The move's text within the pane (no sideways scrolling), as its row's lines: a long
+        move (Hog's ten dice ``4-5-6-6-3-2-5-1-5-1``) breaks after a dash or at a space onto
+        a second and third line, and only what is left over then is cut, ending in ``…``."""
         names = max([4] + [len(side.name) for side in self.game.sides])
         width = self.outer_size.width or 30  # border 2, scrollbar 1, cell padding
         room = width - 2 - 1 - (len(str(states)) + 2) - (names + 2) - 2
-        if len(text) > room:
-            text = text.replace("-", "")
-        if len(text) > room:
-            text = text[: room - 1] + "…"
-        return text
+        return break_move(text, room)
+
+
+def break_move(text: str, room: int, most: int = 3) -> list[str]:
+    """``text`` in lines of at most ``room`` characters (at least 1), broken after a ``-`` or at
+    a space where it can be, else anywhere; at most ``most`` lines, the last ending in ``…``
+    when some is left over."""
+    room = max(1, room)
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < most:
+        if len(rest) <= room:
+            lines.append(rest)
+            rest = ""
+            break
+        cut = max(rest.rfind("-", 0, room) + 1, rest.rfind(" ", 0, room + 1))
+        if cut <= 0:
+            cut = room
+        lines.append(rest[:cut].rstrip(" "))
+        rest = rest[cut:].lstrip(" ")
+    if rest:
+        lines[-1] = lines[-1][: room - 1] + "…"
+    return lines or [""]
 
 
 class GameLog:
