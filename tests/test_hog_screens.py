@@ -228,3 +228,13 @@ def test_a_broken_move_fits_its_room_and_keeps_its_text_when_there_is_room(text,
     assert 1 <= len(lines) <= 3 and all(len(line) <= room for line in lines)
     if not any(line.endswith("…") for line in lines):
         assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+async def test_the_heat_map_header_keeps_each_score_apart_from_its_name():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "hog", HUMANS)
+        play_moves(screen, [1, (1,)])
+        await settle(pilot)
+        summary = screen.board.score_summary().plain
+        assert summary.startswith("  Player 0: 1  ▶ Player 1: 0  ") and "Player 0 1" not in summary
