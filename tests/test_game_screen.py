@@ -467,3 +467,33 @@ def test_the_swap_confirmation_at_80_by_24(snap_compare):
         await settle(pilot)
 
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+@given(st.lists(st.text(alphabet="ab-._", min_size=1, max_size=30), min_size=1, max_size=6), st.integers(8, 60))
+def test_a_folded_path_breaks_after_slashes_and_keeps_every_character(parts, width):
+    from pathlib import Path
+
+    from arcade.screens.game import fold_path
+
+    path = Path("/" + "/".join(parts))
+    lines = fold_path(path, width).split("\n")
+    assert all(len(line) <= width for line in lines)
+    assert "".join(lines) == str(path)
+    for line, following in zip(lines, lines[1:]):  # a break inside a name only for a long name
+        assert line.endswith("/") or len(line) == width
+
+
+async def test_the_saved_game_toast_shows_the_path_whole_at_80_by_24(tmp_path, monkeypatch):
+    long_folder = tmp_path / "a-rather-long-folder-name-for-saved-games"
+    monkeypatch.setenv("ARCADE_GAMES", str(long_folder))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, "toothpicks", ("human", "perfect"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        (path,) = long_folder.glob("toothpicks-*.jsonl")
+        (note,) = [n for n in app._notifications if n.title == "Game saved"]
+        room = 80 // 2 - 3  # a toast's text: half the screen, less padding and its edge
+        lines = str(note.message).split("\n")
+        assert all(len(line) <= room for line in lines)
+        assert "".join(lines[:-1]) == str(path)

@@ -15,6 +15,8 @@ propose moves (``arcade/boards/base.py``).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Callable
 
 from textual import on
@@ -430,7 +432,8 @@ class GameScreen(Screen):
         except (OSError, RecordError) as exc:
             self.notify(f"cannot save the game: {exc}", title="Not saved", severity="error")
             return
-        self.notify(f"{path}\narcade replay {path} steps through it", title="Game saved", timeout=8)
+        room = min(60, self.app.size.width // 2) - 3  # a toast: 60 wide at most, half the screen, padding
+        self.notify(f"{fold_path(path, room)}\nreplay it: arcade replay PATH", title="Game saved", timeout=8)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.entry.id))
@@ -446,3 +449,25 @@ class GameScreen(Screen):
         self.analyst.cancel()
         for entry in self.bot_entries.values():
             entry.close()
+
+
+def fold_path(path: Path, width: int) -> str:
+    """``path`` (the home folder as ``~``) in lines of at most ``width``, broken after a ``/``
+    (inside a name only when the name alone is longer than ``width``): a notification wraps
+    text at spaces, and a path has none, so it would be split mid-word."""
+    text = str(path)
+    home = str(Path.home())
+    if home not in ("", "/") and text.startswith(home + "/"):
+        text = "~" + text[len(home):]
+    width = max(8, width)
+    lines = [""]
+    for part in re.findall(r"[^/]*/|[^/]+$", text):
+        while len(part) > width:  # a name longer than a line: cut where it must be
+            if lines[-1]:
+                lines.append("")
+            lines[-1], part = part[:width], part[width:]
+            lines.append("")
+        if len(lines[-1]) + len(part) > width and lines[-1]:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(line for line in lines if line)
