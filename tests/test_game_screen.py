@@ -497,3 +497,17 @@ async def test_the_saved_game_toast_shows_the_path_whole_at_80_by_24(tmp_path, m
         lines = str(note.message).split("\n")
         assert all(len(line) <= room for line in lines)
         assert "".join(lines[:-1]) == str(path)
+
+
+async def test_a_long_bot_name_stays_on_the_line_of_its_word_bot_in_the_side_panel():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        screen.players = ("human", "/home/student/contest/submissions/ours.py:strategy")
+        assert screen.player_label(1) == "bot ours.py:strategy"
+        screen.panel.labels = ("Human", "bot a_bot_whose_name_is_far_too_long_for_the_panel:strategy")
+        await pilot.pause()
+        width = screen.panel.size.width
+        lines = screen.panel.render().plain.split("\n")
+        (label,) = [line for line in lines if "bot" in line]
+        assert label.startswith("    bot …") and label.endswith("panel:strategy") and len(label) <= width

@@ -312,8 +312,12 @@ class GameScreen(Screen):
         self.query_one(ResultBanner).show_result(self.game, self.result)
 
     def player_label(self, side: int) -> str:
+        """"Human", or "bot" and the bot's name (a file bot's file name and function: its folder
+        is in the commentary's first line)."""
+        from bots.external import short_name
+
         name = self.players[side]
-        return "Human" if name == HUMAN else f"bot {name}"
+        return "Human" if name == HUMAN else f"bot {short_name(name)}"
 
     def show_analysis_lines(self) -> None:
         """The side panel's analysis: its lines while it is on, nothing while it is off."""

@@ -69,10 +69,12 @@ class SidePanel(Widget):
         to_move = self.result is None and state is not None and state.to_move == side
         text.append("▶ " if to_move else "  ", style="bold")
         text.append(f"{info.symbol} {info.name}", style=self.side_style(side))
+        width = self.size.width or 26
         label = self.labels[side]
+        if 4 + len(label) > width:  # one line, never "bot" and the name on two: cut on the left
+            label = label[:4] + "…" + label[-(width - 9):] if width > 10 else label[: max(1, width - 4)]
         text.append(f"\n    {label}")
         score = self.game.score_text(state, side) if state is not None else ""
-        width = self.size.width or 26
         if score and 4 + len(label) + 3 + len(score) <= width:
             text.append(f" · {score}")
         elif score:  # a long bot name: the score on a line of its own, not wrapped mid-way
