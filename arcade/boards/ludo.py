@@ -4,7 +4,9 @@ Square 0 (Red's home) is the bottom-left corner; the track runs counter-clockwis
 the bottom, up the right side, left along the top, down the left side), so Blue's home
 ``length / 2`` is the opposite corner. Each square is four columns: a mark (``⌂`` a home, ``◇``
 another safe square) and its counters, ``R``/``B`` with a superscript count when stacked
-(``R³``). Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
+(``R³``); the squares' numbers run above and below the ring, and an empty square of the
+side columns shows its own number (every empty square does when there is no room for the
+rows). Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
 is which without colour.
 
 Beside the ring (or inside it when the ring is wide): the die with its face drawn, each side's
@@ -211,6 +213,8 @@ class LudoBoard(Board):
             text.append("\n")
             top += 1
         self._origin = (left, top)
+        if beside:  # the lines from the ring's top to the board's foot
+            self.fit_beside(info_lines, (self.size.height or 12) - top)
         grid = self.ring_grid()
         for y in range(height * ch):
             text.append_text(self.ring_line(grid, y, margin, info_lines, beside))
@@ -241,6 +245,20 @@ class LudoBoard(Board):
             info_lines[4] = info_lines[4].copy()
             info_lines[4].append(" ")
             info_lines[4].append_text(last)
+
+    def fit_beside(self, info_lines: list[Text], room: int) -> None:
+        """Make ``info_lines`` beside the ring fit the ``room`` lines below its top (80×24 with
+        the analysis's move: eleven lines for ten): the pens' counts beside the die's free rows,
+        then the legend on one line."""
+        if len(info_lines) <= room or len(info_lines) < 7:
+            return
+        for row in (2, 4):  # the die's rows with no caption
+            pen = info_lines.pop(5)
+            info_lines[row] = info_lines[row].copy()
+            info_lines[row].append(" ")
+            info_lines[row].append_text(pen)
+        if len(info_lines) > room:
+            info_lines[-2:] = [Text("⌂home ◇safe ∘left R²=2", style=self.style("label"))]
 
     def centring(self, block_w: int, block_h: int) -> tuple[int, int]:
         """(columns, lines) before a drawing ``block_w`` by ``block_h``: on a big terminal as
@@ -375,7 +393,9 @@ class LudoBoard(Board):
         if not content.plain:
             if last is not None and last.source == square:
                 content.append("∘", style=self.style("track"))
-            elif self.numbered_cells:  # no room for numbers round the ring: the square's own
+            elif self.numbered_cells or not self.number_rows_reach(square):
+                # the square's own number where no number row above or below the ring names it
+                # (the side columns; every square when there is no room for the rows)
                 content.append(str(square), style=self.style("track"))
             else:
                 content.append("·", style=self.style("track"))
@@ -406,6 +426,11 @@ class LudoBoard(Board):
             for below in lines[1:]:  # the tile below: reversed or tinted, not underlined
                 below.stylize(mark + Style(underline=False))
         return lines
+
+    def number_rows_reach(self, square: int) -> bool:
+        """True if the number rows above and below the ring name ``square`` (it is in the ring's
+        top or bottom row)."""
+        return self.cells[square][1] in (0, self.shape[1] - 1)
 
     def die_lines(self) -> list[Text]:
         state = self.state
