@@ -357,4 +357,4 @@ def test_analysis_of_a_near_even_position_reads_plus_zero(monkeypatch):
     state = game.initial_state({})
     monkeypatch.setattr(othello_bots, "_search_for_analysis", lambda state: (-3, 19, False))
     lines = othello_bots.analyse(game, state).lines
-    assert "evaluation: blue +0.0 discs at the end (expected)" in lines
+    assert "expected: blue +0.0 discs" in lines

@@ -277,3 +277,20 @@ def test_the_foot_line_fits_its_width_and_room(foot, pad, width, room):
     lines = foot_lines(foot, pad, width, room)
     assert len(lines) <= room
     assert all(indent + len(line) <= width for indent, line in lines)
+
+
+async def test_the_analysis_keeps_its_best_move_in_sight_at_80_by_24():
+    from textual.geometry import Region
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "alphabeta"))
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        panel = screen.panel
+        width, height = panel.size
+        shown = [strip.text for strip in panel.render_lines(Region(0, 0, width, height))]
+        assert any("│ best move: " in line for line in shown), shown
+        assert any("│ expected: blue " in line for line in shown), shown

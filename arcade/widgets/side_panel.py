@@ -60,7 +60,18 @@ class SidePanel(Widget):
             for line in self.analysis:
                 text.append_text(Text.from_markup(line))
                 text.append("\n")
-        return Content.from_rich_text(text)
+        return Content.from_rich_text(self.fitted(text))
+
+    def fitted(self, text: Text) -> Text:
+        """``text`` as it is if its lines, wrapped, fit the panel's height; else without its blank
+        lines, so that the last lines (the analysis's best move) are not the ones lost."""
+        width, height = self.size.width, self.size.height
+        if not width or not height:
+            return text
+        lines = text.split("\n", allow_blank=True)
+        if sum(max(1, -(-line.cell_len // width)) for line in lines) <= height:
+            return text
+        return Text("\n").join(line for line in lines if line.plain.strip())
 
     def draw_side(self, text: Text, side: int) -> None:
         """A side's symbol and name (▶ if it is to move), then its player and score."""
