@@ -210,7 +210,7 @@ async def test_the_move_list_shows_moves_as_players_read_them_and_never_cuts_dic
         play_moves(screen, [10, (4, 5, 5, 3, 3, 4, 4, 5, 5, 3)])
         await settle(pilot)
         table = screen.query_one("#moves")
-        assert table.get_row_at(1)[2] == "4553344553"
+        assert table.get_row_at(1)[2].replace("\n", "") == "4-5-5-3-3-4-4-5-5-3"  # on two lines, faces apart
         assert not table.show_horizontal_scrollbar
     from games.ludo import Ludo, make_start_board
 
@@ -511,3 +511,25 @@ async def test_a_long_bot_name_stays_on_the_line_of_its_word_bot_in_the_side_pan
         lines = screen.panel.render().plain.split("\n")
         (label,) = [line for line in lines if "bot" in line]
         assert label.startswith("    bot …") and label.endswith("panel:strategy") and len(label) <= width
+
+
+async def test_the_commentary_wraps_again_after_a_resize():
+    """A line written at 80 columns is wrapped again, not cut, when the terminal narrows."""
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        line = "Player 1 takes 2 toothpicks, leaving 8, and the commentary says a good deal about it"
+        screen.commentary.say(line)
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.pause()
+        commentary = screen.commentary
+        width = commentary.scrollable_content_region.width
+        shown = [strip.text.rstrip() for strip in commentary.lines]
+        assert all(len(text) <= width for text in shown)
+        assert line in " ".join(" ".join(shown).split())
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        await pilot.pause()
+        assert len(commentary.lines) < len(shown)  # wider again: fewer lines

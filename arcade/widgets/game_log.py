@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.widgets import DataTable, RichLog
 
 from games.base import CHANCE, Game, State
@@ -22,15 +23,39 @@ class FollowsTheEnd:
 
 
 class Commentary(FollowsTheEnd, RichLog):
-    """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits."""
+    """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits.
+
+    A ``RichLog`` wraps a line once, at the width it has when the line is written; the pane keeps
+    what it said and writes it all again at a new width (a resized terminal), so its lines are
+    wrapped again rather than cut."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=True, min_width=20, **kwargs)
         self.border_title = "Commentary"
+        self.said: list[Text] = []
+        self.wrapped_at = 0
 
     def say(self, line: str) -> None:
         """Add ``line`` (Rich markup where it has some: a bot's name in brackets stays text)."""
-        self.write(Text.from_markup(line) if "[" in line and "]" in line else Text(line))
+        text = Text.from_markup(line) if "[" in line and "]" in line else Text(line)
+        self.said.append(text)
+        self.write(text)
+
+    def clear(self) -> "Commentary":
+        self.said = []
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if not self._size_known:  # the first size: RichLog writes the lines it kept at this width
+            self.wrapped_at = width
+            return
+        if width and width != self.wrapped_at:
+            self.wrapped_at = width
+            at_end = self.is_vertical_scroll_end
+            super().clear()
+            for text in self.said:
+                self.write(text, scroll_end=at_end)
 
 
 class MoveList(FollowsTheEnd, DataTable):
