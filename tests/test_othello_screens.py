@@ -94,7 +94,7 @@ async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(mon
         assert "A" in shown and "a" not in shown  # what the Footer offers
         await pilot.press("A")
         await settle(pilot)
-        assert screen.analyst.on and "evaluation" in str(screen.query_one("#side-panel").render())
+        assert screen.analyst.on and "expected: blue" in str(screen.query_one("#side-panel").render())
         await pilot.press("A")
         await settle(pilot)
         assert not screen.analyst.on
@@ -294,3 +294,21 @@ async def test_the_analysis_keeps_its_best_move_in_sight_at_80_by_24():
         shown = [strip.text for strip in panel.render_lines(Region(0, 0, width, height))]
         assert any("│ best move: " in line for line in shown), shown
         assert any("│ expected: blue " in line for line in shown), shown
+
+
+async def test_the_board_grows_on_a_big_terminal_and_a_click_still_plays_its_square():
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        lines = board.render().plain.rstrip("\n").split("\n")
+        cw, ch = board.cell
+        assert cw > 3 and ch > 1  # bigger squares than 80×24's 3×1
+        assert len(lines) <= board.size.height and all(len(line) <= board.size.width for line in lines)
+        assert 8 * cw > board.size.width // 2  # the board takes more than half the room
+        f4 = parse_square("F4")
+        x = board.left + (f4 & 7) * cw + cw // 2
+        y = board.top + (8 - ((f4 >> 3) + 1)) * ch + ch // 2
+        await pilot.click(board, offset=(x + 1, y))  # +1: the board's left padding
+        await settle(pilot)
+        assert screen.state.event is not None and screen.state.event.move == f4
