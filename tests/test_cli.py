@@ -150,3 +150,47 @@ def test_cut_middle_keeps_both_ends():
     assert cut_middle("a_student_submission.py:strategy", 12) == "a_stud…ategy"
     for width in range(0, 40):
         assert len(cut_middle("a_student_submission.py:strategy", width)) <= width
+
+
+def test_a_match_does_not_report_a_stopped_move_as_the_slowest_answer(capsys, monkeypatch):
+    import time
+
+    import bots.toothpicks as toothpick_bots
+    from bots.base import ERROR, BotEntry, Forfeit
+    from games.base import Termination
+
+    def stopped(game, state, ctx):
+        time.sleep(0.2)
+        raise Forfeit(ERROR, "no answer after 0.1s; stopped", Termination.TIME)
+
+    monkeypatch.setattr(toothpick_bots, "BOTS", {**toothpick_bots.BOTS,
+                                                 "stopper": BotEntry.function("stopper", "is stopped", stopped)})
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["match", "toothpicks", "perfect", "stopper", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if "stopper" in line and "│" in line]
+    assert "no answer" in row and "ms" not in row
+
+
+def test_options_lists_a_games_options_with_what_they_accept(capsys):
+    assert main(["options", "ludo"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["key", "accepts", "default"]
+    keys = [line.split()[0] for line in lines[1:-1]]
+    assert keys == ["counters", "length", "safe", "starting"]
+    assert "--option" in lines[-1]
+    assert main(["options", "nosuchgame"]) == 2
+
+
+def test_an_unknown_flag_prints_the_commands_usage_not_the_top_levels(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "toothpicks", "perfect", "random", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: arcade match") and "unrecognized arguments: --bogus" in err
+
+
+def test_match_help_says_a_bot_may_be_a_file(capsys):
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "path/to/bot.py[:function]" in capsys.readouterr().out

@@ -57,7 +57,7 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
                         help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option (repeatable)")
+                        help="a game option (repeatable; arcade options GAME lists them)")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                         help="per-move time for bots (file bots forfeit past it)")
     add_memory_option(parser)
