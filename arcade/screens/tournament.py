@@ -154,7 +154,8 @@ class TournamentScreen(Screen):
         self.set_columns("round-robin")
         self.show_crosstable([], [])
         self.fill_bots()
-        self.query_one("#t-bots", SelectionList).focus()
+        # the form's first field first: Down or Enter opens the Game list, never ticks a bot
+        self.query_one("#t-game", Select).focus()
         self.ticker = self.set_interval(1, self.show_count, pause=True)
 
     def set_columns(self, fmt: str) -> None:
@@ -173,7 +174,9 @@ class TournamentScreen(Screen):
         bots.clear_options()
         for name, entry in bots_for(self.game_id).items():
             if entry.unattended:  # a program someone starts (Othello's external) plays no tournament
-                bots.add_option((name, name, name in ticked))
+                bots.add_option((tick_prompt(name, name in ticked), name, name in ticked))
+        if bots.option_count:
+            bots.highlighted = 0  # Space ticks the first bot as soon as the list has the keys
         self.show_plan()
 
     def games_default(self, fmt: str) -> int:
@@ -193,6 +196,10 @@ class TournamentScreen(Screen):
             self.show_plan()
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        bots = event.selection_list
+        for index in range(bots.option_count):
+            name = bots.get_option_at_index(index).value
+            bots.replace_option_prompt_at_index(index, tick_prompt(name, name in bots.selected))
         self.show_plan()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -369,7 +376,7 @@ class TournamentScreen(Screen):
     def show_standings(self, standings) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear()
-        width = COLUMNS[self.format][1][1]
+        width = COLUMNS[self.format][1][1] - 1  # a column's gap after the longest name: never "raises0"
         for s in standings:
             if self.format == "groups":
                 cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
@@ -427,3 +434,9 @@ class TournamentScreen(Screen):
     def action_back(self) -> None:
         self.workers.cancel_group(self, "tournament")
         self.app.pop_screen()
+
+
+def tick_prompt(name: str, ticked: bool) -> Text:
+    """A bot's line in the list: ``✓ name`` in bold when ticked, ``· name`` dim when not, so
+    the two differ in more than the toggle's colour."""
+    return Text(f"✓ {name}", style="bold") if ticked else Text(f"· {name}", style="dim")
