@@ -509,3 +509,32 @@ def test_a_long_file_bot_name_keeps_a_gap_before_the_groups_points():
     width = COLUMNS["groups"][1][1]
     name = cut("tests/fault_bots/toothpicks_faults.py:raises", width - 1)
     assert name.startswith("…") and name.endswith("raises") and len(name) < width
+
+
+async def test_the_tournament_screen_asks_to_be_enlarged_where_it_does_not_fit():
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#t-too-small").render())
+        assert "Enlarge the terminal" in notice and "60×20" in notice and "80×24" in notice
+        assert not screen.query_one("#tournament").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.has_class("too-small") and screen.query_one("#tournament").display
+
+
+def test_the_tournament_screen_at_60_by_20_says_enlarge(snap_compare):
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    async def run_before(pilot):
+        await pilot.app.push_screen(TournamentScreen("toothpicks"))
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(60, 20), run_before=run_before)

@@ -23,6 +23,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Pro
 from textual.worker import get_current_worker
 
 from arcade.catalog import CATALOG
+from arcade.widgets.layout import Refit, SizeNotice
 
 DEFAULTS: dict[str, tuple[tuple[str, ...], int]] = {
     # the bots ticked and the games a pair a game's tournament starts with: seconds in all, never
@@ -45,6 +46,9 @@ COLUMNS = {  # (label, width, right-aligned); no cell padding: the widths make t
                ("won", 4, True), ("lost", 5, True), (" reached", 10, False)),
 }
 STAGES = {"first round": "round 1", "second round": "round 2", "semi-final": "semi", "third place": "3rd place"}
+MIN_SIZE = (80, 24)
+"""The smallest terminal the form and the tables fit in (the standings' 45 columns beside the
+form's 32)."""
 CROSS_WIDTH = 4
 """A crosstable column: a row bot's wins against one bot (the column's number is its row's)."""
 
@@ -111,6 +115,7 @@ class TournamentScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SizeNotice("", id="t-too-small")
         with Horizontal(id="tournament"):
             with Vertical(id="t-form"):
                 with Horizontal(classes="t-row"):
@@ -157,6 +162,23 @@ class TournamentScreen(Screen):
         # the form's first field first: Down or Enter opens the Game list, never ticks a bot
         self.query_one("#t-game", Select).focus()
         self.ticker = self.set_interval(1, self.show_count, pause=True)
+
+    def on_resize(self) -> None:
+        self.check_size()
+
+    def on_refit(self, message: Refit) -> None:
+        message.stop()
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        """The "Enlarge the terminal" notice in place of the form and the tables where they do
+        not fit (``MIN_SIZE``), as on the game screens: never ``S…`` or ``60 gam``."""
+        width, height = self.app.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "too-small")
+        self.refresh_bindings()
+        if small:
+            self.query_one(SizeNotice).say("The tournament screen", MIN_SIZE, (width, height), False, back="Escape")
 
     def set_columns(self, fmt: str) -> None:
         table = self.query_one("#t-standings", DataTable)
@@ -244,6 +266,10 @@ class TournamentScreen(Screen):
         built_in = list(self.query_one("#t-bots", SelectionList).selected)
         files = self.query_one("#t-files", Input).value.split()
         return built_in + files
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """No Start while the form is hidden behind the "Enlarge the terminal" notice."""
+        return not (action == "start" and self.has_class("too-small"))
 
     def action_start(self) -> None:
         """Plan the tournament as set (``arcade.tournament.plan``: its pre-flight) and settle the

@@ -1,4 +1,5 @@
-"""The game screen's frame: the grid of its panes and the "enlarge the terminal" notice."""
+"""The game screen's frame: the grid of its panes and the "enlarge the terminal" notice (the
+tournament screen's too)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,15 @@ class Refit(Message):
 class SizeNotice(Static):
     """The "enlarge the terminal" notice."""
 
-    def say(self, title: str, need: tuple[int, int], have: tuple[int, int], beside_keys: bool) -> None:
+    def say(self, title: str, need: tuple[int, int], have: tuple[int, int], beside_keys: bool,
+            back: str = "q") -> None:
         """``title`` needs ``need`` (width, height); the terminal has ``have``, less the keys
-        panel's width if it is ``beside_keys``."""
+        panel's width if it is ``beside_keys``; ``back`` is the key back to the menu."""
         self.update(
             f"[b]Enlarge the terminal[/b]\n\n{title} needs at least {need[0]}×{need[1]}; "
             f"this one is {have[0]}×{have[1]}"
             + (" beside the keys panel (Ctrl+P hides it)" if beside_keys else "")
-            + ".\n\nq goes back to the menu."
+            + f".\n\n{back} goes back to the menu."
         )
 
     def on_resize(self) -> None:
