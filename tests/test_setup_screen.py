@@ -123,3 +123,32 @@ def test_setup_focus_shows_in_a_light_theme(snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app(start_game="toothpicks"), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_setup_says_what_each_option_accepts_as_the_other_fields_stand():
+    """Othello's time limit offers choices (not '0.1–600.0'); Ludo's safe squares follow the
+    track's length (not '0–39' on a 20-square track)."""
+    app = make_app(start_game="othello")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert str(app.screen.query_one("#bounds-time_limit", Label).render()) == "one of these"
+    app = make_app(start_game="ludo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bounds = app.screen.query_one("#bounds-safe", Label)
+        assert str(bounds.render()).endswith("0–19")
+        app.screen.query_one("#option-length", Input).value = "30"
+        await pilot.pause()
+        assert str(bounds.render()).endswith("0–29")
+
+
+async def test_the_sandbox_row_sits_under_the_first_side_playing_a_bot_from_a_file():
+    app = make_app(start_game="dfootball")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#side-0", Select).value = "file"
+        await pilot.pause()
+        row = screen.query_one("#sandbox-row")
+        siblings = list(row.parent.children)
+        assert row.display and siblings.index(row) == siblings.index(screen.query_one("#file-row-0")) + 1

@@ -118,7 +118,7 @@ class SetupScreen(Screen):
                             classes="setup-field",
                             tooltip=option.help,
                         )
-                    yield Label(option.bounds_text(), classes="setup-bounds")
+                    yield Label(self.bounds_label(option), classes="setup-bounds", id=f"bounds-{option.key}")
             yield Static("", id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
@@ -144,11 +144,41 @@ class SetupScreen(Screen):
         row.display = event.value == FILE
         if event.value == FILE:
             self.query_one(f"#file-{side}", Input).focus()
+        self.place_sandbox_row()
+
+    def place_sandbox_row(self) -> None:
+        """The sandbox row under the first bot from a file (Michigan's when Michigan is one),
+        shown while one side is."""
         chosen = [self.query_one(f"#side-{i}", Select).value for i in range(2)]
-        self.query_one("#sandbox-row").display = FILE in chosen
+        row = self.query_one("#sandbox-row")
+        row.display = FILE in chosen
+        if FILE in chosen and row.parent is not None:
+            row.parent.move_child(row, after=self.query_one(f"#file-row-{chosen.index(FILE)}"))
+
+    def bounds_label(self, option) -> str:
+        """What ``option`` accepts, beside its field: the choices' word for a list of presets
+        (they are the values offered), else its range as the other fields now bound it."""
+        if option.presets:
+            return "one of these"
+        values = {}
+        for other in self.game_cls.options:
+            try:
+                values[other.key] = int(self.query_one(f"#option-{other.key}", Input).value)
+            except Exception:  # noqa: BLE001 - not mounted yet, not an Input, or not a number
+                values[other.key] = self.settings.get(other.key, other.default)
+        return option.bounds_text(values)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        key = (event.input.id or "").removeprefix("option-")
+        for option in self.game_cls.options:
+            if option.below and option.below == key:
+                self.query_one(f"#bounds-{option.key}", Label).update(self.bounds_label(option))
 
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
+        self.place_sandbox_row()
+        for option in self.game_cls.options:  # the ranges as the fields now bound them
+            self.query_one(f"#bounds-{option.key}", Label).update(self.bounds_label(option))
 
     def on_descendant_focus(self, event) -> None:
         """Mark the focused field's row (its label shows reversed, with a ▸): Textual's 5% tint
