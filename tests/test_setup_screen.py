@@ -152,3 +152,27 @@ async def test_the_sandbox_row_sits_under_the_first_side_playing_a_bot_from_a_fi
         row = screen.query_one("#sandbox-row")
         siblings = list(row.parent.children)
         assert row.display and siblings.index(row) == siblings.index(screen.query_one("#file-row-0")) + 1
+
+
+async def test_a_bot_file_that_cannot_load_is_said_in_sight_with_a_hint(tmp_path):
+    bot = tmp_path / "broken.py"
+    bot.write_text("def strategy(state:\n")  # a syntax error: it cannot load
+    app = make_app(start_game="dfootball")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#side-0", Select).value = "file"
+        await pilot.pause()
+        screen.query_one("#file-0", Input).value = f"{bot}:strategy"
+        screen.query_one("#sandbox", Select).value = "none"
+        await pilot.press("ctrl+s")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if screen.query_one("#setup-error").has_class("shown"):
+                break
+        await pilot.pause(0.2)
+        error = screen.query_one("#setup-error")
+        text = str(error.render())
+        assert "could not load" in text and "Start again" in text
+        visible = screen.query_one("#setup").region
+        assert error.region.y >= visible.y and error.region.y < visible.bottom

@@ -212,8 +212,11 @@ class SetupScreen(Screen):
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#setup-error", Static)
-        error.update(f"[b]✗[/b] {escape(text)}" if text else "")
+        hint = "\n[dim]Fix it, then Start again (Ctrl+S) · PgUp/PgDn scroll this screen[/dim]"
+        error.update(f"[b]✗[/b] {escape(text)}{hint}" if text else "")
         error.set_class(bool(text), "shown")
+        if text:  # a long message (a load error, its reason and log) is brought into sight
+            self.call_after_refresh(lambda: self.query_one("#setup").scroll_to_widget(error, animate=False))
 
     def action_start(self) -> None:
         """Start with these players and options. File bots are admitted first (in a worker:
