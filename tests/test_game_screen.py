@@ -533,3 +533,21 @@ async def test_the_commentary_wraps_again_after_a_resize():
         await settle(pilot)
         await pilot.pause()
         assert len(commentary.lines) < len(shown)  # wider again: fewer lines
+
+
+async def test_a_file_bot_that_errs_mid_game_says_where_its_output_went(tmp_path):
+
+    bot = tmp_path / "oops.py"
+    bot.write_text("def strategy(toothpicks_left):\n    raise ValueError('oops')\n")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", (f"{bot}:strategy", "human"), wait=False)
+        for _ in range(150):
+            await pilot.pause(0.1)
+            if screen.result is not None:
+                break
+        await settle(pilot)
+        said = [text.plain for text in screen.commentary.said]
+        log = screen.bot_entries[0].source.log_path
+        assert any("produced an error" in line for line in said)
+        assert f"its output: {log}" in said

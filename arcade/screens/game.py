@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -263,9 +264,19 @@ class GameScreen(Screen):
         if isinstance(outcome, Result):  # a forfeit
             self.generation += 1
             self.write_commentary(outcome.reason)
+            self.say_log_of(message.answer.side)
             self.advance()
         else:
             self.pushed(previous)
+
+    def say_log_of(self, side: int) -> None:
+        """A file bot that forfeited: where its output went (its traceback, its prints), in the
+        commentary, as ``arcade match`` prints it."""
+        from bots.base import printable
+
+        source = getattr(self.bot_entries.get(side), "source", None)
+        if source is not None:
+            self.commentary.say_text(Text(f"its output: {printable(source.log_path)}", style="dim"))
 
     def cancel_bot(self) -> None:
         self.generation += 1

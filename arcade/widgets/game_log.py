@@ -37,7 +37,10 @@ class Commentary(FollowsTheEnd, RichLog):
 
     def say(self, line: str) -> None:
         """Add ``line`` (Rich markup where it has some: a bot's name in brackets stays text)."""
-        text = Text.from_markup(line) if "[" in line and "]" in line else Text(line)
+        self.say_text(Text.from_markup(line) if "[" in line and "]" in line else Text(line))
+
+    def say_text(self, text: Text) -> None:
+        """Add ``text`` as it is (a path, which may hold brackets, is no markup)."""
         self.said.append(text)
         self.write(text)
 
