@@ -354,7 +354,7 @@ def test_analysis_of_a_near_even_position_reads_plus_zero(monkeypatch):
     """An evaluation of a few hundredths against blue rounds to ``+0.0``, not ``-0.0``."""
     import bots.othello as othello_bots
     game = Othello()
-    state = game.initial_state({})
+    state = game.initial_state()
     monkeypatch.setattr(othello_bots, "_search_for_analysis", lambda state: (-3, 19, False))
     lines = othello_bots.analyse(game, state).lines
     assert "expected: blue +0.0 discs" in lines
