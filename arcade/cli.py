@@ -3,6 +3,7 @@
     arcade                              open the menu
     arcade play GAME                    open GAME's setup screen directly
     arcade bots GAME                    list GAME's bots
+    arcade options GAME                 list GAME's options (for --option KEY=VALUE)
     arcade match GAME A B [options]     play a match between two bots
     arcade tournament GAME BOT...       a round robin (or groups) tournament between bots
     arcade replay FILE [N]              step through a recorded game (--record) on its board
@@ -44,10 +45,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """``parser.parse_args(argv)``, except that arguments no parser knows are reported by the
+    command they were given to, with its usage (argparse reports them with the top level's)."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        command = parser
+        for action in parser._subparsers._group_actions if parser._subparsers else ():
+            command = action.choices.get(getattr(args, "command", None), parser)
+        command.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)  # a type that checks more than argparse raises UsageError
+        args = parse(parser, argv)  # a type that checks more than argparse raises UsageError
         if args.command is None:
             return play.run_app()
         return args.run(args)

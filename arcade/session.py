@@ -151,7 +151,8 @@ class Session:
         game. An answer for another position (an undo came in between) is a ``ValueError``."""
         if answer.ply != self.state.ply or answer.side != self.state.to_move or self.over:
             raise ValueError("the answer is for a position that is no longer current")
-        self.slowest[answer.side] = max(self.slowest[answer.side], answer.seconds)
+        if answer.forfeit is None:  # a move stopped or failed is no answer: never the "slowest move"
+            self.slowest[answer.side] = max(self.slowest[answer.side], answer.seconds)
         self.times.append(answer.seconds)
         if answer.forfeit is not None:
             return self.forfeit_by(answer.side, answer.forfeit)

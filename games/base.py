@@ -141,14 +141,21 @@ class Option:
     presets: tuple[tuple[str, Any], ...] = ()
     """Named values the setup screen offers as one choice each (``(label, value)``); the first
     is where a casual game starts, ``default`` stays the contest's (command line, matches)."""
+    below: str = ""
+    """The key of another option whose value bounds this one's from above (Ludo's extra safe
+    squares are below the track's ``length``): ``bounds_text`` says so given the settings."""
 
-    def bounds_text(self) -> str:
-        """A short description of the accepted values, e.g. ``1–99`` or ``even, 6–40``."""
+    def bounds_text(self, settings: dict[str, Any] | None = None) -> str:
+        """A short description of the accepted values, e.g. ``1–99`` or ``even, 6–40``; with
+        ``settings``, an option bounded ``below`` another one says its current range."""
         if self.kind == "choice":
             return " / ".join(self.choices)
         span = ""
-        if self.minimum is not None and self.maximum is not None:
-            span = f"{self.minimum}–{self.maximum}"
+        maximum = self.maximum
+        if self.below and settings is not None and isinstance(settings.get(self.below), int):
+            maximum = min(maximum, settings[self.below] - 1) if maximum is not None else settings[self.below] - 1
+        if self.minimum is not None and maximum is not None:
+            span = f"{self.minimum}–{maximum}"
         if self.kind == "ints":
             return f"comma-separated, each {span}" if span else "comma-separated"
         return f"even, {span}" if self.even else span

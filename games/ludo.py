@@ -402,8 +402,8 @@ class Ludo(Game):
         Option("counters", "Counters", 4, minimum=1, maximum=MAX_COUNTERS, help="counters per side"),
         Option("length", "Track length", 20, minimum=6, maximum=40, even=True,
                help="squares round the ring (Red's home 0, Blue's length/2)"),
-        Option("safe", "Extra safe squares", (), kind="ints", minimum=0, maximum=39,
-               help="squares where no cutting happens, besides both homes"),
+        Option("safe", "Extra safe squares", (), kind="ints", minimum=0, maximum=39, below="length",
+               help="squares where no cutting happens, besides both homes (below the track length)"),
         Option("starting", "Moves first", "red", kind="choice", choices=("red", "blue"),
                help="the colour that rolls first"),
     )

@@ -24,6 +24,10 @@ def test_dfootball_at_160_by_50_boxed_players_and_the_analysis(snap_compare):
     assert snapshot_after(snap_compare, "dfootball", moves=(11, 13), keys=("a",), size=HUGE)
 
 
+def test_othello_at_120_by_40_bigger_squares_with_a_move(snap_compare):
+    assert snapshot_after(snap_compare, "othello", moves=(20,), size=BIG)  # E3
+
+
 def test_toothpicks_at_120_by_40_tall_sticks_centred(snap_compare):
     assert snapshot_after(snap_compare, "toothpicks", moves=(2,), size=BIG)
 

@@ -138,3 +138,74 @@ def test_time_limit_in_a_subprocess_is_one_line_and_status_2():
     done = run("match", "toothpicks", "random", "random", "--time-limit", "nan", "--json")
     assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == ["arcade: error: --time-limit must be a positive, finite number of seconds, not 'nan'"]
+
+
+@pytest.mark.parametrize("columns", [60, 80])
+def test_tournament_standings_keep_the_seed_in_the_title_and_a_long_name_in_its_column(tmp_path, columns, capsys,
+                                                                                      monkeypatch):
+    bot = tmp_path / "a_student_submission_with_a_rather_long_name.py"
+    bot.write_text("def strategy(toothpicks_left):\n    return 1\n")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["tournament", "toothpicks", "perfect", "random", f"{bot}:strategy", "--format", "groups",
+                 "--seed", "12345", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = lines[: next(i for i, line in enumerate(lines) if line.startswith("└")) + 1]
+    assert "seed 12345" in table[0] and all(len(line) <= columns for line in table)
+    rows = [line for line in table if line.startswith("│")]
+    assert len(rows) == 3  # one line a bot: a long name is cut with …, never folded or run on
+    (long_row,) = [row for row in rows if "…" in row]
+    assert [cell.strip() for cell in long_row.split("│")][-2] in ("semi-final", "final")
+    assert all(len(row.split("│")) == 8 for row in rows)
+
+
+def test_cut_middle_keeps_both_ends():
+    from arcade.commands.tournament import cut_middle
+
+    assert cut_middle("short", 10) == "short"
+    assert cut_middle("a_student_submission.py:strategy", 12) == "a_stud…ategy"
+    for width in range(0, 40):
+        assert len(cut_middle("a_student_submission.py:strategy", width)) <= width
+
+
+def test_a_match_does_not_report_a_stopped_move_as_the_slowest_answer(capsys, monkeypatch):
+    import time
+
+    import bots.toothpicks as toothpick_bots
+    from bots.base import ERROR, BotEntry, Forfeit
+    from games.base import Termination
+
+    def stopped(game, state, ctx):
+        time.sleep(0.2)
+        raise Forfeit(ERROR, "no answer after 0.1s; stopped", Termination.TIME)
+
+    monkeypatch.setattr(toothpick_bots, "BOTS", {**toothpick_bots.BOTS,
+                                                 "stopper": BotEntry.function("stopper", "is stopped", stopped)})
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["match", "toothpicks", "perfect", "stopper", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if "stopper" in line and "│" in line]
+    assert "no answer" in row and "ms" not in row
+
+
+def test_options_lists_a_games_options_with_what_they_accept(capsys):
+    assert main(["options", "ludo"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["key", "accepts", "default"]
+    keys = [line.split()[0] for line in lines[1:-1]]
+    assert keys == ["counters", "length", "safe", "starting"]
+    assert "--option" in lines[-1]
+    assert main(["options", "nosuchgame"]) == 2
+
+
+def test_an_unknown_flag_prints_the_commands_usage_not_the_top_levels(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["match", "toothpicks", "perfect", "random", "--bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: arcade match") and "unrecognized arguments: --bogus" in err
+
+
+def test_match_help_says_a_bot_may_be_a_file(capsys):
+    with pytest.raises(SystemExit):
+        main(["match", "--help"])
+    assert "path/to/bot.py[:function]" in capsys.readouterr().out

@@ -210,7 +210,7 @@ async def test_the_move_list_shows_moves_as_players_read_them_and_never_cuts_dic
         play_moves(screen, [10, (4, 5, 5, 3, 3, 4, 4, 5, 5, 3)])
         await settle(pilot)
         table = screen.query_one("#moves")
-        assert table.get_row_at(1)[2] == "4553344553"
+        assert table.get_row_at(1)[2].replace("\n", "") == "4-5-5-3-3-4-4-5-5-3"  # on two lines, faces apart
         assert not table.show_horizontal_scrollbar
     from games.ludo import Ludo, make_start_board
 
@@ -237,6 +237,20 @@ async def test_undo_when_only_the_bot_has_moved_refuses_instead_of_replaying_it(
         await pilot.press("u")  # now there is a move of the human's to take back
         await settle(pilot)
         assert len(screen.history) == 2 and screen.state.to_move == 1
+
+
+async def test_undo_before_the_humans_first_move_names_the_dice_not_a_bot():
+    """Ludo, the human moving first: only the die has been rolled (seed 21: Red's first roll is a
+    6, a choice to make), no bot has moved."""
+    app = make_app(seed=21)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "random"))
+        assert len(screen.history) == 2 and screen.state.to_move == 0
+        await pilot.press("u")
+        await settle(pilot)
+        messages = [str(n.message) for n in app._notifications]
+        assert "Nothing of yours to take back yet: the dice's roll stands." in messages
+        assert not any("bot" in message for message in messages)
 
 
 async def test_leaving_or_restarting_a_game_in_progress_asks_first():
@@ -456,3 +470,117 @@ async def test_after_a_forfeit_the_board_reads_as_an_ending_with_no_one_to_move(
         if game_id == "dfootball":
             loser = screen.game.sides[1 - screen.result.winner].name
             assert str(screen.board.heading()) == f"{loser} loses!"
+
+
+@pytest.mark.parametrize("size", [(80, 24), (50, 20)])
+async def test_a_long_question_wraps_whole_in_the_confirmation(size):
+    """The swap question is longer than the box's 60 columns: it wraps, nothing is cut."""
+    from textual.geometry import Region
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        play_moves(screen, [1])
+        await settle(pilot)
+        screen.request_swap()
+        await settle(pilot)
+        question = app.screen.query_one("#confirm-question")
+        width, height = question.size
+        shown = " ".join(strip.text for strip in question.render_lines(Region(0, 0, width, height)))
+        assert "Throw this game away and play again with the sides swapped?" in " ".join(shown.split())
+        assert question.region.right <= app.screen.query_one("#confirm").region.right
+
+
+def test_the_swap_confirmation_at_80_by_24(snap_compare):
+    async def run_before(pilot):
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        play_moves(screen, [1])
+        await settle(pilot)
+        screen.request_swap()
+        await settle(pilot)
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+@given(st.lists(st.text(alphabet="ab-._", min_size=1, max_size=30), min_size=1, max_size=6), st.integers(8, 60))
+def test_a_folded_path_breaks_after_slashes_and_keeps_every_character(parts, width):
+    from pathlib import Path
+
+    from arcade.screens.game import fold_path
+
+    path = Path("/" + "/".join(parts))
+    lines = fold_path(path, width).split("\n")
+    assert all(len(line) <= width for line in lines)
+    assert "".join(lines) == str(path)
+    for line, following in zip(lines, lines[1:]):  # a break inside a name only for a long name
+        assert line.endswith("/") or len(line) == width
+
+
+async def test_the_saved_game_toast_shows_the_path_whole_at_80_by_24(tmp_path, monkeypatch):
+    long_folder = tmp_path / "a-rather-long-folder-name-for-saved-games"
+    monkeypatch.setenv("ARCADE_GAMES", str(long_folder))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_game(pilot, "toothpicks", ("human", "perfect"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        (path,) = long_folder.glob("toothpicks-*.jsonl")
+        (note,) = [n for n in app._notifications if n.title == "Game saved"]
+        room = 80 // 2 - 3  # a toast's text: half the screen, less padding and its edge
+        lines = str(note.message).split("\n")
+        assert all(len(line) <= room for line in lines)
+        assert "".join(lines[:-1]) == str(path)
+
+
+async def test_a_long_bot_name_stays_on_the_line_of_its_word_bot_in_the_side_panel():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        screen.players = ("human", "/home/student/contest/submissions/ours.py:strategy")
+        assert screen.player_label(1) == "bot ours.py:strategy"
+        screen.panel.labels = ("Human", "bot a_bot_whose_name_is_far_too_long_for_the_panel:strategy")
+        await pilot.pause()
+        width = screen.panel.size.width
+        lines = screen.panel.render().plain.split("\n")
+        (label,) = [line for line in lines if "bot" in line]
+        assert label.startswith("    bot …") and label.endswith("panel:strategy") and len(label) <= width
+
+
+async def test_the_commentary_wraps_again_after_a_resize():
+    """A line written at 80 columns is wrapped again, not cut, when the terminal narrows."""
+    app = make_app()
+    async with app.run_test(size=(120, 30)) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        line = "Player 1 takes 2 toothpicks, leaving 8, and the commentary says a good deal about it"
+        screen.commentary.say(line)
+        await pilot.pause()
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.pause()
+        commentary = screen.commentary
+        width = commentary.scrollable_content_region.width
+        shown = [strip.text.rstrip() for strip in commentary.lines]
+        assert all(len(text) <= width for text in shown)
+        assert line in " ".join(" ".join(shown).split())
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        await pilot.pause()
+        assert len(commentary.lines) < len(shown)  # wider again: fewer lines
+
+
+async def test_a_file_bot_that_errs_mid_game_says_where_its_output_went(tmp_path):
+
+    bot = tmp_path / "oops.py"
+    bot.write_text("def strategy(toothpicks_left):\n    raise ValueError('oops')\n")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "toothpicks", (f"{bot}:strategy", "human"), wait=False)
+        for _ in range(150):
+            await pilot.pause(0.1)
+            if screen.result is not None:
+                break
+        await settle(pilot)
+        said = [text.plain for text in screen.commentary.said]
+        log = screen.bot_entries[0].source.log_path
+        assert any("produced an error" in line for line in said)
+        assert f"its output: {log}" in said

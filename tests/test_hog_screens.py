@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from arcade.boards.hog import HogBoard
 from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
 
@@ -200,3 +203,39 @@ def test_hog_keeps_the_humans_roll_after_the_bots_turn(snap_compare):
 def test_hog_heat_map_cursor_on_a_labelled_column(snap_compare):
     """Defect 9: the cursor's ▼ sits on column 30 and the label 30 moves past it."""
     assert snapshot_after(snap_compare, "hog", [4, (5, 5, 5, 5), 5, (6, 6, 6, 6, 6)], keys=["a"])
+
+
+async def test_ten_dice_in_the_move_list_stay_apart_and_whole_at_80_by_24():
+    """``4566325151`` read as one number: the faces keep their dashes, on two lines if need be."""
+    from textual.widgets import DataTable
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "hog", HUMANS)
+        play_moves(screen, [10, (4, 5, 6, 6, 3, 2, 5, 1, 5, 1)])
+        await settle(pilot)
+        table = screen.query_one("#moves", DataTable)
+        cell = str(table.get_row_at(table.row_count - 1)[2])
+        assert cell.replace("\n", "") == "4-5-6-6-3-2-5-1-5-1"
+        room = table.outer_size.width - 2 - 1 - 3 - 10 - 2  # border, scrollbar, #, who, padding
+        assert all(len(line) <= room for line in cell.split("\n")), (cell, room, table.outer_size)
+
+
+@given(st.text(alphabet="12-3 ab", max_size=60), st.integers(1, 30))
+def test_a_broken_move_fits_its_room_and_keeps_its_text_when_there_is_room(text, room):
+    from arcade.widgets.game_log import break_move
+
+    lines = break_move(text, room)
+    assert 1 <= len(lines) <= 3 and all(len(line) <= room for line in lines)
+    if not any(line.endswith("…") for line in lines):
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+async def test_the_heat_map_header_keeps_each_score_apart_from_its_name():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "hog", HUMANS)
+        play_moves(screen, [1, (1,)])
+        await settle(pilot)
+        summary = screen.board.score_summary().plain
+        assert summary.startswith("  Player 0: 1  ▶ Player 1: 0  ") and "Player 0 1" not in summary

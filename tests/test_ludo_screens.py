@@ -320,3 +320,22 @@ def test_a_squares_stack_is_never_a_count_cut_in_two():
             assert (mark == "⁺" and count >= 10) or int("".join(digits[c] for c in mark) or "1") == count
 
     check()
+
+
+async def test_with_the_analysis_on_at_80_by_24_the_legend_stays_on_the_board_and_every_square_is_numbered():
+    """The die, the pens, the analysis's move, the last move and the legend beside the 20-square
+    ring within the board's twelve lines; every square's number is on the screen (the rows above
+    and below the ring, the side squares' own)."""
+    app = make_app(seed=21)  # Red's first roll is a 6: a move to analyse
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "heuristic"))
+        await pilot.press("a")
+        await settle(pilot)
+        board = screen.board
+        lines = board.render().plain.rstrip("\n").split("\n")
+        assert len(lines) <= board.size.height
+        text = "\n".join(lines)
+        for wanted in ("roll 6", "R pen 4", "B pen 4", "★ expectimax:", "⌂", "◇", "just left"):
+            assert wanted in text, wanted
+        numbers = {token for line in lines for token in line.replace("│", " ").split() if token.isdigit()}
+        assert set(map(str, range(20))) <= numbers

@@ -10,6 +10,8 @@ import os
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arcade.match import run_match
 from bots.base import Context
@@ -17,7 +19,7 @@ from bots.othello import BOTS, AlphaBetaBot, greedy, safety_margin, solve_emptie
 from bots.othello import compiled
 from bots.othello.eval import HEURISTIC_MAX, HandEvaluator, utility
 from bots.othello.patterns import PatternEvaluator
-from bots.othello.search import Engine, Timeout, to_score
+from bots.othello.search import Engine, Timeout, signed_discs, to_score
 from bots.registry import bots_for
 from games.othello import PASS, Othello, bits_to_squares, flip_bits, legal_bits
 
@@ -338,3 +340,21 @@ def test_alphabeta_plays_a_proven_win_by_the_win_loss_draw_solve(engine_kind):
         if played >= 4:
             break
     assert played >= 4
+
+
+@given(st.integers(min_value=-10_000, max_value=10_000), st.sampled_from([1, 2]))
+def test_signed_discs_never_reads_minus_zero(hundredths, places):
+    text = signed_discs(hundredths, places)
+    assert not text.startswith("-") or float(text) < 0
+    assert text[0] in "+-"
+    assert float(text) == pytest.approx(round(hundredths / 100, places))
+
+
+def test_analysis_of_a_near_even_position_reads_plus_zero(monkeypatch):
+    """An evaluation of a few hundredths against blue rounds to ``+0.0``, not ``-0.0``."""
+    import bots.othello as othello_bots
+    game = Othello()
+    state = game.initial_state()
+    monkeypatch.setattr(othello_bots, "_search_for_analysis", lambda state: (-3, 19, False))
+    lines = othello_bots.analyse(game, state).lines
+    assert "expected: blue +0.0 discs" in lines

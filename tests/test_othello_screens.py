@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from arcade.boards.othello import OthelloBoard
 from arcade.screens.pacing import Pacing
@@ -92,7 +94,7 @@ async def test_analysis_is_on_shift_a_while_a_human_moves_and_on_a_otherwise(mon
         assert "A" in shown and "a" not in shown  # what the Footer offers
         await pilot.press("A")
         await settle(pilot)
-        assert screen.analyst.on and "evaluation" in str(screen.query_one("#side-panel").render())
+        assert screen.analyst.on and "expected: blue" in str(screen.query_one("#side-panel").render())
         await pilot.press("A")
         await settle(pilot)
         assert not screen.analyst.on
@@ -126,7 +128,8 @@ async def test_cursor_keys_move_and_h_is_column_h_as_every_letter_is_a_column():
         await settle(pilot)
         assert len(screen.history) == 1
         assert "H3 is not a legal move" in board.footline()
-        assert any("H3 is not a legal move" in str(n.message) for n in app._notifications)
+        assert board.footline()[2:] in " ".join(board.render().plain.split())  # whole, wrapped if need be
+        assert not app._notifications  # said once, on the board: no toast over it
         await pilot.press("enter")  # Enter on the refused square: said again
         await settle(pilot)
         assert "H3 is not a legal move" in board.footline() and len(screen.history) == 1
@@ -157,6 +160,8 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
         await pilot.press("p")
         await settle(pilot)
         assert len(screen.history) == 1  # a pass is refused while a move exists
+        assert "a pass is only legal when no move flips" in screen.board.footline()
+        assert not app._notifications
         play_moves(screen, first_pass_game())
         await settle(pilot)
         assert screen.game.legal_moves(screen.state) == [PASS]
@@ -263,3 +268,47 @@ def test_othello_a_refused_typed_square_is_said_on_the_board(snap_compare):
 def test_othello_at_70_columns(snap_compare):
     """Defect 7: Othello's board is 30 wide; 70 columns are enough for the whole game screen."""
     assert snapshot_after(snap_compare, "othello", size=(70, 24))
+
+
+@given(st.text(alphabet="ab :✗", max_size=80), st.integers(0, 20), st.integers(1, 60), st.integers(0, 4))
+def test_the_foot_line_fits_its_width_and_room(foot, pad, width, room):
+    from arcade.boards.othello import foot_lines
+
+    lines = foot_lines(foot, pad, width, room)
+    assert len(lines) <= room
+    assert all(indent + len(line) <= width for indent, line in lines)
+
+
+async def test_the_analysis_keeps_its_best_move_in_sight_at_80_by_24():
+    from textual.geometry import Region
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "alphabeta"))
+        await pilot.press("A")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        panel = screen.panel
+        width, height = panel.size
+        shown = [strip.text for strip in panel.render_lines(Region(0, 0, width, height))]
+        assert any("│ best move: " in line for line in shown), shown
+        assert any("│ expected: blue " in line for line in shown), shown
+
+
+async def test_the_board_grows_on_a_big_terminal_and_a_click_still_plays_its_square():
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        lines = board.render().plain.rstrip("\n").split("\n")
+        cw, ch = board.cell
+        assert cw > 3 and ch > 1  # bigger squares than 80×24's 3×1
+        assert len(lines) <= board.size.height and all(len(line) <= board.size.width for line in lines)
+        assert 8 * cw > board.size.width // 2  # the board takes more than half the room
+        f4 = parse_square("F4")
+        x = board.left + (f4 & 7) * cw + cw // 2
+        y = board.top + (8 - ((f4 >> 3) + 1)) * ch + ch // 2
+        await pilot.click(board, offset=(x + 1, y))  # +1: the board's left padding
+        await settle(pilot)
+        assert screen.state.event is not None and screen.state.event.move == f4

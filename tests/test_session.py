@@ -10,7 +10,7 @@ import pytest
 from arcade.match import play_out
 from arcade.seeds import match_rngs, screen_rngs
 from arcade.session import CannotUndo, Session
-from bots.base import Bot, Context, Forfeit, FunctionBot, took_too_long
+from bots.base import ERROR, Bot, Context, Forfeit, FunctionBot, took_too_long
 from games.base import IllegalMove, Termination
 from games.hog import Hog
 from games.toothpicks import Toothpicks
@@ -85,6 +85,20 @@ def test_a_forfeit_raised_by_a_bot_keeps_its_kind_and_wording():
     result = Session(game, {0: FunctionBot(game, too_slow), 1: FunctionBot(game, take(1))}).play_to_end()
     assert result.reason == "Player 1 strategy took >100ms to return a move (450 ms)"
     assert result.termination is Termination.TIME and result.winner == 1
+
+
+def test_a_stopped_move_is_not_reported_as_the_slowest_answer():
+    """``no answer after 1.5s; stopped`` beside ``slowest move 1778.7 ms`` read as if answered."""
+    import time
+
+    def stopped(game, state, ctx):
+        time.sleep(0.05)
+        raise Forfeit(ERROR, "no answer after 0.01s; stopped", Termination.TIME)
+
+    game = Toothpicks()
+    session = Session(game, {0: FunctionBot(game, take(1)), 1: FunctionBot(game, stopped)})
+    result = session.play_to_end()
+    assert result.winner == 0 and session.slowest[1] == 0.0 and session.slowest[0] < 0.05
 
 
 def test_chance_is_drawn_from_the_sessions_generator():

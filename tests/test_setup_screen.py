@@ -157,3 +157,56 @@ async def test_ludo_setup_offers_the_contest_and_notebook_presets():
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.screen.query_one("#preset", Select).value == "contest"
+
+
+async def test_setup_says_what_each_option_accepts_as_the_other_fields_stand():
+    """Othello's time limit offers choices (not '0.1–600.0'); Ludo's safe squares follow the
+    track's length (not '0–39' on a 20-square track)."""
+    app = make_app(start_game="othello")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert str(app.screen.query_one("#bounds-time_limit", Label).render()) == "one of these"
+    app = make_app(start_game="ludo")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bounds = app.screen.query_one("#bounds-safe", Label)
+        assert str(bounds.render()).endswith("0–19")
+        app.screen.query_one("#option-length", Input).value = "30"
+        await pilot.pause()
+        assert str(bounds.render()).endswith("0–29")
+
+
+async def test_the_sandbox_row_sits_under_the_first_side_playing_a_bot_from_a_file():
+    app = make_app(start_game="dfootball")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#side-0", Select).value = "file"
+        await pilot.pause()
+        row = screen.query_one("#sandbox-row")
+        siblings = list(row.parent.children)
+        assert row.display and siblings.index(row) == siblings.index(screen.query_one("#file-row-0")) + 1
+
+
+async def test_a_bot_file_that_cannot_load_is_said_in_sight_with_a_hint(tmp_path):
+    bot = tmp_path / "broken.py"
+    bot.write_text("def strategy(state:\n")  # a syntax error: it cannot load
+    app = make_app(start_game="dfootball")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        screen.query_one("#side-0", Select).value = "file"
+        await pilot.pause()
+        screen.query_one("#file-0", Input).value = f"{bot}:strategy"
+        screen.query_one("#sandbox", Select).value = "none"
+        await pilot.press("ctrl+s")
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if screen.query_one("#setup-error").has_class("shown"):
+                break
+        await pilot.pause(0.2)
+        error = screen.query_one("#setup-error")
+        text = str(error.render())
+        assert "could not load" in text and "Start again" in text
+        visible = screen.query_one("#setup").region
+        assert error.region.y >= visible.y and error.region.y < visible.bottom

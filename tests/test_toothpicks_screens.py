@@ -109,3 +109,28 @@ async def test_a_short_terminal_asks_to_be_enlarged_rather_than_cut_toothpicks()
 def test_ninety_nine_toothpicks_fit_at_80_by_24(snap_compare):
     """Defect 2: every stick, the take labels and the just-taken marks show at 80×24."""
     assert snapshot_after(snap_compare, "toothpicks", moves=(3, 9), count=99, max_take=9)
+
+
+async def test_a_digit_over_the_largest_take_says_why_it_takes_nothing():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "toothpicks", ("human", "human"))
+        await pilot.press("3")
+        await settle(pilot)
+        assert screen.state.left == 10
+        assert any("largest take in this game is 2" in str(n.message) for n in app._notifications)
+
+
+def test_the_analysis_of_a_winning_last_take_says_it_takes_the_last():
+    from dataclasses import replace
+
+    from arcade.boards.toothpicks import ToothpickBoard
+    from games.toothpicks import Toothpicks
+
+    game = Toothpicks(count=10, max_take=2)
+    board = ToothpickBoard(game)
+    for left, line in [(2, "take 2, the last toothpicks"), (1, "take 1, the last toothpick"),
+                       (4, "take 1, leaving 3 (a multiple of 3)")]:
+        state = replace(game.initial_state(), left=left)
+        (text,) = board.analysis_lines(state)
+        assert line in text and "leaving 0" not in text

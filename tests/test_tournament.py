@@ -467,3 +467,74 @@ async def test_the_tournament_screen_probes_its_file_bots_in_the_sandbox_it_runs
         await run_and_wait(pilot, screen)
         assert "played nothing" in str(screen.query_one("#t-status").render())
     assert seen["probed"] is seen["ran"] and seen["ran"].sandbox == "bwrap"
+
+
+async def test_the_tournament_screen_opens_on_the_game_list_and_says_ticked_bots_in_text():
+    from textual.widgets import Select, SelectionList
+
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        assert isinstance(app.focused, Select) and app.focused.id == "t-game"
+        bots = screen.query_one("#t-bots", SelectionList)
+        before = set(bots.selected)
+        await pilot.press("down")  # opens the Game list: ticks nothing
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert set(bots.selected) == before
+
+        def prompts() -> dict[str, str]:
+            return {bots.get_option_at_index(i).value: str(bots.get_option_at_index(i).prompt)
+                    for i in range(bots.option_count)}
+
+        assert all(text.startswith("✓ " if name in before else "· ") for name, text in prompts().items())
+        bots.focus()
+        await pilot.pause()
+        first = bots.get_option_at_index(bots.highlighted or 0).value
+        await pilot.press("space")
+        await pilot.pause()
+        assert set(bots.selected) != before, (bots.highlighted, app.focused)
+        assert prompts()[first].startswith("· " if first in before else "✓ ")
+
+
+def test_a_long_file_bot_name_keeps_a_gap_before_the_groups_points():
+    from arcade.screens.tournament import COLUMNS, cut
+
+    width = COLUMNS["groups"][1][1]
+    name = cut("tests/fault_bots/toothpicks_faults.py:raises", width - 1)
+    assert name.startswith("…") and name.endswith("raises") and len(name) < width
+
+
+async def test_the_tournament_screen_asks_to_be_enlarged_where_it_does_not_fit():
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await pilot.app.push_screen(screen)
+        await pilot.pause()
+        assert screen.has_class("too-small")
+        notice = str(screen.query_one("#t-too-small").render())
+        assert "Enlarge the terminal" in notice and "60×20" in notice and "80×24" in notice
+        assert not screen.query_one("#tournament").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert not screen.has_class("too-small") and screen.query_one("#tournament").display
+
+
+def test_the_tournament_screen_at_60_by_20_says_enlarge(snap_compare):
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    async def run_before(pilot):
+        await pilot.app.push_screen(TournamentScreen("toothpicks"))
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(60, 20), run_before=run_before)

@@ -475,8 +475,9 @@ class HogBoard(Board):
         line = Text()
         for side in (0, 1):
             turn = not self.ended(state) and state.player == side
-            line.append("▶" if turn else " ", style="bold")
-            line.append(f"{self.game.sides[side].name} {state.scores[side]}", style=SIDE_STYLES[side])
+            line.append("▶ " if turn else "  ", style="bold")
+            # "Player 0: 1", never "Player 0 1": the score apart from a name ending in a digit
+            line.append(f"{self.game.sides[side].name}: {state.scores[side]}", style=SIDE_STYLES[side])
             line.append("  ")
         line.append(f"goal {self.game.goal}", style=self.style("label"))
         return line

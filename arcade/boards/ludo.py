@@ -6,7 +6,9 @@ the bottom, up the right side, left along the top, down the left side), so Blue'
 another safe square) and its counters, ``R``/``B`` with a superscript count when stacked
 (``R³``); both colours on a safe square take the mark's column too (``R²B³``; the tile's colour
 still shows the square is safe), and where even that is short a count of ten or more shows as
-``⁺`` (``R⁺B²``, the legend then says so), so 15 counters on 40 squares stay legible at 80×24. Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
+``⁺`` (``R⁺B²``, the legend then says so), so 15 counters on 40 squares stay legible at 80×24; the squares' numbers run above and below the ring, and an empty square of the
+side columns shows its own number (every empty square does when there is no room for the
+rows). Red is drawn orange and Blue blue (the colour-blind-safe pair); the letters say which
 is which without colour.
 
 Beside the ring (or inside it when the ring is wide): the die with its face drawn, each side's
@@ -216,6 +218,9 @@ class LudoBoard(Board):
             text.append("\n")
             top += 1
         self._origin = (left, top)
+        if beside:  # the lines from the ring's top to the board's foot
+            self.fit_beside(info_lines, (self.size.height or 12) - top)
+        grid = self.ring_grid()
         for y in range(height * ch):
             text.append_text(self.ring_line(grid, y, margin, info_lines, beside))
             text.append("\n")
@@ -246,6 +251,20 @@ class LudoBoard(Board):
             info_lines[4] = info_lines[4].copy()
             info_lines[4].append(" ")
             info_lines[4].append_text(last)
+
+    def fit_beside(self, info_lines: list[Text], room: int) -> None:
+        """Make ``info_lines`` beside the ring fit the ``room`` lines below its top (80×24 with
+        the analysis's move: eleven lines for ten): the pens' counts beside the die's free rows,
+        then the legend on one line."""
+        if len(info_lines) <= room or len(info_lines) < 7:
+            return
+        for row in (2, 4):  # the die's rows with no caption
+            pen = info_lines.pop(5)
+            info_lines[row] = info_lines[row].copy()
+            info_lines[row].append(" ")
+            info_lines[row].append_text(pen)
+        if len(info_lines) > room:
+            info_lines[-2:] = [Text("⌂home ◇safe ∘left R²=2", style=self.style("label"))]
 
     def centring(self, block_w: int, block_h: int) -> tuple[int, int]:
         """(columns, lines) before a drawing ``block_w`` by ``block_h``: on a big terminal as
@@ -383,7 +402,9 @@ class LudoBoard(Board):
         if not content.plain:
             if last is not None and last.source == square:
                 content.append("∘", style=self.style("track"))
-            elif self.numbered_cells:  # no room for numbers round the ring: the square's own
+            elif self.numbered_cells or not self.number_rows_reach(square):
+                # the square's own number where no number row above or below the ring names it
+                # (the side columns; every square when there is no room for the rows)
                 content.append(str(square), style=self.style("track"))
             else:
                 content.append("·", style=self.style("track"))
@@ -437,6 +458,11 @@ class LudoBoard(Board):
             if candidate.cell_len <= wide:
                 return candidate, wide
         return text(True, False), wide
+
+    def number_rows_reach(self, square: int) -> bool:
+        """True if the number rows above and below the ring name ``square`` (it is in the ring's
+        top or bottom row)."""
+        return self.cells[square][1] in (0, self.shape[1] - 1)
 
     def die_lines(self) -> list[Text]:
         state = self.state

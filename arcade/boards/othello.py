@@ -1,18 +1,21 @@
-"""Othello's board: 8×8 with A–H / 1–8 around it (row 8 at the top), blue ● and orange ○ discs.
+"""Othello's board: 8×8 with A–H / 1–8 around it (row 8 at the top), blue ● and orange ○ discs;
+its squares are 3 columns by 1 line, and grow (5×2, 7×3) where the terminal has room, centred.
 
 Markers that do not rely on colour: the last move in square brackets ``[●]``, the discs it flipped
 in angle brackets ``‹●›`` (for one turn), the human's legal moves as ``+``, the cursor in reverse
 video. Keys while a human is to move: the arrows move the cursor, Enter/space play there, a
 column letter then a row digit (``e`` ``3``) plays E3 (the letters ``a``-``h`` are columns only:
 no vim keys, so ``h`` is never both), ``p`` passes (or Enter, when a pass is the only move); a
-click on a square plays it. A refused square is said in a notification and on the board's foot
-line. With the analysis on (``a``, or ``A`` while a human
+click on a square plays it. A refused square (or pass) is said in one place, the board's foot
+line, wrapped under the board (no notification over it). With the analysis on (``a``, or ``A`` while a human
 is to move, since ``a`` then types column A), the side panel shows both sides' mobility, the
 learned evaluation as the expected final disc margin for blue and the best move found (worked out
 by ``bots.othello.analyse`` in the game screen's worker), and the board marks that move ``★``.
 """
 
 from __future__ import annotations
+
+import textwrap
 
 from rich.style import Style
 from rich.text import Text
@@ -23,7 +26,8 @@ from arcade.boards.base import SIDE_STYLES, Board
 from games.base import Result
 from games.othello import PASS, Othello, OthelloEvent, OthelloState, legal_bits, square_name
 
-CELL = 3  # columns per square
+CELL = 3  # columns per square on a board of 80×24
+CELL_SIZES = ((7, 3), (5, 2))  # bigger squares (columns, lines), the biggest that fits first
 LABEL = 2  # columns of the row labels on each side
 
 
@@ -68,6 +72,7 @@ class OthelloBoard(Board):
         self.refused = ""  # why the last square tried was refused, for the foot line
         self.left = 0  # x of the board's first square inside the widget
         self.top = 2  # y of row 8
+        self.cell = (CELL, 1)  # (columns, lines) of a square as last drawn
 
     # -- drawing --------------------------------------------------------------------------------
     def show(self, state: OthelloState, human: bool, result: Result | None = None) -> None:
@@ -80,14 +85,64 @@ class OthelloBoard(Board):
                 self.cursor = min(moves, key=lambda m: abs((m >> 3) - (self.cursor >> 3)) + abs((m & 7) - (self.cursor & 7)))
         self.refresh_bindings()
 
+    def cell_size(self, width: int, height: int) -> tuple[int, int]:
+        """(columns, lines) of a square: 3×1, or bigger where the board has room for all eight
+        rows and columns, their labels and the foot line (a big terminal's board grows)."""
+        for cw, ch in CELL_SIZES:
+            if LABEL + 1 + 8 * cw + 1 + LABEL <= width and 2 + 8 * ch + 2 <= height:
+                return cw, ch
+        return CELL, 1
+
     def render(self) -> Text:
         state = self.state
-        event = state.event if isinstance(state.event, OthelloEvent) else None
         width = self.size.width or 48
         height = self.size.height or 12
-        board_width = LABEL + 1 + 8 * CELL + 1 + LABEL
+        cw, ch = self.cell = self.cell_size(width, height)
+        board_width = LABEL + 1 + 8 * cw + 1 + LABEL
+        board_height = 2 + 8 * ch + 2
         self.left = max(0, (width - board_width) // 2) + LABEL + 1
         pad = " " * max(0, (width - board_width) // 2)
+        lift = max(0, (height - board_height) // 2) if ch > 1 else 0  # a big board: centred
+        text = Text(no_wrap=True, overflow="crop")
+        text.append("\n" * lift)
+        text.append(pad)
+        text.append(self.headline() + "\n", style="bold")
+        label = self.style("label")
+
+        def letters() -> None:
+            text.append(pad + " " * (LABEL + 1))
+            for c in "ABCDEFGH":
+                text.append(" " * ((cw - 1) // 2))
+                text.append(c, style=label)
+                text.append(" " * (cw - 1 - (cw - 1) // 2))
+            text.append("\n")
+
+        letters()
+        self.top = lift + 2
+        squares = self.square_styles(state)
+        for row in range(8, 0, -1):
+            for k in range(ch):
+                middle = k == ch // 2
+                text.append(pad + " " * (LABEL - 1))
+                text.append(str(row) if middle else " ", style=label)
+                text.append(" ")
+                for col in range(8):
+                    self.append_square(text, squares((row - 1) * 8 + col), cw, middle)
+                text.append(" ")
+                text.append(str(row) if middle else " ", style=label)
+                text.append("\n")
+        lines_left = height - lift - (2 + 8 * ch)
+        if lines_left >= 2:
+            letters()
+            lines_left -= 1
+        for i, (indent, line) in enumerate(foot_lines(self.footline(), len(pad), width, lines_left)):
+            text.append(("\n" if i else "") + " " * indent)
+            text.append(line, style=self.style("hint"))
+        return text
+
+    def square_styles(self, state: OthelloState):
+        """A function of a square: its (left mark, glyph, right mark, cell style, glyph style)."""
+        event = state.event if isinstance(state.event, OthelloEvent) else None
         human = self.human and not self.ended(state)
         legal = 0
         if human:
@@ -95,65 +150,49 @@ class OthelloBoard(Board):
             legal = legal_bits(p, o)
         flipped = set(event.flipped) if event else set()
         last = event.square if event else None
-        # the analysis's best move, on the board: ★ on its square
-        best = self.recommended(state)
-        label, empty_style, square = self.style("label"), self.style("empty"), self.style("square")
-        text = Text(no_wrap=True, overflow="crop")
-        text.append(pad)
-        text.append(self.headline() + "\n", style="bold")
+        best = self.recommended(state)  # the analysis's best move, on the board: ★ on its square
+        empty_style, square = self.style("empty"), self.style("square")
 
-        def letters() -> None:
-            text.append(pad + " " * (LABEL + 1))
-            for c in "ABCDEFGH":
-                text.append(" ")
-                text.append(c, style=label)
-                text.append(" ")
-            text.append("\n")
-
-        letters()
-        self.top = 2
-        for row in range(8, 0, -1):
-            text.append(pad + " " * (LABEL - 1))
-            text.append(str(row), style=label)
-            text.append(" ")
-            for col in range(8):
-                sq = (row - 1) * 8 + col
-                owner = state.at(sq)
-                left_mark, right_mark = " ", " "
-                if sq == last:
-                    left_mark, right_mark = "[", "]"
-                elif sq in flipped:
-                    left_mark, right_mark = "‹", "›"
-                if owner is None:
-                    if sq == best:
-                        glyph, glyph_style = "★", self.style("legal")
-                    elif legal >> sq & 1:
-                        glyph, glyph_style = "+", self.style("legal")
-                    else:
-                        glyph, glyph_style = "·", empty_style
+        def look(sq: int) -> tuple[str, str, str, Style, Style]:
+            owner = state.at(sq)
+            left_mark, right_mark = " ", " "
+            if sq == last:
+                left_mark, right_mark = "[", "]"
+            elif sq in flipped:
+                left_mark, right_mark = "‹", "›"
+            if owner is None:
+                if sq == best:
+                    glyph, glyph_style = "★", self.style("legal")
+                elif legal >> sq & 1:
+                    glyph, glyph_style = "+", self.style("legal")
                 else:
-                    glyph = self.game.sides[owner].symbol
-                    glyph_style = Style.parse(SIDE_STYLES[owner])
-                cell_style = square
-                if human and sq == self.cursor and legal:
-                    # reverse video on an empty square; a disc keeps its colour (reversed, blue
-                    # turned into a black disc on blue) on a grey cursor, underlined
-                    cell_style = square + self.style("cursor" if owner is None else "cursor-disc")
-                marker = self.style("marker")
-                text.append(left_mark, style=cell_style + marker)
-                text.append(glyph, style=cell_style + glyph_style)
-                text.append(right_mark, style=cell_style + marker)
-            text.append(" ")
-            text.append(str(row), style=label)
-            text.append("\n")
-        lines_left = height - 10
-        if lines_left >= 2:
-            letters()
-            lines_left -= 1
-        if lines_left >= 1:
-            text.append(pad)
-            text.append(self.footline(), style=self.style("hint"))
-        return text
+                    glyph, glyph_style = "·", empty_style
+            else:
+                glyph = self.game.sides[owner].symbol
+                glyph_style = Style.parse(SIDE_STYLES[owner])
+            cell_style = square
+            if human and sq == self.cursor and legal:
+                # reverse video on an empty square; a disc keeps its colour (reversed, blue
+                # turned into a black disc on blue) on a grey cursor, underlined
+                cell_style = square + self.style("cursor" if owner is None else "cursor-disc")
+            return left_mark, glyph, right_mark, cell_style, glyph_style
+
+        return look
+
+    def append_square(self, text: Text, look: tuple[str, str, str, Style, Style], cw: int, middle: bool) -> None:
+        """One line of a square ``cw`` columns wide: its marks and glyph on the middle line (the
+        marks next to the glyph), its background on the others."""
+        left_mark, glyph, right_mark, cell_style, glyph_style = look
+        side = (cw - 3) // 2
+        marked = cell_style + self.style("marker")  # the marks' background: the whole square's
+        if not middle:
+            text.append(" " * cw, style=marked)
+            return
+        text.append(" " * side, style=marked)
+        text.append(left_mark, style=marked)
+        text.append(glyph, style=cell_style + glyph_style)
+        text.append(right_mark, style=marked)
+        text.append(" " * (cw - 3 - side), style=marked)
 
     def headline(self) -> str:
         nb, no = self.state.counts()
@@ -216,7 +255,9 @@ class OthelloBoard(Board):
         if self.game.legal_moves(self.state) == [PASS]:
             self.pick(PASS)
         else:
-            self.notify("You have a move: a pass is only legal when no move flips.", title="Cannot pass", severity="warning")
+            self.refused = "you have a move: a pass is only legal when no move flips"
+            self.app.bell()
+            self.refresh()
 
     def play(self, square: int) -> None:
         moves = self.game.legal_moves(self.state)
@@ -225,14 +266,14 @@ class OthelloBoard(Board):
             return
         if moves == [PASS]:
             self.refused = "no move: p passes"
-            self.notify("You have no move: press p to pass.", title="No move", severity="warning")
+            self.app.bell()
             self.refresh()
             return
         try:
             self.game.parse_move(self.state, square_name(square))
         except Exception as exc:  # IllegalMove: say why (space occupied, no trap)
             self.refused = str(exc)
-            self.notify(str(exc), title="Not a legal move", severity="warning")
+            self.app.bell()
             self.refresh()
 
     def on_click(self, event: events.Click) -> None:
@@ -241,10 +282,26 @@ class OthelloBoard(Board):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        col = (offset.x - self.left) // CELL
-        row = 8 - (offset.y - self.top)
+        cw, ch = self.cell
+        col = (offset.x - self.left) // cw
+        row = 8 - (offset.y - self.top) // ch if offset.y >= self.top else 9
         if 0 <= col < 8 and 1 <= row <= 8 and offset.x >= self.left:
             square = (row - 1) * 8 + col
             self.cursor = square
             self.refresh()
             self.play(square)
+
+
+def foot_lines(foot: str, pad: int, width: int, room: int) -> list[tuple[int, str]]:
+    """``foot`` under the board in at most ``room`` lines of ``width``, as (indent, text): indented
+    like the board (``pad``) when it fits on one line, else from the left edge, wrapped at spaces
+    (the last line that fits ends in … when even that is not enough)."""
+    if room < 1 or width < 1:
+        return []
+    if len(foot) + pad <= width:
+        return [(pad, foot)]
+    lines = textwrap.wrap(foot, width) or [""]
+    if len(lines) > room:
+        lines = lines[:room]
+        lines[-1] = lines[-1][: max(0, width - 1)] + "…"
+    return [(0, line) for line in lines]

@@ -264,18 +264,22 @@ class ToothpickBoard(Board):
         if take is None:
             step = self.game.max_take + 1
             return [f"[b]{name}[/b] is losing: {state.left} is a multiple of {step}; any take lets the other side win"]
+        if take == state.left:
+            return [f"[b]{name}[/b] is winning: take {take}, the last toothpick{'s' if take > 1 else ''}"]
         return [f"[b]{name}[/b] is winning: take {take}, leaving {state.left - take} (a multiple of {self.game.max_take + 1})"]
 
     # -- input ------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action in ("take", "take_chosen", "choose"):
-            if parameters and action == "take" and parameters[0] > self.game.max_take:
-                return False
+            # a digit over the largest take stays live when it is the human's turn: it says why
+            # it takes nothing (its key is not in the Footer, which shows 1 and 2 only)
             return True if self.human and not self.ended(self.state) else False
         return True
 
     def action_take(self, count: int) -> None:
         if count > self.game.max_take:
+            self.notify(f"The largest take in this game is {self.game.max_take}: press 1 to "
+                        f"{min(self.game.max_take, self.state.left)}.", title="Not a legal take", severity="warning")
             return
         if self.human and count not in self.game.legal_moves(self.state):
             self.notify(

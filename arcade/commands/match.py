@@ -27,15 +27,20 @@ from arcade.commands.common import (
 )
 
 
+BOT_HELP = ("a bot: a built-in name (arcade bots GAME lists them) or a file of your own, "
+            "path/to/bot.py[:function], in the course's signature")
+
+
 def register(subparsers) -> None:
     match = subparsers.add_parser("match", help="play N games between two bots")
     add_game_argument(match)
-    match.add_argument("bot_a", metavar="BOT_A")
-    match.add_argument("bot_b", metavar="BOT_B")
+    match.add_argument("bot_a", metavar="BOT_A", help=BOT_HELP)
+    match.add_argument("bot_b", metavar="BOT_B", help=BOT_HELP)
     match.add_argument("--games", type=int, default=100, help="games to play (default 100)")
     add_seed_option(match)
     match.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)"
+        "--option", action="append", default=[], metavar="KEY=VALUE",
+        help="a game option (repeatable; arcade options GAME lists them)"
     )
     match.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS", help="per-move time for bots")
     add_memory_option(match)
@@ -107,7 +112,9 @@ def run(args: argparse.Namespace) -> int:
             str(summary.wins[p]),
             str(summary.first_player_wins[p]),
             str(summary.forfeits[p]),
-            f"{summary.max_move_seconds[p] * 1000:.1f} ms",
+            # a bot that only forfeited (stopped, crashed) has no answer to call its slowest
+            f"{summary.max_move_seconds[p] * 1000:.1f} ms" if summary.max_move_seconds[p] or not summary.forfeits[p]
+            else "no answer",
         )
     console = plain_console()
     console.print(table)

@@ -1,4 +1,5 @@
-"""``arcade`` (the menu), ``arcade play GAME`` (its setup screen) and ``arcade bots GAME``."""
+"""``arcade`` (the menu), ``arcade play GAME`` (its setup screen), ``arcade bots GAME`` and
+``arcade options GAME`` (the game's options: what ``--option KEY=VALUE`` accepts)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ def register(subparsers) -> None:
     bots = subparsers.add_parser("bots", help="list a game's bots")
     add_game_argument(bots)
     bots.set_defaults(run=run_bots)
+
+    options = subparsers.add_parser("options", help="list a game's options (--option KEY=VALUE)")
+    add_game_argument(options)
+    options.set_defaults(run=run_options)
 
 
 def run_app(game_id: str | None = None) -> int:
@@ -47,3 +52,26 @@ def run_bots(args: argparse.Namespace) -> int:
     if note:  # e.g. which Othello engine the bots play with
         print(f"\n{note}")
     return 0
+
+
+def run_options(args: argparse.Namespace) -> int:
+    """The game's options, a line each: the key, what it accepts, its default and what it does;
+    then how to give one to a match or a tournament."""
+    game_cls = game_entry(args.game).load()
+    rows = [(o.key, o.bounds_text() or o.kind, value_text(o.default), o.help or o.label) for o in game_cls.options]
+    if not rows:
+        print(f"{args.game} has no options")
+        return 0
+    widths = [max(len(row[i]) for row in rows + [("key", "accepts", "default", "")]) for i in range(3)]
+    print(f"{'key':<{widths[0]}}  {'accepts':<{widths[1]}}  {'default':<{widths[2]}}  what it is")
+    for key, accepts, default, what in rows:
+        print(f"{key:<{widths[0]}}  {accepts:<{widths[1]}}  {default:<{widths[2]}}  {what}")
+    print(f"give one to a match or a tournament: --option {rows[0][0]}={rows[0][2]} (repeatable)")
+    return 0
+
+
+def value_text(value) -> str:
+    """An option's value as it is typed after ``KEY=``: a list comma-separated, ``none`` empty."""
+    if isinstance(value, (tuple, list)):
+        return ",".join(map(str, value)) or "none"
+    return str(value)

@@ -60,7 +60,7 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
                         help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option (repeatable)")
+                        help="a game option (repeatable; arcade options GAME lists them)")
     parser.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS",
                         help="per-move time for bots (file bots forfeit past it)")
     add_memory_option(parser)
@@ -168,21 +168,24 @@ def print_result(game, result: TournamentResult, args, seed: int, secret: bool, 
 
     console = plain_console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
-    table = Table(title=f"{game.title} · {how} · {result.games_per_pair} games a pair · {seed_text(seed, secret)}")
+    title = f"{game.title} · {how} · {result.games_per_pair} games a pair · {seed_text(seed, secret)}"
+    # as wide as its title where the terminal has room: the title is not wrapped mid-way
+    table = Table(title=title, min_width=min(len(title), console.width))
     if args.fmt == "groups":
         columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
     else:
         columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
-    width = min(24, max(len(short_name(bot)) for bot in args.bots))
+    rows = [{"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
+             "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
+            for s in result.standings]
+    cells = {c: [c] + [str(row[c]) for row in rows] for c in columns}
+    others = sum(max(map(len, cells[c])) + 3 for c in columns if c != "bot") + 1  # padding, rules
+    room = max(8, console.width - others - 3)  # the bot column: what the numbers leave
     for column in columns:
-        if column == "bot":
-            table.add_column(column, min_width=width, overflow="fold")
-        else:
-            table.add_column(column, justify="left" if column == "reached" else "right", no_wrap=True)
-    for s in result.standings:
-        values = {"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
-                  "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
-        table.add_row(*(str(values[c]) for c in columns))
+        table.add_column(column, justify="left" if column in ("bot", "reached") else "right", no_wrap=True)
+    for row in rows:
+        row["bot"] = cut_middle(str(row["bot"]), room)
+        table.add_row(*(str(row[c]) for c in columns))
     console.print(table)
     if secret:
         console.print(replay_text(seed).replace("match", "tournament"), soft_wrap=True)
@@ -194,6 +197,17 @@ def print_result(game, result: TournamentResult, args, seed: int, secret: bool, 
         console.print(f"… and {len(reasons) - 10} other forfeit reasons")
     for log in logs:
         console.print(f"file bot output: {log}", soft_wrap=True)
+
+
+def cut_middle(name: str, width: int) -> str:
+    """``name`` in at most ``width`` characters: its start and end kept, ``…`` in between (a
+    long file bot's name keeps its function), so that it never runs into the next column."""
+    if len(name) <= width:
+        return name
+    if width <= 1:
+        return "…"[:width]
+    tail = (width - 1) // 2
+    return name[: width - 1 - tail] + "…" + (name[-tail:] if tail else "")
 
 
 def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int) -> int:

@@ -15,6 +15,8 @@ propose moves (``arcade/boards/base.py``).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Callable
 
 from rich.text import Text
@@ -266,9 +268,19 @@ class GameScreen(Screen):
         if isinstance(outcome, Result):  # a forfeit
             self.generation += 1
             self.write_commentary(outcome.reason)
+            self.say_log_of(message.answer.side)
             self.advance()
         else:
             self.pushed(previous)
+
+    def say_log_of(self, side: int) -> None:
+        """A file bot that forfeited: where its output went (its traceback, its prints), in the
+        commentary, as ``arcade match`` prints it."""
+        from bots.base import printable
+
+        source = getattr(self.bot_entries.get(side), "source", None)
+        if source is not None:
+            self.commentary.say_text(Text(f"its output: {printable(source.log_path)}", style="dim"))
 
     def cancel_bot(self) -> None:
         self.generation += 1
@@ -315,9 +327,12 @@ class GameScreen(Screen):
         self.query_one(ResultBanner).show_result(self.game, self.result)
 
     def player_label(self, side: int) -> str:
-        """"Human", or "bot NAME" (a file bot's spec, as typed: shown plain wherever it goes)."""
+        """"Human", or "bot" and the bot's name (a file bot's file name and function: its folder
+        is in the commentary's first line; shown plain wherever it goes)."""
+        from bots.external import short_name
+
         name = self.players[side]
-        return "Human" if name == HUMAN else f"bot {name}"
+        return "Human" if name == HUMAN else f"bot {short_name(name)}"
 
     def show_analysis_lines(self) -> None:
         """The side panel's analysis: its lines while it is on, nothing while it is off."""
@@ -383,7 +398,7 @@ class GameScreen(Screen):
             # the bot moved first and the human has not: undoing would only replay the bot's move
             self.app.bell()
             if len(self.history) > 1:
-                self.notify("Nothing of yours to take back yet: the bot's opening move stands.",
+                self.notify(f"Nothing of yours to take back yet: {self.what_stands()}.",
                             title="Cannot undo", severity="warning")
             return
         try:
@@ -399,6 +414,12 @@ class GameScreen(Screen):
         self.rebuild_logs()
         self.write_commentary(markup("[i]↶ undone[/i]"))
         self.advance()
+
+    def what_stands(self) -> str:
+        """What is in the history before the human's first move: a bot's move, or only the dice."""
+        if any(s.event is not None and s.event.side not in (CHANCE, *self.humans) for s in self.history):
+            return "the bot's opening move stands"
+        return "the dice's roll stands" if len(self.history) == 2 else "the dice's rolls stand"
 
     def action_analysis(self, key: str = "a") -> None:
         self.analyst.toggle(self.board)
@@ -431,7 +452,8 @@ class GameScreen(Screen):
         except (OSError, RecordError) as exc:
             self.notify(f"cannot save the game: {exc}", title="Not saved", severity="error")
             return
-        self.notify(f"{path}\narcade replay {path} steps through it", title="Game saved", timeout=8)
+        room = min(60, self.app.size.width // 2) - 3  # a toast: 60 wide at most, half the screen, padding
+        self.notify(f"{fold_path(path, room)}\nreplay it: arcade replay PATH", title="Game saved", timeout=8)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.entry.id))
@@ -449,3 +471,25 @@ class GameScreen(Screen):
         self.analyst.cancel()
         for entry in self.bot_entries.values():
             entry.close()
+
+
+def fold_path(path: Path, width: int) -> str:
+    """``path`` (the home folder as ``~``) in lines of at most ``width``, broken after a ``/``
+    (inside a name only when the name alone is longer than ``width``): a notification wraps
+    text at spaces, and a path has none, so it would be split mid-word."""
+    text = str(path)
+    home = str(Path.home())
+    if home not in ("", "/") and text.startswith(home + "/"):
+        text = "~" + text[len(home):]
+    width = max(8, width)
+    lines = [""]
+    for part in re.findall(r"[^/]*/|[^/]+$", text):
+        while len(part) > width:  # a name longer than a line: cut where it must be
+            if lines[-1]:
+                lines.append("")
+            lines[-1], part = part[:width], part[width:]
+            lines.append("")
+        if len(lines[-1]) + len(part) > width and lines[-1]:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(line for line in lines if line)

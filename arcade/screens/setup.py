@@ -186,7 +186,7 @@ class SetupScreen(Screen):
                             classes="setup-field",
                             tooltip=option.help,
                         )
-                    yield Label(plain(option.bounds_text()), classes="setup-bounds")
+                    yield Label(plain(self.bounds_label(option)), classes="setup-bounds", id=f"bounds-{option.key}")
 
     CUSTOM = "custom"
     """The preset choice of options set one by one."""
@@ -221,7 +221,7 @@ class SetupScreen(Screen):
             value = option.default if option is not None else ""
         return ",".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
+    def leave_preset(self, event: Input.Changed) -> None:
         """An option typed by hand that leaves the chosen preset makes the choice ``custom``."""
         if not self.game_cls.presets or not (event.input.id or "").startswith("option-"):
             return
@@ -254,12 +254,49 @@ class SetupScreen(Screen):
         row.display = event.value == FILE
         if event.value == FILE:
             self.query_one(f"#file-{side}", Input).focus()
+        self.place_sandbox_row()
+
+    def place_sandbox_row(self) -> None:
+        """The sandbox row under the first bot from a file (Michigan's when Michigan is one),
+        shown while one side is."""
         chosen = [self.query_one(f"#side-{i}", Select).value for i in range(2)]
-        for row in self.query(".file-limits"):
+        rows = list(self.query(".file-limits"))  # the sandbox, the time a move
+        for row in rows:
             row.display = FILE in chosen
+        if FILE in chosen:
+            after = self.query_one(f"#file-row-{chosen.index(FILE)}")
+            for row in rows:
+                if row.parent is not None:
+                    row.parent.move_child(row, after=after)
+                    after = row
+
+    def bounds_label(self, option) -> str:
+        """What ``option`` accepts, beside its field: the choices' word for a list of presets
+        (they are the values offered), else its range as the other fields now bound it."""
+        if option.presets:
+            return "one of these"
+        values = {}
+        for other in self.game_cls.options:
+            try:
+                values[other.key] = int(self.query_one(f"#option-{other.key}", Input).value)
+            except Exception:  # noqa: BLE001 - not mounted yet, not an Input, or not a number
+                values[other.key] = self.settings.get(other.key, other.default)
+        return option.bounds_text(values)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """An option typed in: the ranges it bounds follow it; leaving the chosen preset makes the
+        choice ``custom``."""
+        key = (event.input.id or "").removeprefix("option-")
+        for option in self.game_cls.options:
+            if option.below and option.below == key:
+                self.query_one(f"#bounds-{option.key}", Label).update(self.bounds_label(option))
+        self.leave_preset(event)
 
     def on_mount(self) -> None:
         self.query_one("#side-0", Select).focus()
+        self.place_sandbox_row()
+        for option in self.game_cls.options:  # the ranges as the fields now bound them
+            self.query_one(f"#bounds-{option.key}", Label).update(self.bounds_label(option))
         if self.notice:
             self.show_error(self.notice)
 
@@ -295,8 +332,11 @@ class SetupScreen(Screen):
 
     def show_error(self, text: str) -> None:
         error = self.query_one("#setup-error", Static)
-        error.update(markup("[b]✗[/b] $text", text=text) if text else "")
+        hint = "\n[dim]Fix it, then Start again (Ctrl+S) · PgUp/PgDn scroll this screen[/dim]"
+        error.update(markup("[b]✗[/b] $text" + hint, text=text) if text else "")
         error.set_class(bool(text), "shown")
+        if text:  # a long message (a load error, its reason and log) is brought into sight
+            self.call_after_refresh(lambda: self.query_one("#setup").scroll_to_widget(error, animate=False))
 
     def action_start(self) -> None:
         """Start with these players and options. File bots are admitted first (in a worker:

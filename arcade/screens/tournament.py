@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 
 from arcade.catalog import CATALOG
 from arcade.untrusted import plain
+from arcade.widgets.layout import Refit, SizeNotice
 
 DEFAULTS: dict[str, tuple[tuple[str, ...], int]] = {
     # the bots ticked and the games a pair a game's tournament starts with: seconds in all, never
@@ -45,6 +46,9 @@ COLUMNS = {  # (label, width, right-aligned); no cell padding: the widths make t
                ("won", 4, True), ("lost", 5, True), (" reached", 10, False)),
 }
 STAGES = {"first round": "round 1", "second round": "round 2", "semi-final": "semi", "third place": "3rd place"}
+MIN_SIZE = (80, 24)
+"""The smallest terminal the form and the tables fit in (the standings' 45 columns beside the
+form's 32)."""
 CROSS_WIDTH = 4
 """A crosstable column: a row bot's wins against one bot (the column's number is its row's)."""
 
@@ -111,6 +115,7 @@ class TournamentScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SizeNotice("", id="t-too-small")
         with Horizontal(id="tournament"):
             with Vertical(id="t-form"):
                 with Horizontal(classes="t-row"):
@@ -154,8 +159,26 @@ class TournamentScreen(Screen):
         self.set_columns("round-robin")
         self.show_crosstable([], [])
         self.fill_bots()
-        self.query_one("#t-bots", SelectionList).focus()
+        # the form's first field first: Down or Enter opens the Game list, never ticks a bot
+        self.query_one("#t-game", Select).focus()
         self.ticker = self.set_interval(1, self.show_count, pause=True)
+
+    def on_resize(self) -> None:
+        self.check_size()
+
+    def on_refit(self, message: Refit) -> None:
+        message.stop()
+        self.call_after_refresh(self.check_size)
+
+    def check_size(self) -> None:
+        """The "Enlarge the terminal" notice in place of the form and the tables where they do
+        not fit (``MIN_SIZE``), as on the game screens: never ``S…`` or ``60 gam``."""
+        width, height = self.app.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "too-small")
+        self.refresh_bindings()
+        if small:
+            self.query_one(SizeNotice).say("The tournament screen", MIN_SIZE, (width, height), False, back="Escape")
 
     def set_columns(self, fmt: str) -> None:
         table = self.query_one("#t-standings", DataTable)
@@ -173,7 +196,9 @@ class TournamentScreen(Screen):
         bots.clear_options()
         for name, entry in bots_for(self.game_id).items():
             if entry.unattended:  # a program someone starts (Othello's external) plays no tournament
-                bots.add_option((name, name, name in ticked))
+                bots.add_option((tick_prompt(name, name in ticked), name, name in ticked))
+        if bots.option_count:
+            bots.highlighted = 0  # Space ticks the first bot as soon as the list has the keys
         self.show_plan()
 
     def games_default(self, fmt: str) -> int:
@@ -193,6 +218,10 @@ class TournamentScreen(Screen):
             self.show_plan()
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        bots = event.selection_list
+        for index in range(bots.option_count):
+            name = bots.get_option_at_index(index).value
+            bots.replace_option_prompt_at_index(index, tick_prompt(name, name in bots.selected))
         self.show_plan()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -237,6 +266,10 @@ class TournamentScreen(Screen):
         built_in = list(self.query_one("#t-bots", SelectionList).selected)
         files = self.query_one("#t-files", Input).value.split()
         return built_in + files
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """No Start while the form is hidden behind the "Enlarge the terminal" notice."""
+        return not (action == "start" and self.has_class("too-small"))
 
     def action_start(self) -> None:
         """Plan the tournament as set (``arcade.tournament.plan``: its pre-flight) and settle the
@@ -369,7 +402,7 @@ class TournamentScreen(Screen):
     def show_standings(self, standings) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear()
-        width = COLUMNS[self.format][1][1]
+        width = COLUMNS[self.format][1][1] - 1  # a column's gap after the longest name: never "raises0"
         for s in standings:
             if self.format == "groups":
                 cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
@@ -427,3 +460,9 @@ class TournamentScreen(Screen):
     def action_back(self) -> None:
         self.workers.cancel_group(self, "tournament")
         self.app.pop_screen()
+
+
+def tick_prompt(name: str, ticked: bool) -> Text:
+    """A bot's line in the list: ``✓ name`` in bold when ticked, ``· name`` dim when not, so
+    the two differ in more than the toggle's colour."""
+    return Text(f"✓ {name}", style="bold") if ticked else Text(f"· {name}", style="dim")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.widgets import DataTable, RichLog
 
 from arcade.untrusted import plain
@@ -23,16 +24,42 @@ class FollowsTheEnd:
 
 
 class Commentary(FollowsTheEnd, RichLog):
-    """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits."""
+    """The commentary: the game's ``Commentator`` lines, the screen's notes, forfeits.
+
+    A ``RichLog`` wraps a line once, at the width it has when the line is written; the pane keeps
+    what it said and writes it all again at a new width (a resized terminal), so its lines are
+    wrapped again rather than cut."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, min_width=20, **kwargs)
         self.border_title = "Commentary"
+        self.said: list[Text] = []
+        self.wrapped_at = 0
 
     def say(self, line: str | Text) -> None:
         """Add ``line``: a ``str`` is plain text, whatever it holds (a forfeit's reason, a bot's
         name); styled lines come as ``Text`` (``arcade.untrusted.markup``)."""
-        self.write(line if isinstance(line, Text) else plain(line, multiline=True))
+        self.say_text(line if isinstance(line, Text) else plain(line, multiline=True))
+    def say_text(self, text: Text) -> None:
+        """Add ``text`` as it is (a path, which may hold brackets, is no markup)."""
+        self.said.append(text)
+        self.write(text)
+
+    def clear(self) -> "Commentary":
+        self.said = []
+        return super().clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if not self._size_known:  # the first size: RichLog writes the lines it kept at this width
+            self.wrapped_at = width
+            return
+        if width and width != self.wrapped_at:
+            self.wrapped_at = width
+            at_end = self.is_vertical_scroll_end
+            super().clear()
+            for text in self.said:
+                self.write(text, scroll_end=at_end)
 
 
 class MoveList(FollowsTheEnd, DataTable):
@@ -53,20 +80,40 @@ class MoveList(FollowsTheEnd, DataTable):
         if event is None:
             return
         who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-        self.add_row(str(state.ply), who, self.fit_move(self.game.move_label(previous, event.move), states))
+        lines = self.fit_move(self.game.move_label(previous, event.move), states)
+        self.add_row(str(state.ply), who, "\n".join(lines), height=len(lines))
         self.scroll_end(animate=False)
 
-    def fit_move(self, text: str, states: int) -> str:
-        """The move's text within the pane (no sideways scrolling): Hog's ten dice lose their
-        dashes (``5555544433``) before anything is cut, and a cut ends in ``…``."""
+    def fit_move(self, text: str, states: int) -> list[str]:
+        """The move's text within the pane (no sideways scrolling), as its row's lines: a long
+        move (Hog's ten dice ``4-5-6-6-3-2-5-1-5-1``) breaks after a dash or at a space onto
+        a second and third line, and only what is left over then is cut, ending in ``…``."""
         names = max([4] + [len(side.name) for side in self.game.sides])
         width = self.outer_size.width or 30  # border 2, scrollbar 1, cell padding
         room = width - 2 - 1 - (len(str(states)) + 2) - (names + 2) - 2
-        if len(text) > room:
-            text = text.replace("-", "")
-        if len(text) > room:
-            text = text[: room - 1] + "…"
-        return text
+        return break_move(text, room)
+
+
+def break_move(text: str, room: int, most: int = 3) -> list[str]:
+    """``text`` in lines of at most ``room`` characters (at least 1), broken after a ``-`` or at
+    a space where it can be, else anywhere; at most ``most`` lines, the last ending in ``…``
+    when some is left over."""
+    room = max(1, room)
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < most:
+        if len(rest) <= room:
+            lines.append(rest)
+            rest = ""
+            break
+        cut = max(rest.rfind("-", 0, room) + 1, rest.rfind(" ", 0, room + 1))
+        if cut <= 0:
+            cut = room
+        lines.append(rest[:cut].rstrip(" "))
+        rest = rest[cut:].lstrip(" ")
+    if rest:
+        lines[-1] = lines[-1][: room - 1] + "…"
+    return lines or [""]
 
 
 class GameLog:

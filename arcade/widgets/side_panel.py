@@ -61,7 +61,18 @@ class SidePanel(Widget):
             for line in self.analysis:
                 text.append_text(ours(line))
                 text.append("\n")
-        return Content.from_rich_text(text)
+        return Content.from_rich_text(self.fitted(text))
+
+    def fitted(self, text: Text) -> Text:
+        """``text`` as it is if its lines, wrapped, fit the panel's height; else without its blank
+        lines, so that the last lines (the analysis's best move) are not the ones lost."""
+        width, height = self.size.width, self.size.height
+        if not width or not height:
+            return text
+        lines = text.split("\n", allow_blank=True)
+        if sum(max(1, -(-line.cell_len // width)) for line in lines) <= height:
+            return text
+        return Text("\n").join(line for line in lines if line.plain.strip())
 
     def draw_side(self, text: Text, side: int) -> None:
         """A side's symbol and name (▶ if it is to move), then its player and score."""
@@ -70,10 +81,12 @@ class SidePanel(Widget):
         to_move = self.result is None and state is not None and state.to_move == side
         text.append("▶ " if to_move else "  ", style="bold")
         text.append(f"{info.symbol} {info.name}", style=self.side_style(side))
+        width = self.size.width or 26
         label = clean(self.labels[side])
+        if 4 + len(label) > width:  # one line, never "bot" and the name on two: cut on the left
+            label = label[:4] + "…" + label[-(width - 9):] if width > 10 else label[: max(1, width - 4)]
         text.append(f"\n    {label}")
         score = self.game.score_text(state, side) if state is not None else ""
-        width = self.size.width or 26
         if score and 4 + len(label) + 3 + len(score) <= width:
             text.append(f" · {score}")
         elif score:  # a long bot name: the score on a line of its own, not wrapped mid-way

@@ -37,7 +37,7 @@ from bots.limits import move_time
 from bots.othello.compiled import CompiledEngine, engine_name, make_engine
 from bots.othello.eval import WIN, HandEvaluator
 from bots.othello.patterns import PatternEvaluator
-from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text
+from bots.othello.search import Engine, SearchInfo, Timeout, line_text, score_text, signed_discs
 from games.base import Analysis
 from games.othello import ORANGE, PASS, TIME_LIMIT, Othello, OthelloState, flip_bits, legal_bits, square_name
 
@@ -220,8 +220,8 @@ still be finishing in its thread when the next one starts)."""
 
 def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = lambda: False) -> Analysis:
     """The game screen's analysis: both sides' mobility, the learned evaluation as the expected
-    final disc margin for blue (a 3-ply search; exact from ``ANALYSIS_EMPTIES`` empties) and
-    the best move found. A few milliseconds either way: it does not look at ``cancelled``."""
+    final disc margin for blue (a 3-ply search; solved exactly from ``ANALYSIS_EMPTIES``
+    empties) and the best move found, each line short enough for the side panel. A few milliseconds either way: it does not look at ``cancelled``."""
     blue_moves = legal_bits(state.blue, state.orange).bit_count()
     orange_moves = legal_bits(state.orange, state.blue).bit_count()
     lines = [f"moves: blue {blue_moves} · orange {orange_moves}"]
@@ -231,11 +231,11 @@ def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = 
     if state.to_move == ORANGE:
         value = -value
     if exact:
-        margin = "draw" if value == 0 else f"blue {'wins' if value > 0 else 'loses'} by {abs(value)}"
-        lines.append(f"evaluation: exact, {margin}")
+        margin = "a draw" if value == 0 else f"blue {'wins' if value > 0 else 'loses'} by {abs(value)}"
+        lines.append(f"solved: {margin}")
         blue_value = float(value)
-    else:
-        lines.append(f"evaluation: blue {value / 100:+.1f} discs at the end (expected)")
+    else:  # one line of the side panel's 26 columns: "expected: blue +0.0 discs"
+        lines.append(f"expected: blue {signed_discs(value, 1)} discs")
         blue_value = value / 100
     lines.append(f"best move: {square_name(move)}")
     return Analysis(state, best=move, value=blue_value, exact=exact, lines=tuple(lines))

@@ -209,7 +209,13 @@ def score_text(score: int) -> str:
         return f"win +{(score - WIN) // 100}"
     if score <= -WIN:
         return f"loss {(score + WIN) // 100}"
-    return f"{score / 100:+.2f}"
+    return signed_discs(score, 2)
+
+
+def signed_discs(hundredths: int, places: int) -> str:
+    """Hundredths of a disc as signed discs to ``places`` decimals, never ``-0.0``: a value that
+    rounds to zero reads ``+0.0`` (rounding first, then adding 0.0, which turns -0.0 into 0.0)."""
+    return f"{round(hundredths / 100, places) + 0.0:+.{places}f}"
 
 
 @dataclass
