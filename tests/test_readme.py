@@ -2,7 +2,8 @@
 repository's root (the example bots it names are in ``examples/``), each within a short budget: a
 command that ends must end well, one still working at the budget's end must have said no error.
 The Othello player and referee lines run together, as the README has them, in a folder of their
-own. A line holding a placeholder (``…``, ``HOST``) is a template, not a command."""
+own. A line holding a placeholder (``…``, ``HOST``, ``DIR``) is a template, not a command
+(``arcade bot install DIR`` would install from the network; ``tests/test_bot_install.py`` runs it)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"
 BUDGET = 15.0
 """Seconds a command runs before it is stopped (a 200-game match need not finish to show it runs)."""
 
-PLACEHOLDERS = ("…", "HOST")
+PLACEHOLDERS = ("…", "HOST", " DIR")
 
 
 def readme_commands() -> list[str]:
@@ -38,7 +39,8 @@ ALONE = [c for c in COMMANDS if c not in REFEREED and not any(p in c for p in PL
 def test_the_readme_has_commands_and_only_known_templates():
     assert len(ALONE) >= 8 and len(REFEREED) == 3
     templates = [c for c in COMMANDS if any(p in c for p in PLACEHOLDERS)]
-    assert templates == ["arcade tournament othello … --games 2 --cluster tcp://HOST:8786 --record contest.jsonl"]
+    assert templates == ["arcade bot install DIR", "arcade bot install DIR", "arcade bot install DIR --no-index --find-links wheels/",
+                         "arcade tournament othello … --games 2 --cluster tcp://HOST:8786 --record contest.jsonl"]
 
 
 def run(argv: list[str], cwd: Path, env: dict) -> subprocess.Popen:

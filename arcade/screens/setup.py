@@ -152,7 +152,7 @@ class SetupScreen(Screen):
             yield Input("" if remembered is None else f"{remembered:g}", placeholder=f"{default:g}",
                         compact=True, id="file-time", classes="setup-field",
                         tooltip="seconds a bot from a file has for each move; blank: the game's limit")
-            yield Label(f"seconds; blank: {default:g} (the game's)", classes="setup-bounds")
+            yield Label(plain(f"seconds; blank: {default:g} (the game's)"), classes="setup-bounds")
 
     def valid_settings(self) -> dict:
         """The remembered options the game accepts (else its defaults): for the time's default."""

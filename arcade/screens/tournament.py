@@ -402,7 +402,9 @@ class TournamentScreen(Screen):
     def show_standings(self, standings) -> None:
         table = self.query_one("#t-standings", DataTable)
         table.clear()
-        width = COLUMNS[self.format][1][1] - 1  # a column's gap after the longest name: never "raises0"
+        # a gap after the longest name where the next column's figures may fill theirs (the groups'
+        # points): never "raises0"; the round robin's games column leaves one of its own
+        width = COLUMNS[self.format][1][1] - (self.format == "groups")
         for s in standings:
             if self.format == "groups":
                 cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
