@@ -181,12 +181,13 @@ FORFEITS = {
 }
 
 
+FAULT_CASES = [(function, "none") for function in sorted(FORFEITS)] + [  # in the sandbox: the notebook's three
+    pytest.param(function, "bwrap", marks=MODES[1].marks) for function in ("invalid_move", "raises", "slow")]
+
+
 @needs_r
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("function", sorted(FORFEITS))
+@pytest.mark.parametrize(("function", "mode"), FAULT_CASES)
 def test_each_r_fault_forfeits_in_the_courses_words(function, mode, capfd):
-    if mode == "bwrap" and function not in ("invalid_move", "slow", "raises"):
-        pytest.skip("the notebook's three faults are enough in the sandbox too")
     game = load("dfootball")()
     limit, words = FORFEITS[function]
     limits = Limits(time=limit, sandbox=mode)
