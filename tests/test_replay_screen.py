@@ -66,3 +66,24 @@ async def test_ludos_replay_writes_moves_as_the_live_move_list_does():
         expected = [game.move_label(before, after.event.move) for before, after in zip(screen.states, screen.states[1:])]
         assert shown == expected and not any(text.startswith("(") for text in shown)
         assert any("→" in text for text in shown)
+
+
+async def test_hogs_replay_shows_ten_dice_whole_in_the_move_list_at_80_by_24():
+    """Ten dice (``4-5-6-6-3-2-5-1-5-1``) are broken after their dashes onto a second line of the
+    move list, as the live one does: nothing cut, no sideways scrolling."""
+    game, moves = recorded("hog", ("always_roll_10", "always_roll_10"), 3)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ReplayScreen(CATALOG["hog"], game, ("always_roll_10", "always_roll_10"), moves, "a replay")
+        await app.push_screen(screen)
+        await settle(pilot)
+        table = screen.query_one("#moves", DataTable)
+        width = table.scrollable_content_region.width
+        rolls = [i for i, state in enumerate(screen.states[1:]) if state.event.side == -1 and len(
+            game.move_label(screen.states[i], state.event.move)) > 12]
+        assert rolls, "a roll of many dice"
+        for i in rolls:
+            label = game.move_label(screen.states[i], screen.states[i + 1].event.move)
+            cell = str(table.get_row_at(i)[2])
+            assert cell.replace("\n", "") == label and "…" not in cell and "\n" in cell
+        assert table.virtual_size.width <= width  # no sideways scrollbar

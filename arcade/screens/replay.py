@@ -76,12 +76,23 @@ class ReplayScreen(Screen):
         self.query_one("#side-panel").border_title = f"Replay · {self.game.title}"
         table = self.query_one("#moves", DataTable)
         table.add_columns("#", "who", "move")
+        self.fill_moves(table)
+        table.focus()
+        self.show(0)
+
+    def fill_moves(self, table: DataTable) -> None:
+        """The moves as the live move list writes them, a long one (Hog's ten dice) broken after
+        its dashes onto a second and third line within the pane (``break_move``), never cut."""
+        from arcade.widgets.game_log import break_move
+
+        names = max([4] + [len(side.name) for side in self.game.sides])
+        width = table.outer_size.width or 30  # the pane (30 columns: #game-grid), before it is laid out
+        room = width - 2 - 1 - (len(str(len(self.states))) + 2) - (names + 2) - 2
         for before, after in zip(self.states, self.states[1:]):
             event = after.event
             who = "dice" if event.side == CHANCE else self.game.sides[event.side].name
-            table.add_row(str(after.ply), who, Text(self.game.move_label(before, event.move)))  # as live
-        table.focus()
-        self.show(0)
+            lines = break_move(self.game.move_label(before, event.move), room)
+            table.add_row(str(after.ply), who, Text("\n".join(lines)), height=len(lines))
 
     # -- drawing -------------------------------------------------------------------------------
     def show(self, position: int) -> None:
