@@ -344,10 +344,6 @@ def _quiet_worker() -> None:
     os.close(devnull)
 
 
-def default_jobs() -> int:
-    return os.cpu_count() or 1
-
-
 def mp_context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -391,11 +387,19 @@ class Runner:
     """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
     Dask cluster (``cluster``: the scheduler's address; ``packed``: the file bots' bundles,
     ``pack_bots``, sent there once). With a ``log`` (a ``RecordLog``) every
-    finished game is appended to it as it comes, and games the log holds already are not played."""
+    finished game is appended to it as it comes, and games the log holds already are not played.
+
+    With ``steal``, this process is one of the ``jobs`` processes that play (``jobs - 1`` workers
+    besides it) rather than waiting idle on its workers: it takes the last chunk no worker has
+    started yet (a pending future it can still cancel) and plays it itself, again and again. While
+    the workers start (a process, the arcade's imports, their bots' tables) the games go on here,
+    so a small tournament is over before the workers matter and more jobs are never much slower
+    than one; which process plays a chunk changes none of its games. Without it (the app, whose
+    screen this process draws) ``jobs`` workers play."""
 
     def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
                  cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None,
-                 packed: Sequence = ()) -> None:
+                 packed: Sequence = (), steal: bool = True) -> None:
         self.setup = setup
         self.games = games
         self.seed = seed
@@ -405,6 +409,7 @@ class Runner:
         self.log = log
         self.cluster = cluster
         self.packed = list(packed)
+        self.steal = steal
         self.data: dict[str, object] = {}
         """On a cluster: each file bot's bundle, a future of the cluster (``bundle_data``)."""
         self.pool: ProcessPoolExecutor | None = None
@@ -432,7 +437,8 @@ class Runner:
             # together (cheaper for many small games)
             watched = self.log is not None or self.progress is not None
             self.stream = context.Queue() if watched else None
-            self.pool = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_worker_init,
+            workers = self.jobs - 1 if self.steal else self.jobs  # stealing, this process is one of them
+            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
                                             initargs=(self.stream, os.getpid()))
         return self
 
@@ -520,11 +526,19 @@ class Runner:
                 report()
 
         while pending:
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             if self.cancelled():
                 for future in pending:
                     future.cancel()
                 raise KeyboardInterrupt
+            stolen = self.steal and next((f for f in sorted(pending, key=futures.__getitem__, reverse=True)
+                                          if f.cancel()), None)
+            if stolen:  # no worker took it: played here (its games are the same wherever they are played)
+                pending.discard(stolen)
+                task = tasks[futures[stolen]]
+                run_task(self.setup, task, lambda record: (take(task.pair, record), report()))
+                drain()
+                continue
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             drain()
             for future in sorted(done, key=futures.__getitem__):
                 for record in chunk_result(future):  # any the stream has not brought yet
@@ -701,12 +715,15 @@ def run_tournament(
     cluster: str | None = None,
     repair: bool = False,
     bundle_cap: int = DEFAULT_CAP,
+    steal: bool = True,
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
     file specs, every game under ``limits`` (the sandbox of file bots included).
     ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
     aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
-    packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes)."""
+    packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes). ``steal``: with
+    workers, this process plays the chunks no worker has taken yet too (``Runner``); the app, whose
+    screen this process draws, leaves them to the workers."""
     from arcade.catalog import load
     from bots.external import is_file_spec, parse_spec
 
@@ -729,7 +746,7 @@ def run_tournament(
         except RecordError as exc:
             raise TournamentError(str(exc)) from None
     try:
-        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster, packed) as runner:
+        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster, packed, steal) as runner:
             del packed  # the runner sent them
             runner.total = planned.total
             if fmt == "round-robin":

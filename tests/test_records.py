@@ -121,7 +121,7 @@ def test_the_plan_says_how_many_games_and_how_long_without_playing(tmp_path):
                            "--plan", "--jobs", "2", "--record", str(record)],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "3 pairs × 2 games = 6 games" in done.stdout and "with --jobs 2" in done.stdout
+    assert "3 pairs × 2 games = 6 games" in done.stdout and "processes playing: 2 (--jobs)" in done.stdout
     assert not record.exists()
     # each bot at its own clock: alphabeta-0.1s 0.1 s a move, greedy and random at once; alphabeta
     # at the game's 10 s. About 60 moves a game, half each side's.
@@ -129,7 +129,7 @@ def test_the_plan_says_how_many_games_and_how_long_without_playing(tmp_path):
                            cwd=ROOT, capture_output=True, text=True, timeout=60)
     slow = subprocess.run([*CLI, "tournament", "othello", "greedy", "alphabeta", "--games", "2", "--plan"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert "at most 7 s if every move" in quick.stdout, quick.stdout
+    assert "at most 6.6 s if every move" in quick.stdout, quick.stdout
     assert "at most 10 min if every move" in slow.stdout, slow.stdout
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from arcade.tournament import TournamentError, plan, planned_games, planned_pairs, run_tournament
-from arcade.catalog import CATALOG
+from arcade.catalog import CATALOG, load
 
 FAULTS = Path(__file__).parent / "fault_bots"
 RAISES = f"{FAULTS / 'toothpicks_faults.py'}:raises"
@@ -319,15 +319,18 @@ def test_each_games_default_tournament_takes_seconds(game_id):
     import time
 
     from arcade.screens.tournament import defaults
-    from arcade.tournament import default_jobs
+    from arcade.jobs import plan_jobs
+    from arcade.tournament import plan
     from bots.registry import bots_for
+    from bots.limits import Limits
 
     bots, games = defaults(game_id)
     entries = bots_for(game_id)
     assert len(bots) >= 3 and all(entries[bot].unattended for bot in bots)
     assert 2 <= games <= 20
     start = time.perf_counter()
-    result = run_tournament(game_id, bots, games=games, seed=0, jobs=default_jobs())
+    jobs = plan_jobs(load(game_id)(), plan(game_id, bots, games=games), Limits()).jobs
+    result = run_tournament(game_id, bots, games=games, seed=0, jobs=jobs)
     took = time.perf_counter() - start
     assert sum(p.games for p in result.pairs) == len(bots) * (len(bots) - 1) // 2 * games
     assert took < 30, f"{game_id}'s default tournament took {took:.0f} s"

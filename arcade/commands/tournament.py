@@ -32,7 +32,6 @@ from arcade.tournament import (
     TournamentError,
     TournamentPlan,
     TournamentResult,
-    default_jobs,
     plan,
     run_tournament,
 )
@@ -56,7 +55,7 @@ def register(subparsers) -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
     add_seed_option(parser)
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: the CPU count)")
+    parser.add_argument("--jobs", type=int, default=None, help="processes that play, this one included (default: chosen from the plan, shown by --plan)")
     parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
                         help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -101,7 +100,7 @@ def run(args) -> int:
         raise UsageError(str(exc)) from None
     limits = limits_of(args)
     if args.plan:
-        return print_plan(game, planned, limits, args.jobs or default_jobs())
+        return print_plan(game, planned, limits, args.jobs)
     if args.csv:
         check_output(args.csv, "--csv")  # before any game: a directory, /dev/full, no right to write
     limits = contained(args.bots, limits, required=True)  # file bots run contained, or --sandbox none
@@ -137,7 +136,7 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
 
         try:
             return run_tournament(args.game, planned.bots, settings=dict(game.settings), games=planned.games,
-                                  seed=seed, jobs=args.jobs or default_jobs(), fmt=planned.fmt, limits=limits,
+                                  seed=seed, jobs=args.jobs or jobs_for(game, planned, limits, args), fmt=planned.fmt, limits=limits,
                                   progress=progress, record=args.record, repair=args.repair,
                                   cluster=args.cluster, bundle_cap=args.bundle_cap << 20)
         except BrokenProcessPool as exc:
@@ -210,19 +209,14 @@ def cut_middle(name: str, width: int) -> str:
     return name[: width - 1 - tail] + "…" + (name[-tail:] if tail else "")
 
 
-def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int) -> int:
-    """``--plan``: how many games the tournament plays and how long it may take, from each bot's
-    time a move (``TournamentPlan.clocks``) and the game's typical length (random play's, over
-    40 games), playing nothing."""
-    import random
-
-    from games.base import CHANCE, random_playout
+def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) -> int:
+    """``--plan``: how many games the tournament plays, how long it may take (each bot's time a
+    move, ``TournamentPlan.clocks``, over the game's typical length: random play's, 40 games) and
+    the worker processes it would use (``--jobs``, or chosen: ``arcade.jobs``), playing nothing."""
+    from arcade.jobs import plan_jobs, typical_moves
 
     n = len(planned.bots)
-    rng = random.Random(0)
-    lengths = [sum(s.to_move != CHANCE for s in random_playout(game, game.initial_state(), rng)[:-1])
-               for _ in range(40)]
-    moves = sum(lengths) / len(lengths)
+    moves = typical_moves(game)
     clocks = planned.clocks(game, limits)
     per_pair = sum(clocks.values()) * (n - 1) / max(1, n * (n - 1) // 2) if n > 1 else 0.0
     worst = planned.total * moves / 2 * per_pair  # each side makes half the moves
@@ -230,10 +224,31 @@ def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int) -> int:
     print(f"{game.title} {how} of {n} bots: {plural(planned.pairs, 'pair')} × {plural(planned.games, 'game')} = "
           f"{plural(planned.total, 'game')}")
     print(f"a game: about {moves:.0f} moves (random play, 40 games)")
-    print(f"at most {duration(worst)} if every move takes its time limit; with --jobs {jobs}: "
-          f"{duration(worst / jobs)}; on a cluster of W workers, that divided by W")
+    print(f"at most {duration(worst)} if every move takes its time limit; on a cluster of W workers, "
+          f"that divided by W")
+    if jobs is not None:
+        print(f"processes playing: {jobs} (--jobs)")
+    else:
+        choice = plan_jobs(game, planned, limits, moves=moves)
+        serial, expected = min(choice.serial, worst), min(choice.expected, worst / choice.jobs)  # a bound is a bound
+        machine = f"{choice.cpus} CPUs, {choice.load:.1f} other processes running"
+        if choice.jobs == 1:
+            print(f"processes playing: 1, this one (expected {duration(serial)}; a worker would cost "
+                  f"{choice.worker:.2f} s to start; {machine}; --jobs J to choose)")
+        else:
+            print(f"processes playing: {choice.jobs}, this one and {plural(choice.jobs - 1, 'worker')} (expected "
+                  f"{duration(expected)}, on one process {duration(serial)}; {machine}; "
+                  f"--jobs J to choose)")
     print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
     return 0
+
+
+def jobs_for(game, planned: TournamentPlan, limits: Limits, args) -> int:
+    """The worker processes of a run without ``--jobs``: chosen from the plan (``arcade.jobs``);
+    a cluster's run does not use them."""
+    from arcade.jobs import plan_jobs
+
+    return 1 if args.cluster else plan_jobs(game, planned, limits).jobs
 
 
 def plural(count: int, noun: str) -> str:
@@ -241,6 +256,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def duration(seconds: float) -> str:
+    if seconds < 10:
+        return f"{seconds:.1f} s"
     if seconds < 90:
         return f"{seconds:.0f} s"
     if seconds < 90 * 60:

@@ -340,7 +340,8 @@ class TournamentScreen(Screen):
     def run_tournament(self, planned, seed: int, limits) -> None:
         """Admit the bots (every file bot loaded in the sandbox its games run in), then play."""
         from arcade.catalog import load
-        from arcade.tournament import default_jobs, run_tournament
+        from arcade.jobs import plan_jobs
+        from arcade.tournament import run_tournament
         from bots.registry import UnknownBot, admit
         from bots.sandbox import SandboxUnavailable
 
@@ -358,9 +359,10 @@ class TournamentScreen(Screen):
                 self.post_message(self.Progress(done, total, list(pairs), bots))
 
         try:
-            result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=default_jobs(),
+            jobs = plan_jobs(load(self.game_id)(), planned, limits).jobs  # the bots' own moves, timed
+            result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=jobs,
                                     fmt=planned.fmt, limits=limits, progress=progress,
-                                    cancelled=lambda: worker.is_cancelled)
+                                    cancelled=lambda: worker.is_cancelled, steal=False)
         except KeyboardInterrupt:
             return
         except Exception as exc:  # noqa: BLE001 - shown on the screen, never a traceback
