@@ -16,8 +16,12 @@ class ArcadeApp(App[None]):
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
-    CSS_PATH = ["arcade.tcss", *(entry.board_css for entry in CATALOG.values())]
-    """The app's styles, then each board's (``arcade/boards/<id>.tcss``, named by the catalog)."""
+    MODES = {"menu": MenuScreen}
+    DEFAULT_MODE = "menu"
+    """The menu is the app's first screen itself (no blank screen under it to lay out)."""
+    CSS_PATH = "arcade.tcss"
+    """The app's own styles (the menu's); every other screen loads its own when it first opens
+    (its ``CSS_PATH``), and a screen with a board the board's (``GameEntry.board_css_file``)."""
 
     def __init__(self, start_game: str | None = None, seed: int | None = None, replay=None) -> None:
         super().__init__()
@@ -36,7 +40,6 @@ class ArcadeApp(App[None]):
         if theme in self.available_themes and self.theme == "textual-dark":  # not one set before mount
             self.theme = theme
         self.theme_changed_signal.subscribe(self, lambda theme: memory.remember_theme(theme.name))
-        self.push_screen(MenuScreen())
         if self.start_game is not None:
             from arcade.screens.setup import SetupScreen
 

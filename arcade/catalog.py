@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - types only: the catalog imports no game
@@ -51,8 +52,13 @@ class GameEntry:
 
     @property
     def board_css(self) -> str:
-        """The board's styles, relative to ``arcade/`` (the app loads every board's)."""
+        """The board's styles, relative to ``arcade/``."""
         return f"boards/{self.id}.tcss"
+
+    @property
+    def board_css_file(self) -> Path:
+        """The board's styles as a path (the game and replay screens add it to their ``css_path``)."""
+        return Path(__file__).resolve().parent / self.board_css
 
     @property
     def help(self) -> str:

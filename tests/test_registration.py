@@ -37,7 +37,8 @@ def test_every_part_of_a_game_is_there(game_id):
     assert (ROOT / "arcade" / game_entry.board_css).is_file()
     from arcade.app import ArcadeApp
 
-    assert game_entry.board_css in ArcadeApp.CSS_PATH
+    assert ArcadeApp.CSS_PATH == "arcade.tcss"  # the menu's: a board's styles come with its screens
+    assert game_entry.board_css_file == ROOT / "arcade" / game_entry.board_css
     bots = bots_for(game_id)
     assert bots and all(isinstance(bot, BotEntry) for bot in bots.values())
     assert all(name == bot.name for name, bot in bots.items())

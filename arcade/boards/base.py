@@ -25,8 +25,8 @@ A board declares ``MIN_WIDTH``/``MIN_HEIGHT``: the terminal size the whole game 
 this game with the given settings (``min_size``). Below it the screen shows an "enlarge the
 terminal" notice instead of a garbled board. Design for 80×24.
 
-Styles: a board's CSS lives in its own ``arcade/boards/<game>.tcss`` (loaded by the app's
-``CSS_PATH`` in ``arcade/app.py``, with the screens' ``arcade/arcade.tcss``), not in
+Styles: a board's CSS lives in its own ``arcade/boards/<game>.tcss`` (loaded when a screen that
+shows the board first opens: ``GameScreen`` and ``ReplayScreen`` add it to their ``css_path``), not in
 ``DEFAULT_CSS``: the board's own rules and its component classes, ``<prefix>--<name>``, whose
 prefix is the board's ``COMPONENT_PREFIX``; ``style(name)`` gives the Rich style of one for
 drawing (it is the app's stylesheet that sets them, so a board mounted in another app is drawn

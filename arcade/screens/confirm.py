@@ -14,6 +14,9 @@ from textual.widgets import Button, Static
 class ConfirmScreen(ModalScreen[bool]):
     """``question`` with Yes (y) and No (n, Escape; Enter on the focused No); dismissed with the answer."""
 
+    CSS_PATH = "confirm.tcss"
+    """Its styles (``arcade/screens/confirm.tcss``), read when it first opens."""
+
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm-yes", tooltip="Yes, do it"),
         Binding("n,escape", "answer(False)", "No", id="confirm-no", tooltip="No, back to the game"),

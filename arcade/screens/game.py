@@ -53,6 +53,9 @@ from games.base import CHANCE, GameError, Result, State
 class GameScreen(Screen):
     """A game in progress: board, side panel, commentary, move list."""
 
+    CSS_PATH = "game.tcss"
+    """Its styles (``arcade/screens/game.tcss``), read when it first opens."""
+
     BINDINGS = KEYS
     """The screen's keys (``arcade/screens/game_keys.py``), offered when they make sense (``available``)."""
 
@@ -74,6 +77,7 @@ class GameScreen(Screen):
         when the caller admitted them already (the setup screen, for file bots), under ``limits``
         (``bots.limits``: the session's)."""
         super().__init__()
+        self.css_path = [*self.css_path, entry.board_css_file]  # loaded when the screen opens
         self.entry = entry
         self.game = entry.load()(**settings)
         self.players = players

@@ -19,6 +19,9 @@ def help_markdown(game_id: str) -> str:
 class HelpScreen(ModalScreen[None]):
     """The rules of one game. Escape, q or ? closes it."""
 
+    CSS_PATH = "help.tcss"
+    """Its styles (``arcade/screens/help.tcss``), read when it first opens."""
+
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="close", tooltip="Close the rules"),
         Binding("q", "dismiss", "Close", show=False),

@@ -7,9 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
 
+from arcade.widgets.footer import SteadyFooter
 from arcade.catalog import CATALOG, GameEntry
 
 
@@ -52,7 +53,7 @@ class MenuScreen(Screen):
                 id="games",
             )
             yield Static("↑↓ choose · Enter set up a game", id="menu-hint")
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         games = self.query_one("#games", OptionList)

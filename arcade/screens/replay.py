@@ -16,8 +16,9 @@ from textual.binding import Binding
 from textual.containers import Container, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, RichLog, Static
+from textual.widgets import DataTable, Header, RichLog, Static
 
+from arcade.widgets.footer import SteadyFooter
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
@@ -26,6 +27,9 @@ from games.base import CHANCE, Game, GameError, State
 
 class ReplayScreen(Screen):
     """One recorded game: its positions, one after another."""
+
+    CSS_PATH = "game.tcss"
+    """Its styles (``arcade/screens/game.tcss``), read when it first opens."""
 
     BINDINGS = [
         Binding("left", "step(-1)", "Back", id="back-a-move", tooltip="A move back", priority=True),
@@ -42,6 +46,7 @@ class ReplayScreen(Screen):
         from arcade.records import shown
 
         super().__init__()
+        self.css_path = [*self.css_path, entry.board_css_file]  # loaded when the screen opens
         self.entry = entry
         self.game = game
         self.players = (shown(players[0], 200), shown(players[1], 200))
@@ -68,7 +73,7 @@ class ReplayScreen(Screen):
             yield Static("", id="side-panel")
             yield RichLog(id="commentary", wrap=True, markup=True, min_width=20)
             yield DataTable(id="moves", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#commentary").border_title = "Commentary"

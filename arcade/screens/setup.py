@@ -10,8 +10,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Select, Static
+from textual.widgets import Button, Header, Input, Label, Select, Static
 
+from arcade.widgets.footer import SteadyFooter
 from arcade.catalog import GameEntry
 from arcade.screens.game import GameScreen
 from arcade.screens.help import HelpScreen
@@ -30,6 +31,9 @@ FILE = "file"
 
 class SetupScreen(Screen):
     """Choose Human or a bot for each side, set the options, press Start."""
+
+    CSS_PATH = "setup.tcss"
+    """Its styles (``arcade/screens/setup.tcss``), read when it first opens."""
 
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", tooltip="Back to the menu"),
@@ -122,7 +126,7 @@ class SetupScreen(Screen):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
             yield Static("Tab next field · Enter open a choice", id="setup-hint")
-        yield Footer()
+        yield SteadyFooter()
 
     def compose_file_limits(self) -> ComposeResult:
         """The rows of file bots' limits (shown while a side is a bot from a file): the sandbox,

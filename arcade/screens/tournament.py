@@ -18,9 +18,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ProgressBar, Select, SelectionList, Static
+from textual.widgets import Button, DataTable, Header, Input, Label, ProgressBar, Select, SelectionList, Static
 from textual.worker import get_current_worker
 
+from arcade.widgets.footer import SteadyFooter
 from arcade.catalog import CATALOG
 from arcade.untrusted import plain
 from arcade.widgets.layout import Refit, SizeNotice
@@ -99,6 +100,9 @@ def head_to_head(bots: list[str], pairs) -> dict[tuple[str, str], int]:
 class TournamentScreen(Screen):
     """Choose a game, bots and format; Start runs the tournament and fills in the standings."""
 
+    CSS_PATH = "tournament.tcss"
+    """Its styles (``arcade/screens/tournament.tcss``), read when it first opens."""
+
     BINDINGS = [
         Binding("escape", "back", "Back", id="back", tooltip="Stop the tournament and go back to the menu"),
         Binding("ctrl+s", "start", "Start", id="start", tooltip="Start the tournament"),
@@ -147,7 +151,7 @@ class TournamentScreen(Screen):
                                 cell_padding=0)
                 yield DataTable(id="t-crosstable", cursor_type="none", zebra_stripes=True, show_cursor=False,
                                 cell_padding=0)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         standings = self.query_one("#t-standings", DataTable)

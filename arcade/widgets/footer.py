@@ -1,4 +1,11 @@
-"""Fitting a screen's keys in the Footer when the terminal is too narrow for them all.
+"""The Footer of every screen: ``SteadyFooter`` redraws its keys only when they change, and
+``FittedFooter`` fits a screen's keys when the terminal is too narrow for them all.
+
+Textual's Footer rebuilds all its keys (a widget each) whenever the screen's bindings may have
+changed (a screen pushed, the focus moved), which at start-up is three times for the same keys:
+``SteadyFooter`` compares what it would show with what it shows and rebuilds only on a change
+(the menu, setup, tournament and replay screens; the game screen's ``FittedFooter`` keeps
+Textual's own rebuilding, which its fitting to the width relies on).
 
 ``FittedFooter`` is Textual's Footer that leaves out the entries of the actions in
 ``left_out``. Their keys are still bound and still work (and the keys panel, Ctrl+P → Keys,
@@ -16,6 +23,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -26,6 +34,29 @@ PALETTE_WIDTH = 14
 def action_name(action: str) -> str:
     """``pace`` of ``pace(-1)``."""
     return parse_action(action)[1]
+
+
+class SteadyFooter(Footer):
+    """The Footer, rebuilt only when the keys it shows change."""
+
+    _shown: tuple | None = None
+
+    def shown(self) -> tuple:
+        """What the Footer would show now: each shown binding's key, label, action, state and
+        tooltip, and the command palette's."""
+        active = self.screen.active_bindings
+        return tuple((key, binding.description, binding.action, enabled, tooltip, binding.group)
+                     for key, (_node, binding, enabled, tooltip) in active.items()
+                     if binding.show or key == self.app.COMMAND_PALETTE_BINDING)
+
+    def compose(self):
+        self._shown = self.shown() if self._bindings_ready else None
+        yield from super().compose()
+
+    def bindings_changed(self, screen: Screen) -> None:
+        if self._bindings_ready and self.is_attached and screen is self.screen and self._shown == self.shown():
+            return
+        super().bindings_changed(screen)
 
 
 class FittedFooter(Footer):
