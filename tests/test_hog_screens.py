@@ -239,3 +239,26 @@ async def test_the_heat_map_header_keeps_each_score_apart_from_its_name():
         await settle(pilot)
         summary = screen.board.score_summary().plain
         assert summary.startswith("  Player 0: 1  ▶ Player 1: 0  ") and "Player 0 1" not in summary
+
+
+@given(width=st.integers(16, 100), dice=st.lists(st.integers(1, 6), min_size=1, max_size=10),
+       piggy=st.booleans(), more_boar=st.booleans(), player=st.integers(0, 1))
+def test_the_other_players_last_turn_always_fits_its_line(width, dice, piggy, more_boar, player):
+    """At any board width, the line under the dice saying the other player's last turn is never
+    cut: the faces, else their count, else the points with the rule, else the points alone."""
+    from dataclasses import replace
+
+    from games.hog import Hog, HogEvent
+
+    game = Hog()
+    board = HogBoard(game)
+    board.style = lambda name: ""  # unmounted: no stylesheet to read the component classes from
+    sow_sad = not piggy and 1 in dice
+    points = 1 if sow_sad else (7 if piggy else sum(dice))
+    board.last_turns = {player: HogEvent(side=player, move=0, text="", player=player, num_dice=0 if piggy else len(dice),
+                                         dice=() if piggy else tuple(dice), points=points, sow_sad=sow_sad,
+                                         piggy=piggy, more_boar=more_boar)}
+    board.state = replace(game.initial_state(), event=HogEvent(side=1 - player, move=1, text="", player=1 - player, num_dice=1, dice=(2,), points=2))
+    (line,) = board.other_turn_line(width)
+    assert len(line.plain) <= width, line.plain
+    assert line.plain.endswith(f"+{points}") or f"{points} point" in line.plain or f"+{points}" in line.plain

@@ -224,12 +224,18 @@ class HogBoard(Board):
         if drawn is None or not others:
             return []
         player = others[0]
-        line = Text()
-        line.append(f"{self.game.sides[player].name}'s last turn: ", style=SIDE_STYLES[player])
         turn = self.last_turns[player]
-        text = self.turn_text(turn)
-        if len(line.plain) + len(text) > width:  # ten dice: their count, not a cut list
-            text = f"{turn.num_dice} dice, Sow Sad → 1 point" if turn.sow_sad else f"{turn.num_dice} dice = {turn.points} points"
+        labels = (f"{self.game.sides[player].name}'s last turn: ", "last turn: ")  # the colour says whose
+        texts = [self.turn_text(turn)]
+        if not turn.piggy:  # ten dice: their count, not a cut list; then the points alone
+            texts.append(f"{turn.num_dice} dice, Sow Sad → 1 point" if turn.sow_sad
+                         else f"{turn.num_dice} dice = {turn.points} points")
+        texts.append(f"+{turn.points} ({'Sow Sad' if turn.sow_sad else 'Piggy' if turn.piggy else 'rolled'})")
+        texts.append(f"+{turn.points}")
+        label, text = next(((label, text) for label in labels for text in texts if len(label) + len(text) <= width),
+                           (labels[1], texts[-1]))
+        line = Text()
+        line.append(label, style=SIDE_STYLES[player])
         line.append(text, style=self.style("label"))
         return [line]
 
