@@ -445,6 +445,10 @@ class Othello(Game):
     def move_text(self, state: OthelloState, move: int) -> str:
         return square_name(move)
 
+    def move_label(self, state: OthelloState, move: int) -> str:
+        """``E3``, and ``pass`` for a pass (the course's ``P`` is for files, not for reading)."""
+        return "pass" if move == PASS else square_name(move)
+
     def parse_move(self, state: OthelloState, text: str) -> int:
         """``e3``, ``E3``, ``E 3``, or ``P``/``pass``; ``IllegalMove`` saying why otherwise."""
         if state.result is not None:
