@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arcade.tournament import TournamentError, plan, planned_games, planned_pairs, run_tournament
 from arcade.catalog import CATALOG, load
@@ -541,3 +543,28 @@ def test_the_tournament_screen_at_60_by_20_says_enlarge(snap_compare):
         await pilot.pause()
 
     assert snap_compare(make_app(), terminal_size=(60, 20), run_before=run_before)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text())
+def test_no_csv_cell_starts_a_spreadsheet_formula(text):
+    from arcade.commands.tournament import FORMULA_STARTS, cell
+
+    shown = cell(text)
+    assert not shown.lstrip(" ").startswith(FORMULA_STARTS)
+    assert shown in (text, "'" + text)  # nothing lost: a leading quote at most
+    assert cell(-3) == -3 and cell(2.5) == 2.5  # numbers stay numbers
+
+
+def test_a_bot_file_named_like_a_formula_is_text_in_the_csv(tmp_path):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "=HYPERLINK(1).py").write_text("def good(left):\n    return 1\n")
+    bot = "=HYPERLINK(1).py:good"  # as a student hands it in, named from the class folder
+    out = tmp_path / "standings.csv"
+    done = run_cli("tournament", "toothpicks", "perfect", bot, "--games", "2", "--seed", "1", "--sandbox", "none",
+                   "--json", "--csv", str(out), cwd=folder)
+    assert done.returncode == 0, done.stderr
+    cells = [c for row in csv.reader(out.open()) for c in row]
+    assert "'" + bot in cells  # the name, kept whole, read as text
+    assert not any(c.lstrip(" ").startswith(("=", "+", "-", "@")) for c in cells)

@@ -40,10 +40,24 @@ if TYPE_CHECKING:  # pragma: no cover
     from bots.limits import Limits
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""How a spreadsheet cell that it reads as a formula begins (the full-width forms too)."""
+
+
+def cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a text that would start a formula (a student's
+    bot file named ``=HYPERLINK(…).py``) gets a leading ``'``, as OWASP advises; numbers stay."""
+    if isinstance(value, str) and value.lstrip(" ").startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def csv_rows(result: TournamentResult) -> list[list]:
+    """The standings as CSV rows (a header first), every cell safe to open in a spreadsheet."""
     rows = [["rank", "bot", "wins", "draws", "losses", "games", "forfeits", "points", "stage"]]
     for s in result.standings:
-        rows.append([s.rank, s.bot, s.wins, s.draws, s.losses, s.games, s.forfeits, s.points, s.stage])
+        rows.append([cell(v) for v in (s.rank, s.bot, s.wins, s.draws, s.losses, s.games, s.forfeits, s.points,
+                                       s.stage)])
     return rows
 
 
