@@ -367,3 +367,26 @@ def test_a_tournament_killed_with_sigkill_leaves_no_process_behind(tmp_path):
         except OSError:
             pass
     assert not left, [Path(f"/proc/{pid}/cmdline").read_bytes()[:80] for pid in left if Path(f"/proc/{pid}").exists()]
+
+
+@pytest.mark.parametrize("run", ["match", "tournament"])
+def test_ctrl_c_says_the_secret_seed_and_how_to_go_on(tmp_path, run):
+    """Interrupted (Ctrl+C: SIGINT), a run with a secret seed says it, and how to resume its
+    record: the games so far cannot be replayed or resumed without it."""
+    import signal
+    import time
+
+    record = tmp_path / "r.jsonl"
+    bots = ["greedy", "alphabeta-0.1s"] if run == "match" else ["greedy", "random", "alphabeta-0.1s"]
+    process = subprocess.Popen([*CLI, run, "othello", *bots, "--games", "40", "--record", str(record),
+                                *(["--jobs", "1"] if run == "tournament" else [])],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not record.exists() or len(record.read_text().splitlines()) < 2):
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    seed = json.loads(record.read_text().splitlines()[0])["seed"]
+    assert f"arcade: interrupted; secret seed {seed}: replay this {run} with --seed {seed}" in err
+    assert f"run it again with --record {record} to go on" in err and "Traceback" not in err

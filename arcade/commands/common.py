@@ -93,6 +93,18 @@ def replay_text(seed: int) -> str:
     return f"secret seed {seed}: replay this match with --seed {seed}"
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C in a run whose line must say more than "interrupted" (its secret seed, how to
+    resume its record): ``arcade.cli`` prints the text."""
+
+
+def interrupted(seed: int, secret: bool, run: str, record: str | None) -> Interrupted:
+    """The ``Interrupted`` of a ``run`` stopped by Ctrl+C: with a secret seed, the seed (lost
+    otherwise: the games so far cannot be replayed without it); with a record, how to go on."""
+    resume = f"; run it again with --record {record} to go on" if record else ""
+    return Interrupted(stopped("interrupted", seed, secret, run) + resume)
+
+
 def stopped(problem: object, seed: int, secret: bool, run: str = "match") -> str:
     """The one line of a ``run`` (a match, a tournament) that stopped midway (a full disk, a
     worker lost): the problem, and with a secret seed, the seed (the record holds it too, and

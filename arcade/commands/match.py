@@ -23,6 +23,7 @@ from arcade.commands.common import (
     seconds,
     seed_of,
     seed_text,
+    interrupted,
     stopped,
 )
 
@@ -67,6 +68,8 @@ def play(game, entries, seed: int, secret: bool, limits, log, args):
                              on_game=lambda record: progress.advance(task), log=log)
     except RecordError as exc:
         raise UsageError(stopped(f"the match stopped: {exc}", seed, secret)) from None
+    except KeyboardInterrupt:
+        raise interrupted(seed, secret, "match", args.record) from None
     finally:
         if log is not None:
             log.close()

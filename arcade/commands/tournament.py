@@ -23,6 +23,7 @@ from arcade.commands.common import (
     seed_of,
     seed_text,
     seconds,
+    interrupted,
     stopped,
     check_output,
 )
@@ -126,6 +127,8 @@ def run(args) -> int:
         result = play(game, planned, limits, seed, args)
     except UsageError as exc:
         raise UsageError(stopped(exc, seed, secret, "tournament")) from None
+    except KeyboardInterrupt:
+        raise interrupted(seed, secret, "tournament", args.record) from None
     if args.json:
         print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
     else:
