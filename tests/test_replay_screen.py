@@ -23,6 +23,15 @@ def recorded(game_id: str, names: tuple[str, str], seed: int):
     return game, outcome.moves
 
 
+async def opened(pilot, game_id: str, names: tuple[str, str], seed: int) -> ReplayScreen:
+    """The replay of ``names``' game of ``game_id`` played with ``seed``, open and settled."""
+    game, moves = recorded(game_id, names, seed)
+    screen = ReplayScreen(CATALOG[game_id], game, names, moves, "a replay")
+    await pilot.app.push_screen(screen)
+    await settle(pilot)
+    return screen
+
+
 def last_turns(states) -> dict[int, HogEvent]:
     turns = {}
     for state in states:
@@ -32,12 +41,9 @@ def last_turns(states) -> dict[int, HogEvent]:
 
 
 async def test_hogs_replay_keeps_the_last_turns_after_end_home_and_steps_and_offers_no_board_key():
-    game, moves = recorded("hog", ("always_roll_4", "always_roll_6"), 4)
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        screen = ReplayScreen(CATALOG["hog"], game, ("always_roll_4", "always_roll_6"), moves, "a replay")
-        await app.push_screen(screen)
-        await settle(pilot)
+        screen = await opened(pilot, "hog", ("always_roll_4", "always_roll_6"), 4)
         keys = {binding.binding.key for binding in screen.active_bindings.values()}
         assert "c" not in keys and "enter,space" not in keys  # no Coach, no Roll
         await pilot.press("end")
@@ -55,12 +61,10 @@ async def test_hogs_replay_keeps_the_last_turns_after_end_home_and_steps_and_off
 
 
 async def test_ludos_replay_writes_moves_as_the_live_move_list_does():
-    game, moves = recorded("ludo", ("heuristic", "simple_player"), 2)
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:
-        screen = ReplayScreen(CATALOG["ludo"], game, ("heuristic", "simple_player"), moves, "a replay")
-        await app.push_screen(screen)
-        await settle(pilot)
+        screen = await opened(pilot, "ludo", ("heuristic", "simple_player"), 2)
+        game = screen.game
         table = screen.query_one("#moves", DataTable)
         shown = [str(table.get_row_at(row)[2]) for row in range(table.row_count)]
         expected = [game.move_label(before, after.event.move) for before, after in zip(screen.states, screen.states[1:])]
@@ -71,12 +75,10 @@ async def test_ludos_replay_writes_moves_as_the_live_move_list_does():
 async def test_hogs_replay_shows_ten_dice_whole_in_the_move_list_at_80_by_24():
     """Ten dice (``4-5-6-6-3-2-5-1-5-1``) are broken after their dashes onto a second line of the
     move list, as the live one does: nothing cut, no sideways scrolling."""
-    game, moves = recorded("hog", ("always_roll_10", "always_roll_10"), 3)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = ReplayScreen(CATALOG["hog"], game, ("always_roll_10", "always_roll_10"), moves, "a replay")
-        await app.push_screen(screen)
-        await settle(pilot)
+        screen = await opened(pilot, "hog", ("always_roll_10", "always_roll_10"), 3)
+        game = screen.game
         table = screen.query_one("#moves", DataTable)
         width = table.scrollable_content_region.width
         rolls = [i for i, state in enumerate(screen.states[1:]) if state.event.side == -1 and len(

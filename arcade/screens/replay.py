@@ -88,11 +88,9 @@ class ReplayScreen(Screen):
     def fill_moves(self, table: DataTable) -> None:
         """The moves as the live move list writes them, a long one (Hog's ten dice) broken after
         its dashes onto a second and third line within the pane (``break_move``), never cut."""
-        from arcade.widgets.game_log import break_move
+        from arcade.widgets.game_log import break_move, move_room
 
-        names = max([4] + [len(side.name) for side in self.game.sides])
-        width = table.outer_size.width or 30  # the pane (30 columns: #game-grid), before it is laid out
-        room = width - 2 - 1 - (len(str(len(self.states))) + 2) - (names + 2) - 2
+        room = move_room(self.game, table.outer_size.width, len(self.states))
         for before, after in zip(self.states, self.states[1:]):
             event = after.event
             who = "dice" if event.side == CHANCE else self.game.sides[event.side].name

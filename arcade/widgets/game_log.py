@@ -88,10 +88,16 @@ class MoveList(FollowsTheEnd, DataTable):
         """The move's text within the pane (no sideways scrolling), as its row's lines: a long
         move (Hog's ten dice ``4-5-6-6-3-2-5-1-5-1``) breaks after a dash or at a space onto
         a second and third line, and only what is left over then is cut, ending in ``…``."""
-        names = max([4] + [len(side.name) for side in self.game.sides])
-        width = self.outer_size.width or 30  # border 2, scrollbar 1, cell padding
-        room = width - 2 - 1 - (len(str(states)) + 2) - (names + 2) - 2
-        return break_move(text, room)
+        return break_move(text, move_room(self.game, self.outer_size.width, states))
+
+
+def move_room(game: Game, width: int, states: int) -> int:
+    """Columns the ``move`` cell of a move list ``width`` columns wide has (30 before it is laid
+    out, as ``#game-grid`` makes it), beside its border, scrollbar, the ``#`` column of a game of
+    ``states`` states and the ``who`` column (the longest side's name), each cell padded: the
+    live list's and the replay's."""
+    names = max([4] + [len(side.name) for side in game.sides])
+    return (width or 30) - 2 - 1 - (len(str(states)) + 2) - (names + 2) - 2
 
 
 def break_move(text: str, room: int, most: int = 3) -> list[str]:
