@@ -26,10 +26,11 @@ from arcade.catalog import load  # noqa: E402
 from arcade.match import play_out  # noqa: E402
 from arcade.seeds import match_rngs  # noqa: E402
 from bots import sandbox  # noqa: E402
-from bots.base import BotEntry, Context, random_move  # noqa: E402
+from bots.base import BotEntry, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
 from bots.external.freezer import Freezer  # noqa: E402
 from bots.limits import Limits  # noqa: E402
+from byob import Timed  # noqa: E402  (bench/byob.py: a bot whose moves are timed)
 
 GOOD = f"{ROOT / 'tests' / 'fault_bots' / 'dfootball_faults.py'}:good"
 BURNER = f"{ROOT / 'tests' / 'hostile_bots' / 'burner' / 'burner.py'}:burn"
@@ -49,18 +50,6 @@ def timed(name: str, method):
 
 Freezer.freeze = timed("freeze", Freezer.freeze)
 Freezer.thaw = timed("thaw", Freezer.thaw)
-
-
-class Timed:
-    def __init__(self, bot) -> None:
-        self.bot = bot
-        self.seconds: list[float] = []
-
-    def choose(self, state, ctx: Context):
-        start = time.perf_counter()
-        move = self.bot.choose(state, ctx)
-        self.seconds.append(time.perf_counter() - start)
-        return move
 
 
 def figures(values: list[float]) -> str:
