@@ -82,7 +82,7 @@ def test_the_bwrap_sandbox_loads_the_file_from_bot_and_caps_processes():
     from bots import sandbox
 
     bench = Bench(answering(Moved(1)))
-    bench.source.sandbox = "bwrap"
+    bench.source.limits = bench.source.limits.with_sandbox("bwrap")
     bench.ask()
     assert bench.transports[0].sent[0] == Load(path=f"/bot/{GOOD.name}", function="good", game="toothpicks",
                                                memory=DEFAULT_MEMORY, processes=sandbox.PROCESSES)

@@ -232,12 +232,10 @@ class FileBotSource:
         if limits.sandbox not in ("bwrap", "none"):
             raise ValueError(f"a file bot's sandbox must be settled (bwrap or none), not {limits.sandbox!r}")
         self.limits = limits
-        self.sandbox = limits.sandbox
         self.game_id = game_id
         self.spec = spec
         self.path, self.function = parse_spec(spec, game_id)
         self.adapter = adapter_for(game_id)
-        self.memory = limits.memory
         self.log_path = (logs or log_dir()) / log_name(self.path, self.function, package_of(self.path))
         self.log = BotLog(self.log_path)
         self.rolled = False
@@ -246,6 +244,16 @@ class FileBotSource:
         self.clock = clock
         self.lock = threading.RLock()
         self.host: Host | None = None
+
+    @property
+    def sandbox(self) -> str:
+        """``bwrap`` or ``none``: the limits' (one owner: ``limits``)."""
+        return self.limits.sandbox
+
+    @property
+    def memory(self) -> int | None:
+        """The memory cap in bytes (``None``: none): the limits'."""
+        return self.limits.memory
 
     def limit(self, game, ctx: Context | None = None) -> float:
         """This move's seconds: the move's ``Context.time_limit``, else the limits' time, else the
