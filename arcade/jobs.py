@@ -1,10 +1,10 @@
-"""How many worker processes a tournament uses when ``--jobs`` is not given.
+"""How many processes play a tournament (``--jobs``) when it is not given.
 
 A worker is not free: it starts a process, imports the arcade and builds its bots' tables again
 (Hog's ``optimal`` table, D-Football's book) before its first game, and on a busy machine it
 shares the processors with everything else. A small tournament of quick bots is over before two
 workers have started (400 games of Toothpick Takeaway take 0.1 s in one process, 0.3 s over two),
-so the number of workers is chosen from the plan, before anything is played:
+so the number of processes is chosen from the plan, before anything is played:
 
 1. ``probe``: each built-in bot is built once (timed: what every worker pays again) and, if it
    keeps no clock, plays a few of its own moves (timed, within a small budget); a bot that
@@ -207,7 +207,7 @@ def machine_load() -> float:
 
 def plan_jobs(game, planned, limits, moves: float | None = None, cpus: int | None = None,
               load: float | None = None) -> JobsChoice:
-    """The workers for ``planned`` (a ``TournamentPlan``) under ``limits``: ``probe``,
+    """The processes for ``planned`` (a ``TournamentPlan``) under ``limits``: ``probe``,
     ``estimate`` and ``choose`` with this machine's processors and load unless given."""
     from itertools import combinations
 
