@@ -197,6 +197,14 @@ class DFootball(Game):
         other = self.sides[1 - loser].name
         return Result(1 - loser, f"{name} cannot move: {name} loses, {other} wins!")
 
+    def move_label(self, state: FootballState, move: int) -> str:
+        """``14→13`` for the player on 14 stepping to 13, ``14→12 jump`` for a jump (the course's
+        move is the square of the player moved: the files and the parser keep it)."""
+        if move not in self.legal_moves(state):  # not a move of this position: as it was given
+            return str(move)
+        _board, passed = apply_move(state.board, state.team, move)
+        return f"{passed[0]}→{passed[-1]}" + (" jump" if len(passed) == 3 else "")
+
     def legal_moves(self, state: FootballState) -> list[int]:
         if state.result is not None:
             return []

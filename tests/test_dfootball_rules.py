@@ -340,3 +340,19 @@ def test_no_game_outlasts_the_declared_longest_game(n):
 
     start = game.initial_state()
     assert 0 < longest(start.board, 0) <= game.max_game_length() == n * (3 * n + 1)
+
+@given(st.integers(1, 11), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_move_list_reads_each_move_as_its_squares(n, seed):
+    """The move list's label of a move says where the player went (``14→13``, ``14→12 jump``), as
+    the commentary does; the course's move (the player's square) stays the move's text."""
+    game = DFootball(n=n)
+    from games.base import random_playout
+
+    states = random_playout(game, game.initial_state(), random.Random(seed))
+    for before, after in zip(states, states[1:]):
+        label = game.move_label(before, after.event.move)
+        squares = after.event.squares
+        assert label == f"{squares[0]}→{squares[-1]}" + (" jump" if len(squares) == 3 else "")
+        assert f"{squares[0]}→{squares[-1]}" in after.event.text
+        assert game.move_text(before, after.event.move) == str(after.event.move)
