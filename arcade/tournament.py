@@ -284,10 +284,11 @@ def die_with(coordinator: int) -> None:
     threading.Thread(target=watch, name="coordinator-watch", daemon=True).start()
 
 
-def run_task_streaming(setup: Setup, task: Task, index: int) -> list[GameRecord]:
-    """``run_task`` in a local worker, sending each game's record to the coordinator at once."""
+def run_task_streaming(setup: Setup, task: Task, key: tuple[int, int]) -> list[GameRecord]:
+    """``run_task`` in a local worker, sending each game's record to the coordinator at once,
+    with ``key`` (the stage's number and the task's index in it: ``Runner._play_on_pool``)."""
     stream = _STREAM
-    return run_task(setup, task, None if stream is None else (lambda record: stream.put((index, record))))
+    return run_task(setup, task, None if stream is None else (lambda record: stream.put((key, record))))
 
 
 # -- bot files that travel with the games (a cluster's workers share no folder with us) ----------
@@ -410,6 +411,8 @@ class Runner:
         self.cluster = cluster
         self.packed = list(packed)
         self.steal = steal
+        self.stages = 0
+        """Stages played over the pool so far (groups play several: their streamed records are told apart)."""
         self.data: dict[str, object] = {}
         """On a cluster: each file bot's bundle, a future of the cluster (``bundle_data``)."""
         self.pool: ProcessPoolExecutor | None = None
@@ -513,15 +516,20 @@ class Runner:
     def _play_on_pool(self, tasks, to_play, take, report) -> None:
         import queue
 
-        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], i): i for i in to_play}
+        self.stages += 1  # a record still in the stream from an earlier stage (its chunk's result
+        stage = self.stages  # brought it already) must not count in this one's pairs
+        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i)): i
+                                      for i in to_play}
         pending = set(futures)
 
         def drain() -> None:
             while self.stream is not None:
                 try:
-                    i, record = self.stream.get_nowait()
+                    (sent_in, i), record = self.stream.get_nowait()
                 except queue.Empty:
                     return
+                if sent_in != stage:
+                    continue
                 take(tasks[i].pair, record)
                 report()
 

@@ -116,3 +116,25 @@ def test_the_plan_prints_the_processes_it_would_use():
     text = plan_text("othello", "greedy", "alphabeta-1s", "random", "--games", "10")
     cpus = __import__("os").cpu_count()
     assert (f"processes playing: {min(cpus, 3)}, this one and" in text) if cpus > 1 else "1, this one" in text
+
+
+def test_a_record_left_in_the_stream_by_an_earlier_stage_never_counts_in_the_next():
+    """Groups play stage after stage over one pool; a worker's record of a finished stage may
+    still be in the stream (its chunk's result brought it already). It must not be taken as a game
+    of the next stage's pairs (it stopped the app's groups tournament with "list index out of
+    range", or took a game's place)."""
+    from arcade.match import GameRecord
+    from arcade.tournament import Runner, Setup
+
+    def stages(jobs: int, stale: bool) -> list:
+        setup = Setup("toothpicks", {"count": 10, "max_take": 2})
+        with Runner(setup, 10, 1, jobs, progress=lambda *a: None, steal=False) as runner:
+            runner.total = 20
+            first = runner.play("groups", [("perfect", "random")])
+            if stale:  # as if a worker's record of that stage came late
+                late = GameRecord(number=1, first=0, winner=1, reason="late", plies=1)
+                runner.stream.put(((runner.stages, 0), late))
+            second = runner.play("final", [("always_1", "always_2")])
+        return [(p.a, p.b, [(r.number, r.winner, r.reason) for r in p.records]) for p in first + second]
+
+    assert stages(2, stale=True) == stages(1, stale=False)
