@@ -351,8 +351,9 @@ class TournamentScreen(Screen):
 
         worker = get_current_worker()
         bots = list(planned.bots)
+        game = load(self.game_id)()
         try:
-            admit(load(self.game_id)(), bots, limits).close()
+            admit(game, bots, limits).close()
         except (UnknownBot, SandboxUnavailable) as exc:
             self.post_message(self.Finished(problem=str(exc)))
             return
@@ -363,7 +364,7 @@ class TournamentScreen(Screen):
                 self.post_message(self.Progress(done, total, list(pairs), bots))
 
         try:
-            jobs = plan_jobs(load(self.game_id)(), planned, limits).jobs  # the bots' own moves, timed
+            jobs = plan_jobs(game, planned, limits).jobs  # the bots' own moves, timed
             result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=jobs,
                                     fmt=planned.fmt, limits=limits, progress=progress,
                                     cancelled=lambda: worker.is_cancelled, steal=False)
