@@ -35,8 +35,8 @@ from bots.base import QUICK, Context
 
 WORKER_START = 0.15
 """Seconds of a processor a worker takes before it plays (a forkserver's child importing the
-arcade, the pool's set-up and its queue), besides its bots' tables: measured by
-``bench/tournament.py`` (0.13–0.17 s on the 2-core machine)."""
+arcade, the pool's set-up and its queue), besides its bots' tables: 0.13–0.17 s on the 2-core
+machine, 2026-11-26 (10-game Toothpick Takeaway round robins, two processes against one)."""
 
 FILE_BOT_START = 0.15
 """Seconds a file bot's process takes to start, once a chunk (its sandbox, Python, its file)."""
