@@ -17,31 +17,77 @@ adds its parser and gives it ``set_defaults(run=function)``; ``function(args)`` 
 status and may raise ``UsageError``. A bot is a built-in name (``arcade bots GAME``) or a file,
 ``path/to/bot.py:function``, in the course's signature for the game, run in a process of its own.
 
+Only the module of the command typed is imported (``COMMANDS`` says which module registers each
+command, and holds its one-line help for ``arcade --help``): ``arcade`` alone imports no command
+at all and opens the menu, and ``arcade replay`` never loads the tournament's process pool.
+
 Errors in what the user typed (an unknown game, bot or option) print one line naming the valid
 choices and exit with status 2.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from arcade.commands import bot, hog, match, othello, play, replay, tournament
-from arcade.commands.common import EXIT_USAGE, UsageError
+if TYPE_CHECKING:  # pragma: no cover
+    import argparse
 
-COMMANDS = (play, match, tournament, replay, bot, hog, othello)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("play", "open a game's setup screen directly"),
+    "bots": ("play", "list a game's bots"),
+    "options": ("play", "list a game's options (--option KEY=VALUE)"),
+    "match": ("match", "play N games between two bots"),
+    "tournament": ("tournament", "a tournament between bots (round robin or groups)"),
+    "replay": ("replay", "step through a recorded game (a --record file) on its board"),
+    "bot": ("bot", "prepare a bot's folder (install its requirements.txt)"),
+    "hog": ("hog", "Hog's own commands (analyze)"),
+    "othello-player": ("othello", "play one Othello game as a CS4341 program (file protocol)"),
+    "othello-referee": ("othello", "referee one Othello game between two CS4341 programs (file protocol)"),
+}
+"""Each command: the module of ``arcade.commands`` that registers it, and its one-line help (the
+one place it is written: ``Commands.add_parser`` gives it to the parser the module adds)."""
+
+class Commands:
+    """The subparsers a command module's ``register`` adds its parsers to: each gets its help
+    from ``COMMANDS``."""
+
+    def __init__(self, subparsers) -> None:
+        self.subparsers = subparsers
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        kwargs.setdefault("help", COMMANDS[name][1])
+        return self.subparsers.add_parser(name, **kwargs)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (its first word that is not an option), or None."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of ``arcade``: the module that registers ``command`` adds its parsers (all
+    of them, when ``command`` is None: ``arcade --help`` needs only the table, but tests and
+    tools see every parser whole); the other commands stand as their names and help alone."""
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="arcade",
         description="A terminal arcade of five course-contest games. With no command: open the menu.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
-        module.register(sub)
+    if command is None:
+        modules = {module for module, _ in COMMANDS.values()}
+    else:
+        modules = {COMMANDS[command][0]} if command in COMMANDS else set()
+    for name, (module, text) in COMMANDS.items():
+        if name in sub.choices:
+            continue
+        if module in modules:
+            importlib.import_module(f"arcade.commands.{module}").register(Commands(sub))
+        else:
+            sub.add_parser(name, help=text)
     return parser
 
 
@@ -58,11 +104,21 @@ def parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argpar
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # the menu: the app, and nothing of the commands, is imported
+        from arcade.app import ArcadeApp
+
+        ArcadeApp().run()
+        return 0
+    from arcade.commands.common import EXIT_USAGE, UsageError
+
     try:
+        parser = build_parser(command_named(argv) or "")
         args = parse(parser, argv)  # a type that checks more than argparse raises UsageError
         if args.command is None:
-            return play.run_app()
+            from arcade.commands.play import run_app
+
+            return run_app()
         return args.run(args)
     except UsageError as exc:  # it may quote a path, a bot's name or error: shown plain, capped
         from arcade.untrusted import clean
@@ -73,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arcade: {exc or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (arcade bots hog | head): nothing more to say
+        import os
+
         try:
             sys.stdout = open(os.devnull, "w")
         except OSError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -209,3 +210,65 @@ def test_match_help_says_a_bot_may_be_a_file(capsys):
     with pytest.raises(SystemExit):
         main(["match", "--help"])
     assert "path/to/bot.py[:function]" in capsys.readouterr().out
+
+
+MENU_MODULES = {"arcade", "arcade.app", "arcade.catalog", "arcade.cli", "arcade.screens", "arcade.screens.menu",
+                "arcade.widgets", "arcade.widgets.footer", "games", "games.base"}
+"""What ``arcade`` with no command may import of the project: the app and its menu."""
+
+
+def loaded_by(argv: list[str]) -> set[str]:
+    """The modules ``arcade.cli.main(argv)`` imports, in a fresh interpreter, the app's run
+    replaced by nothing (it would take the terminal) and ``--help``'s exit caught."""
+    code = (
+        "import sys\n"
+        "import arcade.app\n"
+        "arcade.app.ArcadeApp.run = lambda self, *a, **k: None\n"
+        "before = set(sys.modules) - {'arcade', 'arcade.app', 'arcade.catalog', 'arcade.screens',\n"
+        "    'arcade.screens.menu', 'arcade.widgets', 'arcade.widgets.footer', 'games', 'games.base'}\n"
+        "import arcade.cli, io, contextlib\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        f"        arcade.cli.main({argv!r})\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(set(sys.modules) - before))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    return set(ast.literal_eval(done.stdout))
+
+
+def test_the_arcade_command_alone_imports_the_menu_and_no_command():
+    """``arcade`` opens the menu having imported the app and nothing of the commands: no
+    argument parser, no tournament pool, no records, no bot (the start-up issue's 46 modules)."""
+    ours = {m for m in loaded_by([]) if m.split(".")[0] in ("arcade", "bots", "games")}
+    assert ours <= MENU_MODULES, sorted(ours - MENU_MODULES)
+    assert not {"argparse", "multiprocessing", "concurrent.futures.process"} & loaded_by([])
+
+
+@pytest.mark.parametrize("command", ["play", "match", "tournament", "replay", "bot", "hog", "othello-player"])
+def test_a_command_imports_its_own_module_and_no_other_commands(command):
+    from arcade.cli import COMMANDS
+
+    commands = {m for m in loaded_by([command, "--help"]) if m.startswith("arcade.commands.")}
+    assert commands == {"arcade.commands.common", f"arcade.commands.{COMMANDS[command][0]}"}
+
+
+def test_the_command_table_names_every_parser_its_module_registers():
+    """``COMMANDS`` is the one list of commands: each module registers exactly the commands the
+    table gives it (in any order), each with the table's help, and ``arcade --help`` lists them all."""
+    import argparse
+    import importlib
+
+    from arcade.cli import COMMANDS, Commands, build_parser
+
+    for module in {module for module, _ in COMMANDS.values()}:
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"arcade.commands.{module}").register(Commands(sub))
+        assert set(sub.choices) == {name for name, (owner, _) in COMMANDS.items() if owner == module}
+        for action in sub._choices_actions:
+            assert action.help == COMMANDS[action.dest][1]
+    helped = build_parser("").format_help()
+    for name, (_, text) in COMMANDS.items():
+        assert name in helped and text.split()[0] in helped
+    assert set(build_parser().parse_args(["bots", "hog"]).__dict__) >= {"command", "game", "run"}

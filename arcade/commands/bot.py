@@ -12,7 +12,7 @@ from arcade.commands.common import UsageError
 
 
 def register(subparsers) -> None:
-    bot = subparsers.add_parser("bot", help="prepare a bot's folder (install its requirements.txt)")
+    bot = subparsers.add_parser("bot")
     actions = bot.add_subparsers(dest="action", metavar="ACTION", required=True)
     install = actions.add_parser(
         "install", help="install DIR/requirements.txt into DIR/.deps, where the bot (and its sandbox) finds it",

@@ -18,7 +18,7 @@ from arcade.commands.common import UsageError
 
 
 def register(subparsers) -> None:
-    hog = subparsers.add_parser("hog", help="Hog's own commands (analyze)")
+    hog = subparsers.add_parser("hog")
     hog_sub = hog.add_subparsers(dest="hog_command", metavar="HOG_COMMAND")
     analyze = hog_sub.add_parser("analyze", help="exact win probabilities of optimal play and the course's strategies")
     analyze.add_argument("--goal", default="100", help="the goal score (default 100)")

@@ -33,7 +33,7 @@ BOT_HELP = ("a bot: a built-in name (arcade bots GAME lists them) or a file of y
 
 
 def register(subparsers) -> None:
-    match = subparsers.add_parser("match", help="play N games between two bots")
+    match = subparsers.add_parser("match")
     add_game_argument(match)
     match.add_argument("bot_a", metavar="BOT_A", help=BOT_HELP)
     match.add_argument("bot_b", metavar="BOT_B", help=BOT_HELP)

@@ -37,7 +37,6 @@ def _poll(text: str) -> float:
 def register(subparsers) -> None:
     player = subparsers.add_parser(
         "othello-player",
-        help="play one Othello game as a CS4341 program (file protocol)",
         description="Wait for NAME.go, read move_file, answer in move_file; stop when end_game appears.",
     )
     player.add_argument("name", metavar="NAME", help="the program's one-word name")
@@ -50,7 +49,6 @@ def register(subparsers) -> None:
 
     referee = subparsers.add_parser(
         "othello-referee",
-        help="referee one Othello game between two CS4341 programs (file protocol)",
         description="Pick colours at random, hand out turns with NAME.go files, check each move, write end_game.",
     )
     referee.add_argument("name1", metavar="NAME1")

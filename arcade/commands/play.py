@@ -10,15 +10,15 @@ from arcade.commands.common import add_game_argument, game_entry
 
 
 def register(subparsers) -> None:
-    play = subparsers.add_parser("play", help="open a game's setup screen directly")
+    play = subparsers.add_parser("play")
     add_game_argument(play)
     play.set_defaults(run=lambda args: run_app(args.game))
 
-    bots = subparsers.add_parser("bots", help="list a game's bots")
+    bots = subparsers.add_parser("bots")
     add_game_argument(bots)
     bots.set_defaults(run=run_bots)
 
-    options = subparsers.add_parser("options", help="list a game's options (--option KEY=VALUE)")
+    options = subparsers.add_parser("options")
     add_game_argument(options)
     options.set_defaults(run=run_options)
 

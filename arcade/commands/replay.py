@@ -10,7 +10,7 @@ from arcade.commands.common import UsageError
 
 
 def register(subparsers) -> None:
-    replay = subparsers.add_parser("replay", help="step through a recorded game (a --record file) on its board")
+    replay = subparsers.add_parser("replay")
     replay.add_argument("file", metavar="FILE", help="a record made with --record")
     replay.add_argument("number", metavar="N", type=int, nargs="?",
                         help="which game of the file (1 = the first line after the header); without it, "

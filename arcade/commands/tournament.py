@@ -64,7 +64,7 @@ def csv_rows(result: TournamentResult) -> list[list]:
 
 def register(subparsers) -> None:
     """``arcade tournament GAME BOT... [--games N] [--seed S] [--jobs J] [--format F] [--json] [--csv FILE]``."""
-    parser = subparsers.add_parser("tournament", help="a tournament between bots (round robin or groups)")
+    parser = subparsers.add_parser("tournament")
     add_game_argument(parser)
     parser.add_argument("bots", nargs="+", metavar="BOT", help="built-in bot names or path/to/bot.py:function")
     parser.add_argument("--games", type=int, default=None,
