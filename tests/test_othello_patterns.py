@@ -113,7 +113,7 @@ def test_the_shipped_weights_load_and_evaluate_within_bounds():
 
 
 def test_the_shipped_weights_value_every_position_like_its_mirror_images():
-    # fitted with --symmetric (bots/othello/train_patterns.sh, round 4)
+    # fitted with --symmetric (training/othello/train_patterns.sh, round 4)
     ev = patterns.PatternEvaluator()
     assert _asymmetric_positions(ev.evaluate, positions(60, seed=11)) == 0
 
@@ -127,7 +127,7 @@ def test_a_file_of_another_layout_is_refused(tmp_path):
 
 def test_the_training_pipeline_end_to_end(tmp_path):
     import numpy  # noqa: F401 - part of .[test]: the pipeline needs it
-    from bots.othello import train
+    from training.othello import train
 
     data = []
     for g in range(6):
@@ -158,7 +158,7 @@ def _asymmetric_positions(evaluate, boards) -> int:
 def test_a_symmetric_fit_values_every_position_like_its_mirror_images():
     import numpy as np
 
-    from bots.othello import train
+    from training.othello import train
 
     maps = train.stabilizer_maps(np)
     # the edge and the lines are mirrored onto themselves, the diagonals reversed, the corner
@@ -195,7 +195,7 @@ def test_alphabeta_plays_with_the_learned_evaluation_and_its_probcut_and_alphabe
 def test_the_shipped_probcut_calibration_is_for_the_shipped_weights_and_covers_the_depths_searched():
     table = patterns.load_probcut(patterns.WEIGHTS_FILE)
     assert table is not None  # made for these weights (its checksum matches)
-    from bots.othello.train import probcut_shallow
+    from training.othello.train import probcut_shallow
 
     assert set(table) == set(range(3, 11))  # calibrated to 10 plies
     for depth, (shallow, a, b, sigmas) in table.items():
@@ -238,7 +238,7 @@ def test_probcut_calibration_belongs_to_its_weights(tmp_path):
 
     weights = tmp_path / "w.bin"
     shutil.copy(patterns.WEIGHTS_FILE, weights)
-    from bots.othello import train
+    from training.othello import train
 
     samples = tmp_path / "s.txt"
     rows = [f"{20 + i % 30} " + " ".join(str((i * 37 + d * 11) % 400 - 200 + d * i) for d in range(1, 6)) for i in range(60)]

@@ -30,7 +30,7 @@ that holds that line's part of the base-3 index. An instance is one to three suc
 weight look-up; one evaluation is about 300 integer operations.
 
 The weights, per stage, are one flat array of int16 (hundredths of a disc), stored zlib-packed
-in ``patterns.bin`` beside this module (``load``/``save``); ``bots.othello.train`` makes them.
+in ``patterns.bin`` beside this module (``load``/``save``); ``training.othello.train`` makes them.
 On a finished board the evaluation is the exact ``utility``.
 """
 

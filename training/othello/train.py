@@ -2,7 +2,7 @@
 
 Reproducible with fixed seeds (every step is deterministic); numpy is needed here only
 (``pip install -e .[train]``). The shipped ``bots/othello/patterns.bin`` and its Multi-ProbCut
-calibration ``patterns.probcut.json`` were made by the commands in ``bots/othello/train_patterns.sh``
+calibration ``patterns.probcut.json`` were made by the commands in ``training/othello/train_patterns.sh``
 (run from the repository root; about three hours of the shared 2-core machine, niced).
 
 ``generate`` plays self-play games from varied openings (a seeded random number of random plies,
@@ -544,7 +544,7 @@ def probcut_fit_command(args) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bots.othello.train", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m training.othello.train", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("generate", help="self-play positions with exact endgame labels")
     g.add_argument("--games", type=int, default=1000)

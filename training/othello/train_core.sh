@@ -12,9 +12,10 @@
 # round is a day or more of both cores. It was started on 2026-11-25 and NOT finished: the
 # shipped patterns.bin is still round 4's (train_patterns.sh); this script copies its result
 # there only at its very end, after the checks.
+# Usage, from the repository root: D=/tmp/othello-train sh training/othello/train_core.sh
 set -eu
 D=${D:-/tmp/othello-train}
-T="nice -n 19 python -m bots.othello.train"
+T="nice -n 19 python -m training.othello.train"
 mkdir -p "$D"
 
 # 1. Self-play: 16 x 2000 games (seeds 11-26, two at a time), each solved exactly from 20

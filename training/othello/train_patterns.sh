@@ -3,9 +3,10 @@
 # Every step is seeded and deterministic. Run from the repository root with the training extra
 # installed (pip install -e '.[train]'); data go to $D. Never run in CI: about three hours of two
 # cores. The figures after each step are what it took on the shared 2-core machine.
+# Usage, from the repository root: D=/tmp/othello-train sh training/othello/train_patterns.sh
 set -eu
 D=${D:-/tmp/othello-train}
-T="nice -n 19 python -m bots.othello.train"
+T="nice -n 19 python -m training.othello.train"
 mkdir -p "$D"
 
 # Round 1 (the earlier 46-pattern evaluation; kept: its labels are reused below).
