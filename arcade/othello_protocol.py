@@ -22,7 +22,7 @@ a malformed line is an invalid move instead of a crash; at the end it creates bo
 as the seed says, so that waiting players look for ``end_game``.
 
 Files that fail never crash either side. Both read and write the files without following a
-symbolic link or waiting on a named pipe (``bots.othello.external``'s ``read_file``,
+symbolic link or waiting on a named pipe (``bots.othello.cs4341_program``'s ``read_file``,
 ``write_file``, ``touch``), and a file that is not text, too large, a link, a directory or gone, or
 a folder that is gone, is a ``FileTrouble`` naming it: the player prints it and stops (status 1);
 the referee ends the game as an invalid move by the program to move (``FileFault``), prints the
@@ -42,7 +42,7 @@ from typing import Callable
 from arcade.session import Session
 from bots.base import Bot, BotEntry, Context, Forfeit, printable
 from bots.limits import move_time
-from bots.othello.external import (
+from bots.othello.cs4341_program import (
     FileTrouble,
     NoMove,
     await_move,

@@ -15,7 +15,7 @@ defaults). The perft, speed, depth, endgame and limits sections measure each eng
   midgame positions (ply 20 of seeded random openings); median and range.
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
   play), wall clock and CPU time; the Python engine on one core and on two
-  (``bots.othello.parallel``'s helper processes, from its PARALLEL_EMPTIES) and only up to
+  (``bots.othello.parallel_solve``'s helper processes, from its PARALLEL_EMPTIES) and only up to
   --python-max-empties; with --wld also the win/loss/draw solve (window -1..1).
 - limits: the bot at each of --move-limits seconds (wall clock) on positions from the opening to
   the endgame, with --load busy processes added: the longest move and the moves over the limit
@@ -51,7 +51,7 @@ from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
 from bots.othello.eval import HandEvaluator  # noqa: E402
 from bots.othello.patterns import PatternEvaluator  # noqa: E402
-from bots.othello import parallel as othello_parallel  # noqa: E402
+from bots.othello import parallel_solve  # noqa: E402
 from bots.othello import compiled  # noqa: E402
 from bots.othello.search import Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
@@ -208,14 +208,14 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[in
     kinds = [("exact", -64, 64)] + ([("win/loss/draw", -1, 1)] if wld else [])
     if 2 in cores and "python" in ENGINES:
         wall = time.perf_counter()
-        helpers = othello_parallel.pool()
+        helpers = parallel_solve.pool()
         if helpers is None:
             print("two cores: no helper processes here (one core?); skipped")
             cores = [c for c in cores if c != 2]
         else:
             helpers.ping()
             print(f"two cores: helper processes answer after {time.perf_counter() - wall:.2f} s "
-                  f"(once per program); the Python engine's solves from {othello_parallel.PARALLEL_EMPTIES} "
+                  f"(once per program); the Python engine's solves from {parallel_solve.PARALLEL_EMPTIES} "
                   "empties use them")
     for empties in empties_list:
         positions, seed = [], 0
@@ -238,7 +238,7 @@ def bench_endgame(empties_list: list[int], count: int, wld: bool, cores: list[in
                         walls.append(time.perf_counter() - wall)
                         cpus.append(time.process_time() - cpu)
                         nodes.append(info.nodes)
-                    cpu_text = (f"{statistics.median(cpus):6.2f} s CPU" if n == 1 or empties < othello_parallel.PARALLEL_EMPTIES
+                    cpu_text = (f"{statistics.median(cpus):6.2f} s CPU" if n == 1 or empties < parallel_solve.PARALLEL_EMPTIES
                                 else "   helpers")
                     slowest = max(range(len(walls)), key=walls.__getitem__)
                     print(f"{empties:2} empties, {kind}, {engines_text(engine_kind)}, {n} core{'s' if n > 1 else ''}: "
@@ -510,7 +510,7 @@ def main() -> None:
     PROBCUT = not args.no_probcut
     if args.cpu:
         CLOCK = time.process_time
-        othello_parallel.disable()  # helpers' time is not this process's CPU time
+        parallel_solve.disable()  # helpers' time is not this process's CPU time
     chosen = set(args.sections) or {"perft", "speed", "depth", "endgame", "match"}
     clock = "CPU seconds (--cpu)" if args.cpu else "wall-clock seconds"
     print(f"Othello bench · {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · "

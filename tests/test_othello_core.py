@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bots.othello import AlphaBetaBot, compiled
-from bots.othello.core import Timeout, flips
+from bots.othello.bitboard import flips
 from bots.othello.patterns import PatternEvaluator
-from bots.othello.search import Engine, stable_discs
+from bots.othello.search import Engine, Timeout, stable_discs
 from games.othello import FULL, Othello, legal_bits, perft
 from tests.test_othello_bots import brute_force, need_core, random_position, to_score
 

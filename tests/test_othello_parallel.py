@@ -1,4 +1,4 @@
-"""The two-core endgame solve (``bots.othello.parallel``): same answers as one core, deadlines,
+"""The two-core endgame solve (``bots.othello.parallel_solve``): same answers as one core, deadlines,
 cancelling, a helper that dies, and helpers that end with their program."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.othello import parallel as othello_parallel
+from bots.othello import parallel_solve as othello_parallel
 from bots.othello.search import Engine, Timeout, to_score
 from games.othello import PASS, flip_bits, legal_bits
 from tests.test_othello_bots import unfinished_positions
@@ -128,7 +128,7 @@ def test_helpers_end_when_their_program_dies():
     """Killed without a chance to clean up, the program's helpers see their input end and exit."""
     code = (
         "import os, sys\n"
-        "from bots.othello import parallel as othello_parallel\n"
+        "from bots.othello import parallel_solve as othello_parallel\n"
         "pool = othello_parallel.pool()\n"
         "if pool is None:\n"
         "    print('none', flush=True); sys.exit(0)\n"

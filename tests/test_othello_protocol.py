@@ -258,7 +258,7 @@ def test_cli_rejects_bad_arguments(capsys, tmp_path):
 
 def test_external_program_side_plays_a_program_through_the_files(tmp_path):
     from bots.base import Context
-    from bots.othello.external import ExternalProgramBot, ExternalProgramError
+    from bots.othello.cs4341_program import ExternalProgramBot, ExternalProgramError
 
     player = start_player("student", tmp_path, "greedy")
     try:
@@ -316,7 +316,7 @@ def test_player_waits_for_end_game_to_be_written_not_just_created(tmp_path):
 
 
 def test_end_game_is_written_whole(tmp_path):
-    from bots.othello.external import write_whole
+    from bots.othello.cs4341_program import write_whole
 
     write_whole(tmp_path / "end_game", "Match TIED!")
     assert (tmp_path / "end_game").read_text() == "Match TIED!"
@@ -329,7 +329,7 @@ def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
     from arcade.match import play_out
     from bots.base import FunctionBot
     from bots.othello import greedy
-    from bots.othello.external import ExternalProgramBot
+    from bots.othello.cs4341_program import ExternalProgramBot
 
     enders = set()  # whose move ended each game: 0 is the arcade's side (told by ``game_over``)
     for seed in range(8):
@@ -365,7 +365,7 @@ def test_external_program_is_told_the_end_whoever_ends_the_game(tmp_path):
 
 def test_external_program_is_told_it_lost_by_an_invalid_move(tmp_path):
     from bots.base import Context
-    from bots.othello.external import ExternalProgramBot, ExternalProgramError
+    from bots.othello.cs4341_program import ExternalProgramBot, ExternalProgramError
 
     bot = ExternalProgramBot(Othello(), name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
 
@@ -386,7 +386,7 @@ def test_a_game_with_a_program_refuses_undo_and_its_faults_say_their_kind(tmp_pa
     """The program keeps its own board: an undo would leave it out of step, so the session refuses
     it and nothing changes; a silent program forfeits on time, in the referee's words."""
     from arcade.session import CannotUndo, Session
-    from bots.othello.external import ExternalProgramBot
+    from bots.othello.cs4341_program import ExternalProgramBot
     from games.base import Termination
 
     game = Othello(time_limit=0.1)
@@ -715,7 +715,7 @@ def test_the_player_command_exits_1_with_the_reason_and_no_traceback(tmp_path, h
 
 
 def test_writing_a_protocol_file_never_follows_a_symbolic_link(tmp_path):
-    from bots.othello.external import FileTrouble, touch, write_file, write_whole
+    from bots.othello.cs4341_program import FileTrouble, touch, write_file, write_whole
 
     victim = tmp_path / "victim"
     victim.write_text("precious")
@@ -735,7 +735,7 @@ def test_writing_a_protocol_file_never_follows_a_symbolic_link(tmp_path):
 @pytest.mark.parametrize("how", ["binary", "directory", "symlink", "deleted", "folder"])
 def test_the_external_program_side_forfeits_with_a_named_reason_when_its_files_fail(tmp_path, how):
     from bots.base import Context
-    from bots.othello.external import ExternalProgramBot, ExternalProgramError
+    from bots.othello.cs4341_program import ExternalProgramBot, ExternalProgramError
 
     folder = tmp_path / "game"
     folder.mkdir()
@@ -762,7 +762,7 @@ def test_the_external_program_side_forfeits_with_a_named_reason_when_its_files_f
 
 def test_the_external_program_side_sees_a_move_file_replaced_within_the_same_clock_tick(tmp_path):
     from bots.base import Context
-    from bots.othello.external import ExternalProgramBot
+    from bots.othello.cs4341_program import ExternalProgramBot
 
     bot = ExternalProgramBot(Othello(), name="student", directory=tmp_path, poll=0.005, read_delay=0.01)
 

@@ -1,5 +1,26 @@
 """Othello bots: ``random``, ``greedy`` (most flips) and ``alphabeta`` (the engine) at levels.
 
+The package
+===========
+- here: the bots (``BOTS``), ``AlphaBetaBot`` (its time policy: when to solve, when to search)
+  and ``analyse``, the game screen's analysis;
+- ``search``: the engine in Python, ``Engine``: iterative-deepening negascout and the exact
+  endgame solve. The reference that the compiled core translates line by line (the same tree,
+  the same node counts): a change there is a change in ``_core.c``;
+- ``_core.c``: the compiled core (C, built as ``bots.othello._core`` by ``setup.py`` where a
+  compiler exists, optional); ``compiled``: its wrapper, ``CompiledEngine`` (``Engine`` with the
+  inner searches in C), and ``make_engine``, which picks it or the Python engine;
+- ``bitboard``: what ``search`` and ``parallel_solve`` share: a move's flips (``flips``,
+  ``FLIPS``), ``table_line`` (the line a table's best moves make) and ``Timeout``;
+- ``parallel_solve``: the Python engine's two-core exact solve, the coordinator that hands
+  null-window jobs to two ``solve_helper`` processes (``python -m bots.othello.solve_helper``);
+- ``eval``: the hand-set evaluation (``HandEvaluator``, ``alphabeta-hand``'s); ``patterns``: the
+  learned pattern evaluation (``PatternEvaluator``) with its weights ``patterns.bin`` and their
+  Multi-ProbCut calibration ``patterns.probcut.json`` (both made by ``training/othello/``,
+  outside the package);
+- ``cs4341_program``: the bridge to a CS4341 program over the course referee's files (the
+  ``external`` bot, and the file handling of ``arcade.othello_protocol``'s player and referee).
+
 ``alphabeta`` and its levels evaluate positions with the learned pattern evaluation
 (``bots.othello.patterns``, weights in ``patterns.bin``) and prune with its Multi-ProbCut
 calibration (``patterns.probcut.json``); ``alphabeta-hand`` is the same engine with the hand-set
@@ -20,7 +41,7 @@ The engine is the compiled search core (``bots.othello.compiled``, built from
 which, and so do ``arcade bots othello`` and the bot's thinking lines. ``ARCADE_OTHELLO_ENGINE=python``
 forces the Python one. The compiled one searches deeper and solves the endgame exactly from
 further out (``solve_empties``); the Python one solves from 14 empties on both cores
-(``bots.othello.parallel``'s two helper processes, which sleep between solves), the compiled
+(``bots.othello.parallel_solve``'s two helper processes, which sleep between solves), the compiled
 one on one. ``alphabeta-hand`` always plays on the Python engine (the core knows only the learned
 evaluation).
 """
@@ -196,7 +217,7 @@ class AlphaBetaBot(Bot):
 
 
 def _external(game: Othello) -> Bot:
-    from bots.othello.external import ExternalProgramBot
+    from bots.othello.cs4341_program import ExternalProgramBot
 
     return ExternalProgramBot(game)
 

@@ -1460,7 +1460,7 @@ static PyObject *line_list(const int *line, int n)
 
 /* Follow a table's best moves from (p, o) into line[n..length) (passes included): the midgame
  * table's (stopping at a position seen before, as Engine.principal_line does) or the endgame
- * bounds table's (bots.othello.core.table_line). Returns the line's new length. */
+ * bounds table's (bots.othello.bitboard.table_line). Returns the line's new length. */
 static int follow(Core *e, u64 p, u64 o, int *line, int n, int length, int midgame)
 {
     u64 seen_p[128], seen_o[128];
@@ -1528,7 +1528,7 @@ static PyObject *Core_principal_line(Core *self, PyObject *args)
     return line_list(line, n);
 }
 
-/* table_line(p, o, length): bots.othello.core.table_line over the endgame bounds table */
+/* table_line(p, o, length): bots.othello.bitboard.table_line over the endgame bounds table */
 static PyObject *Core_table_line(Core *self, PyObject *args)
 {
     PyObject *po, *oo;

@@ -10,7 +10,7 @@ in the same order and return the same score and move (``tests/test_othello_core.
 The core only knows the learned pattern evaluation (``bots.othello.patterns``), whose weights and
 Multi-ProbCut calibration are read by Python and handed to it; an engine with another evaluator
 (``alphabeta-hand``) is the Python one. It solves endgames on one core: the two-core solve of
-``bots.othello.parallel`` coordinates Python helper processes, far slower than the core alone.
+``bots.othello.parallel_solve`` coordinates Python helper processes, far slower than the core alone.
 
 ``make_engine`` picks the compiled engine when the extension was built (``pip install .`` with a
 C compiler; ``setup.py``) and ``ARCADE_OTHELLO_ENGINE`` does not say ``python``; ``engine_name``
@@ -24,8 +24,7 @@ from array import array
 from dataclasses import dataclass
 
 from bots.othello import patterns
-from bots.othello.core import Timeout
-from bots.othello.search import EDGE_STABLE, INF, Engine
+from bots.othello.search import EDGE_STABLE, INF, Engine, Timeout
 
 try:
     import bots.othello._core as _core  # (a submodule import: not the package's __init__)

@@ -15,10 +15,10 @@ first and then fastest first (fewest replies, then fewest empties next to the mo
 transposition cutoff (a child already known to refute the window), a stability cutoff (the
 opponent's stable discs cap the margin: ``stable_discs``), and the last five empties by
 module-level functions with quadrant parity and no move generation, the last two written out
-(flips by per-square generated functions, ``FLIPS`` in ``bots.othello.core``).
+(flips by per-square generated functions, ``FLIPS`` in ``bots.othello.bitboard``).
 ``solve(..., alpha=-1, beta=1)`` is the win/loss/draw solve (one or two null windows). From
-``parallel.PARALLEL_EMPTIES`` empties on, a machine with two cores solves with two helper
-processes (``bots.othello.parallel``); ``Engine(parallel=False)`` keeps to one.
+``parallel_solve.PARALLEL_EMPTIES`` empties on, a machine with two cores solves with two helper
+processes (``bots.othello.parallel_solve``); ``Engine(parallel=False)`` keeps to one.
 
 Both check the deadline and a cancel callback every few hundred nodes and raise ``Timeout``; the
 caller keeps the result of the last finished iteration.
@@ -35,8 +35,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from bots.othello import parallel as othello_parallel
-from bots.othello.core import FLIPS, Timeout, flips, table_line
+from bots.othello import parallel_solve
+from bots.othello.bitboard import FLIPS, Timeout, flips, table_line
 from bots.othello.eval import HEURISTIC_MAX, WIN, HandEvaluator, utility
 from games.othello import FULL, PASS, legal_bits, square_name
 
@@ -227,7 +227,7 @@ class Engine:
     clock: Callable[[], float] = time.perf_counter
     """The clock of deadlines: wall time; ``bench/othello.py --cpu`` passes ``time.process_time``."""
     parallel: bool = True
-    """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello.parallel``)."""
+    """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello.parallel_solve``)."""
 
     probcut_t: float = 1.5
     """Multi-ProbCut's confidence: cut when the shallow search is this many residual deviations
@@ -544,8 +544,8 @@ class Engine:
 
         solved = None  # (value, move, the line after the move)
         helpers = None
-        if self.parallel and empties >= othello_parallel.PARALLEL_EMPTIES and len(order) > 1:
-            helpers = othello_parallel.pool()
+        if self.parallel and empties >= parallel_solve.PARALLEL_EMPTIES and len(order) > 1:
+            helpers = parallel_solve.pool()
         if helpers is not None and helpers.lock.acquire(blocking=False):
             try:
                 helpers.begin()
@@ -553,8 +553,8 @@ class Engine:
                     lo, hi, g, order, lambda b: helpers.root_window(p, o, order, b - 1, b, empties, stop))
                 self.nodes += helpers.nodes
                 solved = value, move, helpers.line(*after(move))
-            except othello_parallel.HelperError:
-                othello_parallel.discard()  # one core from here on, from the start
+            except parallel_solve.HelperError:
+                parallel_solve.discard()  # one core from here on, from the start
             finally:
                 helpers.lock.release()
         if solved is None:

@@ -23,7 +23,7 @@ report, so a job already decided for the window needs no round trip.
 Protocol, one line each way per job (numbers in decimal):
 ``J id p o alpha beta empties`` → ``id value nodes best``; ``A id`` aborts job ``id`` (its answer is
 then ``id x nodes -1``); ``L p o`` → ``L sq sq …``, the line of best moves the helper's table holds;
-``R`` clears the table. The helpers (``python -m bots.othello.helper``, the engine's side of the
+``R`` clears the table. The helpers (``python -m bots.othello.solve_helper``, the engine's side of the
 protocol) run in their own session (the terminal's Ctrl+C does not reach them) and end at the end
 of their input, so a helper never outlives the program that started it.
 A helper that dies or breaks the protocol raises ``HelperError``; ``Engine.solve`` then solves on
@@ -41,7 +41,7 @@ import threading
 from pathlib import Path
 from typing import Callable
 
-from bots.othello.core import FLIPS, Timeout, table_line
+from bots.othello.bitboard import FLIPS, Timeout, table_line
 from games.othello import legal_bits
 
 PARALLEL_EMPTIES = 14  # below this a solve takes a fraction of a second: one core is enough
@@ -61,7 +61,7 @@ class HelperError(Exception):
 class _Helper:
     """One helper process and its line-buffered pipes."""
 
-    COMMAND = ["-m", "bots.othello.helper"]  # after the interpreter; tests swap in a faulty helper
+    COMMAND = ["-m", "bots.othello.solve_helper"]  # after the interpreter; tests swap in a faulty helper
 
     def __init__(self, index: int) -> None:
         root = str(Path(__file__).resolve().parents[2])

@@ -1,7 +1,10 @@
-"""What the engine (``bots.othello.search``) and its two-core coordinator (``bots.othello.parallel``)
-both use, so that each imports it from here and neither imports the other both ways: ``Timeout``,
-the flips of a move (``flips``, and ``FLIPS``, written out per square for the endgame's inner
-loops), and ``table_line``, the line a bounds table's best moves make.
+"""The bitboard work that the engine (``bots.othello.search``) and its two-core coordinator
+(``bots.othello.parallel_solve``) share: the flips of a move (``flips``, and ``FLIPS``, written out
+per square for the endgame's inner loops) and ``table_line``, the line a table's best moves make.
+
+``Timeout``, the exception every search raises at its deadline, is here too, for the same reason:
+the coordinator raises it and the engine imports the coordinator, so neither can own it without an
+import cycle. Everything else takes it from ``bots.othello.search``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""A helper process of the two-core endgame solve: ``python -m bots.othello.helper``.
+"""A helper process of the two-core endgame solve: ``python -m bots.othello.solve_helper``.
 
-``bots.othello.parallel`` starts two of these and hands them jobs (its docstring has the
+``bots.othello.parallel_solve`` starts two of these and hands them jobs (its docstring has the
 protocol): each searches with its own ``Engine._solve`` and bounds table, answers one line a
 job, and exits at the end of its input. This module is the only one that needs both the engine
-and the protocol's helper side; the coordinator (``parallel``) does not import the engine, so the
-engine (``search``) may import the coordinator.
+and the protocol's helper side; the coordinator (``parallel_solve``) does not import the engine,
+so the engine (``search``) may import the coordinator.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ import os
 import select
 import sys
 
-from bots.othello.core import Timeout
-from bots.othello.search import Engine
+from bots.othello.search import Engine, Timeout
 
 
 def main() -> None:
