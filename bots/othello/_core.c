@@ -1458,9 +1458,10 @@ static PyObject *line_list(const int *line, int n)
     return list;
 }
 
-/* Follow a table's best moves from (p, o) into line[n..length) (passes included): the midgame
- * table's (stopping at a position seen before, as Engine.principal_line does) or the endgame
- * bounds table's (bots.othello.bitboard.table_line). Returns the line's new length. */
+/* Follow a table's best moves from (p, o) into line[n..length) (passes included), as
+ * bots.othello.bitboard.table_line does: the midgame table's (Engine.principal_line; the check
+ * for a position seen before never fires, a line cannot meet one twice) or the endgame bounds
+ * table's. Returns the line's new length. */
 static int follow(Core *e, u64 p, u64 o, int *line, int n, int length, int midgame)
 {
     u64 seen_p[128], seen_o[128];

@@ -1,6 +1,7 @@
 """The bitboard work that the engine (``bots.othello.search``) and its two-core coordinator
 (``bots.othello.parallel_solve``) share: the flips of a move (``flips``, and ``FLIPS``, written out
-per square for the endgame's inner loops) and ``table_line``, the line a table's best moves make.
+per square for the endgame's inner loops) and ``table_line``, the line a table's best moves make
+(the engine's principal line, the endgame's and the coordinator's).
 
 ``Timeout``, the exception every search raises at its deadline, is here too, for the same reason:
 the coordinator raises it and the engine imports the coordinator, so neither can own it without an
@@ -80,9 +81,12 @@ def _flip_functions() -> tuple:
 FLIPS = _flip_functions()
 
 
-def table_line(table: dict[int, tuple[int, int, int]], p: int, o: int, length: int) -> tuple[list[int], int, int]:
-    """Up to ``length`` moves from ``(p, o)`` following a bounds table's best moves (entries
-    ``(lower, upper, move)``; passes included), and the position where the line stops."""
+def table_line(table: dict[int, tuple], p: int, o: int, length: int) -> tuple[list[int], int, int]:
+    """Up to ``length`` moves from ``(p, o)`` following a table's best moves (passes included), and
+    the position where the line stops. A table maps ``p << 64 | o`` to an entry whose last item is
+    the best move (-1: none): the midgame's ``(depth, flag, value, move)``, the endgame's bounds
+    ``(lower, upper, move)``. A line never meets a position twice (every move adds discs, and a
+    pass is followed by a move or ends the line), so it needs no guard against a cycle."""
     line: list[int] = []
     while len(line) < length:
         moves = legal_bits(p, o)
@@ -93,9 +97,9 @@ def table_line(table: dict[int, tuple[int, int, int]], p: int, o: int, length: i
             p, o = o, p
             continue
         entry = table.get(p << 64 | o)
-        if entry is None or entry[2] < 0 or not moves >> entry[2] & 1:
+        if entry is None or entry[-1] < 0 or not moves >> entry[-1] & 1:
             break
-        sq = entry[2]
+        sq = entry[-1]
         line.append(sq)
         f = FLIPS[sq](p, o)
         p, o = o ^ f, p | f | (1 << sq)

@@ -425,27 +425,8 @@ class Engine:
 
     def principal_line(self, p: int, o: int, first: int, length: int) -> list[int]:
         """The best line from the transposition table, starting with ``first``."""
-        line = [first]
         f = flips(p, o, first)
-        p, o = o ^ f, p | f | (1 << first)
-        seen = set()
-        while len(line) < length:
-            moves = legal_bits(p, o)
-            if not moves:
-                if not legal_bits(o, p):
-                    break
-                line.append(PASS)
-                p, o = o, p
-                continue
-            entry = self.tt.get(p << 64 | o)
-            if entry is None or entry[3] < 0 or not moves >> entry[3] & 1 or (p, o) in seen:
-                break
-            seen.add((p, o))
-            sq = entry[3]
-            line.append(sq)
-            f = flips(p, o, sq)
-            p, o = o ^ f, p | f | (1 << sq)
-        return line
+        return [first] + table_line(self.tt, o ^ f, p | f | (1 << first), length - 1)[0]
 
     def search(
         self,
