@@ -69,7 +69,7 @@ def per_game(game_id: str, games: int, sandbox: str) -> None:
 
 
 def tournament(jobs: int) -> None:
-    from arcade.tournament import run_tournament
+    from arcade.tournament.runner import run_tournament
 
     bots = ["perfect", "random", "always_1", "always_2", "mirror", f"{FAULTS / 'toothpicks_faults.py'}:good"]
     started = time.perf_counter()

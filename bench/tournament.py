@@ -1,5 +1,5 @@
 """A round robin's throughput on one process, two local processes, the workers the plan chooses
-(``arcade.jobs``: what a run without ``--jobs`` uses) and a 2-worker Dask cluster.
+(``arcade.tournament.jobs``: what a run without ``--jobs`` uses) and a 2-worker Dask cluster.
 
 Toothpick Takeaway (many tiny games: the runner's own cost shows), Hog (quick bots, a table each
 worker builds again), D-Football (``perfect``'s searches) and Robot Ludo (expectimax), the same
@@ -25,8 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from arcade.catalog import load  # noqa: E402
-from arcade.jobs import plan_jobs  # noqa: E402
-from arcade.tournament import plan, run_tournament  # noqa: E402
+from arcade.tournament.jobs import plan_jobs  # noqa: E402
+from arcade.tournament.plan import plan  # noqa: E402
+from arcade.tournament.runner import run_tournament  # noqa: E402
 from bots.limits import Limits  # noqa: E402
 
 ROUNDS = {

@@ -25,7 +25,7 @@ enter (``umask 077``, pytest's temporary folders, ``/root``) works as it does fo
 regular files and folders are copied, never through a symbolic link nor a hard link (a link in a
 student's folder must not make root read a file the student may not), and nothing else (FIFOs,
 devices, sockets):
-``walk_folder`` says what a bot's folder is, here and for a cluster (``arcade.bundles``).
+``walk_folder`` says what a bot's folder is, here and for a cluster (``arcade.tournament.bundles``).
 """
 
 import os
@@ -81,7 +81,7 @@ def walk_folder(source: int, other=_skip):
     link, a hard link: a file with another name too, FIFO, device, socket, a file that vanished,
     changed or cannot be opened) is never read:
     ``other(path, what)`` hears of it, ``what`` in words (by default it is left out). The bot's
-    sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.bundles``)."""
+    sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.tournament.bundles``)."""
     import errno
     import stat
 

@@ -1,4 +1,4 @@
-"""The cluster ships only the bot (``arcade.bundles``): a file bot's folder travels as its regular
+"""The cluster ships only the bot (``arcade.tournament.bundles``): a file bot's folder travels as its regular
 files and folders only (a link, FIFO, socket or device is refused in one line naming it, before
 any game, and never opened), within a cap counted as it is read; bundles are content-addressed
 and a worker never runs a cache entry that does not hash to its name; workers get pairs' seeds,
@@ -22,11 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcade import bundles
-from arcade import tournament
-from arcade.bundles import BundleError, digest_of, encode, entries, materialise
 from arcade.records import RecordLog
-from arcade.tournament import TournamentError, pack_bots, run_tournament
+from arcade.tournament import bundles, runner
+from arcade.tournament.bundles import BundleError, digest_of, encode, entries, materialise
+from arcade.tournament.cluster import pack_bots
+from arcade.tournament.formats import TournamentError
+from arcade.tournament.runner import run_tournament
 from bots import sandbox
 from bots.sandbox_launch import walk_folder
 
@@ -385,7 +386,7 @@ def _payloads(monkeypatch) -> list[bytes]:
     from distributed import Future
 
     sent: list[bytes] = []
-    real = tournament.connect
+    real = runner.connect
 
     def spying(address):
         client = real(address)
@@ -399,7 +400,7 @@ def _payloads(monkeypatch) -> list[bytes]:
         client.submit = recording
         return client
 
-    monkeypatch.setattr(tournament, "connect", spying)
+    monkeypatch.setattr(runner, "connect", spying)
     return sent
 
 
@@ -457,7 +458,8 @@ def test_a_worker_runs_a_file_bot_only_from_its_checked_bundle(tmp_path, cache):
     """A file bot whose bundle did not come with the task is not looked for on the worker's disk
     (where a file of that path may be anything); bytes that are not what their name says are not
     written or run."""
-    from arcade.tournament import Setup, Task, run_cluster_task
+    from arcade.tournament.cluster import run_cluster_task
+    from arcade.tournament.worker import Setup, Task
 
     folder = spy_folder(tmp_path)
     bundle = packed(folder)

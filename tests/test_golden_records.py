@@ -39,7 +39,7 @@ import pytest
 
 from arcade.records import Referee, game_record, read_games
 from arcade.seeds import pair_seed
-from arcade.tournament import run_tournament
+from arcade.tournament.runner import run_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -65,7 +65,7 @@ POOL = {
                 "rr_jobs1"),
     "groups_pool": (("hog", GROUPS[2:10]), {"games": 2, "seed": 11, "fmt": "groups"}, "groups_jobs1"),
 }
-"""``run_tournament(*args, jobs=2, steal=False, **kwargs)``: its ``as_json()`` in ``NAME.json``,
+"""``arcade.tournament.runner.run_tournament(*args, jobs=2, steal=False, **kwargs)``: its ``as_json()`` in ``NAME.json``,
 and its record the same games as the named golden record's."""
 
 ORDERED = ("rr_jobs1", "groups_jobs1", "match")

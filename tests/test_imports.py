@@ -29,7 +29,8 @@ HEADLESS = ("arcade.session", "arcade.match", "arcade.tournament", "arcade.catal
             "arcade.commands.common", "arcade.commands.match", "arcade.commands.tournament",
             "arcade.commands.hog", "arcade.commands.othello")
 """What runs with no screen (matches, tournaments' workers, the referee, the headless commands):
-no Textual, and none of the app's screens, boards or app (``arcade.commands.play`` opens it)."""
+no Textual, and none of the app's screens, boards or app (``arcade.commands.play`` opens it).
+A name stands for its package's modules too (``arcade.tournament``: ``arcade.tournament.runner``…)."""
 
 SCREEN_SIDE = ("arcade.app", "arcade.screens", "arcade.boards", "arcade.widgets")
 
@@ -237,3 +238,17 @@ def test_the_menu_imports_no_game():
     for game_id in CATALOG:
         parts = {f"games.{game_id}", f"bots.{game_id}", f"arcade.boards.{game_id}"}
         assert not parts & loaded, f"the menu imports {sorted(parts & loaded)}"
+
+
+def test_the_tournaments_formats_and_plan_import_no_process_pool():
+    """``arcade.tournament`` re-exports nothing: its formats and plan (the screen's pre-flight)
+    come without the runner, multiprocessing or the worker's modules."""
+    code = (
+        "import sys\n"
+        "import arcade.tournament.formats, arcade.tournament.plan\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    loaded = set(done.stdout.split())
+    assert not {"multiprocessing", "concurrent.futures", "arcade.tournament.runner", "arcade.tournament.worker",
+                "arcade.tournament.cluster", "arcade.records"} & loaded

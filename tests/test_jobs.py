@@ -1,4 +1,4 @@
-"""How many processes a tournament plays on (``arcade.jobs``), and the tournament's own process
+"""How many processes a tournament plays on (``arcade.tournament.jobs``), and the tournament's own process
 playing the chunks no worker has taken (``Runner``'s ``steal``)."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import arcade.tournament as tournament
+import arcade.tournament.runner as runner
 from arcade.catalog import load
-from arcade.jobs import GAIN, BotCost, choose, estimate, plan_jobs, probe, share
-from arcade.tournament import plan, run_tournament
+from arcade.tournament.jobs import GAIN, BotCost, choose, estimate, plan_jobs, probe, share
+from arcade.tournament.plan import plan
+from arcade.tournament.runner import run_tournament
 from bots.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,13 +81,13 @@ def test_plan_jobs_chooses_one_process_for_a_tiny_round_and_more_for_a_long_one(
 def counting_run_task(monkeypatch) -> list:
     """Chunks played in this process (workers are processes of their own: not counted)."""
     played = []
-    real = tournament.run_task
+    real = runner.run_task
 
     def run_task(setup, task, *args, **kwargs):
         played.append(task)
         return real(setup, task, *args, **kwargs)
 
-    monkeypatch.setattr(tournament, "run_task", run_task)
+    monkeypatch.setattr(runner, "run_task", run_task)
     return played
 
 
@@ -124,7 +125,8 @@ def test_a_record_left_in_the_stream_by_an_earlier_stage_never_counts_in_the_nex
     of the next stage's pairs (it stopped the app's groups tournament with "list index out of
     range", or took a game's place)."""
     from arcade.match import GameRecord
-    from arcade.tournament import Runner, Setup
+    from arcade.tournament.runner import Runner
+    from arcade.tournament.worker import Setup
 
     def stages(jobs: int, stale: bool) -> list:
         setup = Setup("toothpicks", {"count": 10, "max_take": 2})

@@ -445,8 +445,8 @@ def test_the_r_side_is_package_data():
 def test_an_r_bot_travels_to_a_cluster_with_its_folders_r_files(tmp_path):
     """A cluster's workers share no folder with the coordinator: the bundle carries the bot's
     ``.R`` files (its own and its helpers) as it carries a Python bot's ``.py`` files."""
-    from arcade.bundles import DEFAULT_CAP, entries
-    from arcade.tournament import pack_bots
+    from arcade.tournament.bundles import DEFAULT_CAP, entries
+    from arcade.tournament.cluster import pack_bots
 
     folder = own_folder(tmp_path, "stats306_course")
     (folder / "helpers.R").write_text("helper <- function(x) x\n")

@@ -18,7 +18,8 @@ from arcade import records
 from arcade.cli import main
 from arcade.match import GameRecord, run_match
 from arcade.records import RecordError, RecordLog, RecordReader, read_games
-from arcade.tournament import pair_seed, run_tournament
+from arcade.seeds import pair_seed
+from arcade.tournament.runner import run_tournament
 from bots.base import BotEntry
 from games.base import CHANCE
 

@@ -15,7 +15,8 @@ import pytest
 
 from arcade.catalog import load
 from arcade.records import RecordError, RecordLog
-from arcade.tournament import TournamentError, run_tournament
+from arcade.tournament.formats import TournamentError
+from arcade.tournament.runner import run_tournament
 from games.base import CHANCE
 
 ROOT = Path(__file__).resolve().parent.parent

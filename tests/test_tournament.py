@@ -13,7 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade.tournament import TournamentError, plan, planned_games, planned_pairs, run_tournament
+from arcade.tournament.formats import TournamentError, planned_pairs
+from arcade.tournament.plan import plan, planned_games
+from arcade.tournament.runner import run_tournament
 from arcade.catalog import CATALOG, load
 
 FAULTS = Path(__file__).parent / "fault_bots"
@@ -321,8 +323,8 @@ def test_each_games_default_tournament_takes_seconds(game_id):
     import time
 
     from arcade.screens.tournament import defaults
-    from arcade.jobs import plan_jobs
-    from arcade.tournament import plan
+    from arcade.tournament.jobs import plan_jobs
+    from arcade.tournament.plan import plan
     from bots.registry import bots_for
     from bots.limits import Limits
 
@@ -441,7 +443,7 @@ def test_the_plans_pre_flight_names_the_first_problem_and_runs_nothing(tmp_path)
 async def test_the_tournament_screen_probes_its_file_bots_in_the_sandbox_it_runs_them_in(monkeypatch):
     from textual.widgets import Input, SelectionList
 
-    import arcade.tournament
+    import arcade.tournament.runner
     from arcade.screens.tournament import TournamentScreen
     from bots import registry, sandbox
     from tests.conftest import make_app
@@ -458,7 +460,7 @@ async def test_the_tournament_screen_probes_its_file_bots_in_the_sandbox_it_runs
         raise RuntimeError("played nothing")
 
     monkeypatch.setattr(registry, "admit", admit)
-    monkeypatch.setattr(arcade.tournament, "run_tournament", run)
+    monkeypatch.setattr(arcade.tournament.runner, "run_tournament", run)
     monkeypatch.setattr(sandbox, "bwrap_problem", lambda: None)
     app = make_app()
     async with app.run_test(size=(100, 32)) as pilot:

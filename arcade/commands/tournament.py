@@ -1,5 +1,5 @@
 """``arcade tournament GAME BOT...``: a round robin or groups tournament (``arcade.tournament``
-runs it), printed as a table, with ``--json`` and ``--csv`` for the course's records."""
+runs it: ``plan``, then ``runner``), printed as a table, with ``--json`` and ``--csv`` for the course's records."""
 
 from __future__ import annotations
 
@@ -27,15 +27,10 @@ from arcade.commands.common import (
     stopped,
     check_output,
 )
-from arcade.bundles import DEFAULT_CAP
-from arcade.tournament import (
-    FORMATS,
-    TournamentError,
-    TournamentPlan,
-    TournamentResult,
-    plan,
-    run_tournament,
-)
+from arcade.tournament.bundles import DEFAULT_CAP
+from arcade.tournament.formats import FORMATS, TournamentError, TournamentResult
+from arcade.tournament.plan import TournamentPlan, plan
+from arcade.tournament.runner import run_tournament
 
 if TYPE_CHECKING:  # pragma: no cover
     from bots.limits import Limits
@@ -229,8 +224,8 @@ def cut_middle(name: str, width: int) -> str:
 def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) -> int:
     """``--plan``: how many games the tournament plays, how long it may take (each bot's time a
     move, ``TournamentPlan.clocks``, over the game's typical length: random play's, 40 games) and
-    the worker processes it would use (``--jobs``, or chosen: ``arcade.jobs``), playing nothing."""
-    from arcade.jobs import plan_jobs, typical_moves
+    the worker processes it would use (``--jobs``, or chosen: ``arcade.tournament.jobs``), playing nothing."""
+    from arcade.tournament.jobs import plan_jobs, typical_moves
 
     n = len(planned.bots)
     moves = typical_moves(game)
@@ -261,9 +256,9 @@ def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) 
 
 
 def jobs_for(game, planned: TournamentPlan, limits: Limits, args) -> int:
-    """The worker processes of a run without ``--jobs``: chosen from the plan (``arcade.jobs``);
+    """The worker processes of a run without ``--jobs``: chosen from the plan (``arcade.tournament.jobs``);
     a cluster's run does not use them."""
-    from arcade.jobs import plan_jobs
+    from arcade.tournament.jobs import plan_jobs
 
     return 1 if args.cluster else plan_jobs(game, planned, limits).jobs
 

@@ -206,7 +206,7 @@ class TournamentScreen(Screen):
         self.show_plan()
 
     def games_default(self, fmt: str) -> int:
-        from arcade.tournament import DEFAULT_GAMES
+        from arcade.tournament.formats import DEFAULT_GAMES
 
         return min(defaults(self.game_id)[1], DEFAULT_GAMES[fmt])
 
@@ -238,7 +238,7 @@ class TournamentScreen(Screen):
 
     def plan(self) -> int | None:
         """The games the tournament as set would play, ``None`` while games a pair is no number."""
-        from arcade.tournament import planned_games
+        from arcade.tournament.plan import planned_games
 
         try:
             games = int(self.query_one("#t-games", Input).value)
@@ -280,7 +280,8 @@ class TournamentScreen(Screen):
         sandbox of its file bots (bwrap, or no tournament), each a message at once; then admit
         the bots and play, in a worker."""
         from arcade.seeds import secret
-        from arcade.tournament import TournamentError, plan
+        from arcade.tournament.formats import TournamentError
+        from arcade.tournament.plan import plan
         from bots.external import is_file_spec
         from bots.limits import Limits
         from bots.registry import contain
@@ -344,8 +345,8 @@ class TournamentScreen(Screen):
     def run_tournament(self, planned, seed: int, limits) -> None:
         """Admit the bots (every file bot loaded in the sandbox its games run in), then play."""
         from arcade.catalog import load
-        from arcade.jobs import plan_jobs
-        from arcade.tournament import run_tournament
+        from arcade.tournament.jobs import plan_jobs
+        from arcade.tournament.runner import run_tournament
         from bots.registry import UnknownBot, admit
         from bots.sandbox import SandboxUnavailable
 
@@ -376,7 +377,7 @@ class TournamentScreen(Screen):
         self.post_message(self.Finished(result))
 
     def on_tournament_screen_progress(self, message: Progress) -> None:
-        from arcade.tournament import round_robin_standings
+        from arcade.tournament.formats import round_robin_standings
 
         if not self.running:  # a message of a tournament left behind
             return

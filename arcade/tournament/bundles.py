@@ -25,7 +25,7 @@ workers and written there. Only the bot travels:
   written again from the checked bytes, into a fresh folder, checked again before it takes the
   name. A cache entry is never trusted for its name.
 
-The bytes of each bot travel once (``arcade.tournament.Runner``: a task of their own on the
+The bytes of each bot travel once (``arcade.tournament.runner.Runner``: a task of their own on the
 cluster); each chunk of games gets its two bots' bundles only. Workers get each pair's seed
 (``arcade.seeds.pair_seed``), never the tournament's.
 """

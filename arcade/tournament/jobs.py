@@ -15,9 +15,10 @@ so the number of processes is chosen from the plan, before anything is played:
 3. ``choose``: the processes that minimise the expected time, given the processors, the
    machine's load (a process gets ``min(1, cpus / (load + running))`` of a processor) and the
    number of chunks; more than one only when that saves at least ``GAIN`` of the time. The
-   tournament's own process is one of them (``Runner``'s ``steal``: it plays the chunks no worker
-   has taken while the workers start), so ``jobs`` processes cost ``jobs - 1`` workers' starts, and
-   an estimate that is off costs little: a small tournament is over before its workers matter.
+   tournament's own process is one of them (``Runner``'s ``steal``, ``arcade.tournament.runner``:
+   it plays the chunks no worker has taken while the workers start), so ``jobs`` processes cost
+   ``jobs - 1`` workers' starts, and an estimate that is off costs little: a small tournament is
+   over before its workers matter.
 
 ``arcade tournament --plan`` prints the choice and its figures; ``bench/tournament.py`` measures
 it against one process and two, with the machine loaded or not.
@@ -211,7 +212,7 @@ def plan_jobs(game, planned, limits, moves: float | None = None, cpus: int | Non
     ``estimate`` and ``choose`` with this machine's processors and load unless given."""
     from itertools import combinations
 
-    from arcade.tournament import chunk_size
+    from arcade.tournament.worker import chunk_size
 
     cpus = cpus or os.cpu_count() or 1
     load = machine_load() if load is None else load

@@ -1,0 +1,327 @@
+"""The runner: a tournament's games played in this process, over local worker processes, or on a
+Dask cluster (``arcade.tournament.cluster``), each finished game appended to its record as it
+comes; ``run_tournament`` puts the plan, the runner and the format together."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import warnings
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import replace
+from itertools import combinations
+from typing import Callable, Sequence
+
+from arcade.match import GameRecord
+from arcade.seeds import pair_seed
+from arcade.tournament.bundles import DEFAULT_CAP
+from arcade.tournament.cluster import bundle_data, connect, pack_bots, run_cluster_task
+from arcade.tournament.formats import (
+    PairResult,
+    TournamentError,
+    TournamentResult,
+    round_robin_standings,
+    run_groups,
+)
+from arcade.tournament.plan import plan
+from arcade.tournament.worker import Setup, Task, chunk_size, run_task, run_task_streaming, worker_init
+from bots.limits import Limits
+
+
+def mp_context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def start_helpers(context) -> None:
+    """Start multiprocessing's helper processes with a real standard error.
+
+    Inside the Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, which the
+    resource tracker would pass on to its process ("bad value(s) in fds_to_keep"); give the
+    helpers ``/dev/null`` instead (they have nothing to say on the app's screen).
+    """
+    from multiprocessing import resource_tracker
+
+    try:
+        usable = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        usable = False
+    saved = sys.stderr
+    quiet = None
+    if not usable:
+        quiet = open(os.devnull, "w")
+        sys.stderr = quiet
+    try:
+        resource_tracker.ensure_running()
+        if context.get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            forkserver.ensure_running()
+    finally:
+        if quiet is not None:
+            sys.stderr = saved
+            quiet.close()
+
+
+Progress = Callable[[int, int, list[PairResult]], None]
+"""``progress(games_done, games_total, pairs_so_far)`` after each chunk."""
+
+
+class Runner:
+    """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
+    Dask cluster (``cluster``: the scheduler's address; ``packed``: the file bots' bundles,
+    ``pack_bots``, sent there once). With a ``log`` (a ``RecordLog``) every
+    finished game is appended to it as it comes, and games the log holds already are not played.
+
+    With ``steal``, this process is one of the ``jobs`` processes that play (``jobs - 1`` workers
+    besides it) rather than waiting idle on its workers: it takes the last chunk no worker has
+    started yet (a pending future it can still cancel) and plays it itself, again and again. While
+    the workers start (a process, the arcade's imports, their bots' tables) the games go on here,
+    so a small tournament is over before the workers matter and more jobs are never much slower
+    than one; which process plays a chunk changes none of its games. Without it (the app, whose
+    screen this process draws) ``jobs`` workers play."""
+
+    def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
+                 cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None,
+                 packed: Sequence = (), steal: bool = True) -> None:
+        self.setup = setup
+        self.games = games
+        self.seed = seed
+        self.jobs = max(1, jobs)
+        self.progress = progress
+        self.cancelled = cancelled
+        self.log = log
+        self.cluster = cluster
+        self.packed = list(packed)
+        self.steal = steal
+        self.stages = 0
+        """Stages played over the pool so far (groups play several: their streamed records are told apart)."""
+        self.data: dict[str, object] = {}
+        """On a cluster: each file bot's bundle, a future of the cluster (``bundle_data``)."""
+        self.pool: ProcessPoolExecutor | None = None
+        self.stream = None
+        self.client = None
+        self.done = 0
+        self.total = 0
+        self.all_pairs: list[PairResult] = []
+
+    def __enter__(self) -> "Runner":
+        if self.cluster is not None:
+            self.client = connect(self.cluster)
+            self.setup = replace(self.setup, files=(), bundles=tuple((b.name, b.spec, b.digest) for b in self.packed))
+            with warnings.catch_warnings():  # a bot's files are data in a task on purpose (see bundle_data)
+                warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+                for packed in self.packed:  # each bot's bytes once; the chunks fetch them on the cluster
+                    self.data[packed.name] = self.client.submit(bundle_data, packed.data,
+                                                                key=f"arcade-bot-{packed.digest}")
+            self.packed = []
+        elif self.jobs > 1:
+            context = mp_context()
+            start_helpers(context)
+            # with a record or someone watching, each game is sent back as it ends (a kill loses only
+            # the games in play; the standings move game by game); else a chunk's games come back
+            # together (cheaper for many small games)
+            watched = self.log is not None or self.progress is not None
+            self.stream = context.Queue() if watched else None
+            workers = self.jobs - 1 if self.steal else self.jobs  # stealing, this process is one of them
+            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+                                            initargs=(self.stream, os.getpid()))
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.pool is None:
+            return
+        if kind is None:
+            self.pool.shutdown(wait=True)
+            return
+        # interrupted (Ctrl+C, the screen left) or failed: stop at once. A killed worker's file
+        # bots die with it (their sandbox, or PR_SET_PDEATHSIG).
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
+        for process in processes:
+            process.join(timeout=5)
+
+    def play(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[PairResult]:
+        """Play every pair's games; the results in the order of ``pairs``."""
+        results = [PairResult(stage, a, b) for a, b in pairs]
+        seeds = [pair_seed(self.seed, stage, a, b) for a, b in pairs]
+        tasks = []
+        for index, (a, b) in enumerate(pairs):
+            size = chunk_size(self.games)
+            for first in range(1, self.games + 1, size):
+                tasks.append(Task(index, a, b, seeds[index], first, min(size, self.games + 1 - first)))
+        self.all_pairs.extend(results)
+        got: set[tuple[int, int]] = set()
+
+        def take(index: int, record: GameRecord) -> None:
+            """A finished game (played now or read from the log), once."""
+            if (index, record.number) in got:
+                return
+            got.add((index, record.number))
+            pair = results[index]
+            pair.records.append(record)  # put in order of their numbers at the end
+            if self.log is not None:
+                self.log.append(stage, pair.a, pair.b, seeds[index], record)
+            self.done += 1
+
+        def report() -> None:
+            if self.progress is not None:
+                self.progress(self.done, self.total, self.all_pairs)
+
+        to_play = []
+        for i, task in enumerate(tasks):
+            logged = [self.log.get(stage, task.a, task.b, k) for k in range(task.first, task.first + task.games)] \
+                if self.log is not None else [None]
+            for record in logged:
+                if record is not None:
+                    take(task.pair, record)
+            if not all(logged):  # a chunk is played whole (a file bot's process sees the same games)
+                to_play.append(i)
+        report()
+        if self.client is not None:
+            self._play_on_cluster(tasks, to_play, take, report)
+        elif self.pool is not None:
+            self._play_on_pool(tasks, to_play, take, report)
+        else:
+            for i in to_play:
+                if self.cancelled():
+                    raise KeyboardInterrupt
+                index = tasks[i].pair
+                run_task(self.setup, tasks[i], lambda record: (take(index, record), report()))
+        for pair in results:
+            pair.records.sort(key=lambda r: r.number)
+        return results
+
+    def _play_on_pool(self, tasks, to_play, take, report) -> None:
+        import queue
+
+        self.stages += 1  # a record still in the stream from an earlier stage (its chunk's result
+        stage = self.stages  # brought it already) must not count in this one's pairs
+        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i)): i
+                                      for i in to_play}
+        pending = set(futures)
+
+        def drain() -> None:
+            while self.stream is not None:
+                try:
+                    (sent_in, i), record = self.stream.get_nowait()
+                except queue.Empty:
+                    return
+                if sent_in != stage:
+                    continue
+                take(tasks[i].pair, record)
+                report()
+
+        while pending:
+            if self.cancelled():
+                for future in pending:
+                    future.cancel()
+                raise KeyboardInterrupt
+            stolen = self.steal and next((f for f in sorted(pending, key=futures.__getitem__, reverse=True)
+                                          if f.cancel()), None)
+            if stolen:  # no worker took it: played here (its games are the same wherever they are played)
+                pending.discard(stolen)
+                task = tasks[futures[stolen]]
+                run_task(self.setup, task, lambda record: (take(task.pair, record), report()))
+                drain()
+                continue
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            drain()
+            for future in sorted(done, key=futures.__getitem__):
+                for record in chunk_result(future):  # any the stream has not brought yet
+                    take(tasks[futures[future]].pair, record)
+                report()
+        drain()
+
+    def _play_on_cluster(self, tasks, to_play, take, report) -> None:
+        from distributed import as_completed
+
+        futures = {self.client.submit(run_cluster_task, self.setup, tasks[i], self.data.get(tasks[i].a),
+                                      self.data.get(tasks[i].b), retries=1, pure=False): i for i in to_play}
+        remaining = as_completed(list(futures))
+        for future in remaining:
+            if self.cancelled():
+                self.client.cancel(list(futures))
+                raise KeyboardInterrupt
+            for record in chunk_result(future):  # a game rerun after a worker died is taken once
+                take(tasks[futures[future]].pair, record)
+            report()
+
+
+def chunk_result(future) -> list[GameRecord]:
+    """A chunk's records; a chunk that failed in its worker (not a bot's fault: those are
+    forfeits) stops the tournament with a ``TournamentError`` that says what happened."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except (BrokenProcessPool, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - one line for the user, whatever the worker met
+        raise TournamentError(f"the tournament stopped: a chunk of games failed in its worker "
+                              f"({type(exc).__name__}: {exc})") from None
+
+
+def run_tournament(
+    game_id: str,
+    bots: Sequence[str],
+    settings: dict | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    fmt: str = "round-robin",
+    limits: Limits = Limits(),
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    record: str | os.PathLike | None = None,
+    cluster: str | None = None,
+    repair: bool = False,
+    bundle_cap: int = DEFAULT_CAP,
+    steal: bool = True,
+) -> TournamentResult:
+    """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
+    file specs, every game under ``limits`` (the sandbox of file bots included).
+    ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
+    aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
+    packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes). ``steal``: with
+    workers, this process plays the chunks no worker has taken yet too (``Runner``); the app, whose
+    screen this process draws, leaves them to the workers."""
+    from arcade.catalog import load
+    from bots.external import is_file_spec, parse_spec
+
+    planned = plan(game_id, bots, fmt, games)
+    packed = pack_bots(game_id, bots, bundle_cap) if cluster is not None else []
+    settings = dict(load(game_id)(**(settings or {})).settings)
+    bots = list(bots)
+    result = TournamentResult(game_id, settings, fmt, planned.games, seed, bots)
+    files = tuple((bot, ":".join(map(str, parse_spec(bot, game_id)))) for bot in bots if is_file_spec(bot))
+    setup = Setup(game_id, settings, limits, files)
+    log = None
+    if record is not None:
+        from arcade.records import RecordError, RecordLog
+
+        header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
+                  "games_per_pair": planned.games, "seed": seed, "limits": limits.as_json()}
+        try:
+            log = RecordLog(record, header, repair=repair,
+                            pair_seed=lambda stage, a, b: pair_seed(seed, stage, a, b))
+        except RecordError as exc:
+            raise TournamentError(str(exc)) from None
+    try:
+        with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster, packed, steal) as runner:
+            del packed  # the runner sent them
+            runner.total = planned.total
+            if fmt == "round-robin":
+                result.pairs = runner.play("round robin", list(combinations(bots, 2)))
+                result.standings = round_robin_standings(bots, result.pairs)
+            else:
+                run_groups(result, runner)
+    finally:
+        if log is not None:
+            log.close()
+    return result

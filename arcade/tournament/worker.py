@@ -1,0 +1,146 @@
+"""What a worker process runs: a chunk of a pair's games (``Task``), with what every chunk needs
+(``Setup``), wherever it is played (this process, a local worker, a Dask worker).
+
+Determinism: every game has its own generators derived from the tournament seed, the pair and
+the game's number (``arcade.seeds``: ``pair_seed``, ``match_rngs``; the global ``random`` too),
+and a pair's games are cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever
+the number of jobs, each chunk with fresh processes for file bots (whose global ``random`` is
+seeded per game). The same seed therefore gives the same standings with any
+``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from arcade.match import GameRecord, run_match
+from bots.limits import Limits
+
+CHUNK = 10
+"""The fewest games of a pair one task plays (one worker, one process per file bot)."""
+
+
+def chunk_size(games: int) -> int:
+    """Games a task plays: a quarter of a pair's games, at least ``CHUNK`` — never the job count's
+    business, so that a file bot's process sees the same games whatever ``jobs`` is."""
+    return max(CHUNK, -(-games // 4))
+
+
+@dataclass(frozen=True)
+class Task:
+    """A chunk of a pair's games: numbers ``first .. first + games - 1``."""
+
+    pair: int
+    a: str
+    b: str
+    seed: int
+    first: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every task needs besides its pair: picklable, sent to the workers."""
+
+    game_id: str
+    settings: dict
+    limits: Limits = Limits()
+    """The run's limits (``bots.limits``), the sandbox of file bots included, in every worker."""
+    files: tuple[tuple[str, str], ...] = ()
+    """File bots' names as given, with their absolute specs (a machine that shares our folders)."""
+    bundles: tuple[tuple[str, str, str], ...] = ()
+    """On a cluster: each file bot's name, its spec inside its bundle and the bundle's digest
+    (``arcade.tournament.bundles.Bundle``); the bundles' bytes travel apart
+    (``arcade.tournament.cluster.run_cluster_task``)."""
+
+
+def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None,
+             files: dict[str, str] | None = None) -> list[GameRecord]:
+    """Play one chunk of games (in whatever process runs it: here, a local worker, a Dask worker).
+    File bots come as the paths in ``setup.files`` or, on a cluster, in ``files`` (their bundles
+    written to this machine: ``arcade.tournament.cluster.run_cluster_task``)."""
+    from arcade.catalog import load
+
+    game = load(setup.game_id)(**setup.settings)
+    from bots.registry import resolve
+
+    files = dict(setup.files) if files is None else files
+    entries = tuple(resolve(setup.game_id, files.get(name, name), setup.limits) for name in (task.a, task.b))
+    summary = run_match(game, entries, games=task.games, seed=task.seed, limits=setup.limits,
+                        first_game=task.first, on_game=on_game)
+    return summary.records
+
+
+_STREAM = None
+"""A local worker's queue to the coordinator: each game's record as soon as it is played."""
+
+
+def worker_init(stream, coordinator: int | None = None) -> None:
+    """A local worker's start (the pool's initializer): its ``stream`` to the coordinator, no
+    terminal, and its end tied to the coordinator's (``die_with``)."""
+    global _STREAM
+    _STREAM = stream
+    _quiet_worker()
+    if coordinator is not None:
+        die_with(coordinator)
+
+
+def die_with(coordinator: int) -> None:
+    """End this worker the moment the tournament's process (``coordinator``) ends, however it
+    ends (SIGKILL included): the kernel kills it with its parent (``PR_SET_PDEATHSIG``; a worker's
+    parent is the forkserver, which ends with the tournament), and a watchdog thread waits on the
+    coordinator itself (a pidfd, else polling) and kills this process. The bots a worker started
+    end with it (bwrap's ``--die-with-parent``; a bot outside the sandbox watches its parent)."""
+    import ctypes
+    import select
+    import threading
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    try:
+        handle = os.pidfd_open(coordinator)
+    except (AttributeError, OSError):  # no pidfds (an old kernel), or the coordinator is gone
+        handle = None
+
+    def alive() -> bool:
+        try:
+            os.kill(coordinator, 0)
+            return True
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+
+    def watch() -> None:
+        if handle is not None:
+            select.select([handle], [], [])  # readable once the coordinator has ended
+        else:
+            while alive():
+                time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    if handle is None and not alive():
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=watch, name="coordinator-watch", daemon=True).start()
+
+
+def run_task_streaming(setup: Setup, task: Task, key: tuple[int, int]) -> list[GameRecord]:
+    """``run_task`` in a local worker, sending each game's record to the coordinator at once,
+    with ``key`` (the stage's number and the task's index in it:
+    ``arcade.tournament.runner.Runner._play_on_pool``)."""
+    stream = _STREAM
+    return run_task(setup, task, None if stream is None else (lambda record: stream.put((key, record))))
+
+
+def _quiet_worker() -> None:
+    """Workers never write to the terminal (the app's screen or the CLI's --json)."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    os.close(devnull)
