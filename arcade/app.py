@@ -16,9 +16,6 @@ class ArcadeApp(App[None]):
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
-    MODES = {"menu": MenuScreen}
-    DEFAULT_MODE = "menu"
-    """The menu is the app's first screen itself (no blank screen under it to lay out)."""
     CSS_PATH = "arcade.tcss"
     """The app's own styles (the menu's); every other screen loads its own when it first opens
     (its ``CSS_PATH``), and a screen with a board the board's (``GameEntry.board_css_file``)."""
@@ -29,6 +26,12 @@ class ArcadeApp(App[None]):
         self.replay = replay
         self.seed = seed
         """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
+
+    def get_default_screen(self) -> MenuScreen:
+        """The menu is the app's first screen itself: no blank screen under it to lay out, and
+        (unlike a mode of ``MODES``, which Textual registers with a second parse of every style)
+        the styles are parsed once before the first frame."""
+        return MenuScreen()
 
     def on_mount(self) -> None:
         from arcade import memory

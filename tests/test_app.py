@@ -299,3 +299,22 @@ async def test_random_key_presses_never_crash_the_app(seed):
             await pilot.press(key)
         await settle(pilot)
         assert app.is_running
+
+
+async def test_the_menu_is_the_first_screen_and_its_styles_are_parsed_once(monkeypatch):
+    """The app opens on the menu itself (no blank screen under it) and reaches its first frame
+    without parsing every style a second time (a mode of ``App.MODES`` did: Textual's
+    ``refresh_css`` on registering the mode's screen), part of a start-up as fast as a bare app's."""
+    from textual.css.stylesheet import Stylesheet
+
+    from arcade.app import ArcadeApp
+
+    reparsed = []
+    original = Stylesheet.reparse
+    monkeypatch.setattr(Stylesheet, "reparse", lambda self: reparsed.append(1) or original(self))
+    app = ArcadeApp(seed=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
+        assert not reparsed
+        assert app.screen.query_one("#games").has_focus

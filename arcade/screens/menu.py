@@ -5,7 +5,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Header, OptionList, Static
 from textual.widgets.option_list import Option
@@ -46,13 +45,9 @@ class MenuScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Vertical(id="menu"):
-            yield Static("Choose a game", id="menu-title")
-            yield GameList(
-                *(Option(menu_prompt(e), id=e.id) for e in CATALOG.values()),
-                id="games",
-            )
-            yield Static("↑↓ choose · Enter set up a game", id="menu-hint")
+        yield Static("Choose a game", id="menu-title")
+        yield GameList(*(Option(menu_prompt(e), id=e.id) for e in CATALOG.values()), id="games")
+        yield Static("↑↓ choose · Enter set up a game", id="menu-hint")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
