@@ -89,6 +89,18 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+async def wait_until(pilot, condition, deadline: float = 60.0, what: str = "the condition") -> float:
+    """Let the app run until ``condition()`` holds; the seconds it took. The deadline is generous
+    (a busy machine is slow, never wrong): a test waits for the event, not for a fixed time."""
+    import time
+
+    start = time.monotonic()
+    while not condition():
+        assert time.monotonic() - start < deadline, f"{what} did not happen in {deadline:.0f} s"
+        await pilot.pause(0.05)
+    return time.monotonic() - start
+
+
 HUMANS = ("human", "human")
 SIZE = (80, 24)
 

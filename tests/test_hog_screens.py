@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from arcade.boards.hog import HogBoard
-from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
+from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after, wait_until
 
 
 def test_sow_sad_roll(snap_compare):
@@ -170,12 +172,12 @@ async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "hog", ("human", "final"))
+        before = time.monotonic()  # the dice appear after this, the bot answers at least 2 s later
         await pilot.press("5", "enter")
-        await pilot.pause(0.2)
+        await pilot.pause()
         assert screen.state.event.side == -1 and screen.state.to_move == 1  # the dice, the bot waits
-        await pilot.pause(2.0)
-        await settle(pilot)
-        assert screen.state.to_move == 0
+        await wait_until(pilot, lambda: screen.state.to_move == 0, what="the bot's turn")
+        assert time.monotonic() - before >= 2.0
 
 
 async def test_the_heat_maps_cursor_marker_never_overwrites_a_column_label():
