@@ -174,7 +174,7 @@ def run_match(
 
     ``first_game`` numbers the first game (a tournament plays a pair's games in chunks: game
     ``k`` is the same game whichever chunk plays it). File bots' processes are killed at the end.
-    With a ``log`` (``arcade.records.RecordLog``) each game is appended as it ends, and a game the
+    With a ``log`` (``arcade.records.log.RecordLog``) each game is appended as it ends, and a game the
     log holds already is taken from it instead of played (a resumed match).
     """
     try:

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcade.records import RecordLog
+from arcade.records.log import RecordLog
 from arcade.tournament import bundles, runner
 from arcade.tournament.bundles import BundleError, digest_of, encode, entries, materialise
 from arcade.tournament.cluster import pack_bots

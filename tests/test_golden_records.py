@@ -37,7 +37,9 @@ from pathlib import Path
 
 import pytest
 
-from arcade.records import Referee, game_record, read_games
+from arcade.records.reader import read_games
+from arcade.records.referee import Referee
+from arcade.records.schema import game_record
 from arcade.seeds import pair_seed
 from arcade.tournament.runner import run_tournament
 

@@ -25,7 +25,8 @@ ALLOWED = {"games": {"games"}, "bots": {"games", "bots"}, "arcade": {"games", "b
 """The rooms each room may import: games imports nothing of ours, bots only games; the training
 only games and bots (the runtime never imports it: it is not installed)."""
 
-HEADLESS = ("arcade.session", "arcade.match", "arcade.tournament", "arcade.catalog", "arcade.othello_protocol",
+HEADLESS = ("arcade.session", "arcade.match", "arcade.tournament", "arcade.records", "arcade.catalog",
+            "arcade.othello_protocol",
             "arcade.commands.common", "arcade.commands.match", "arcade.commands.tournament",
             "arcade.commands.hog", "arcade.commands.othello")
 """What runs with no screen (matches, tournaments' workers, the referee, the headless commands):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from arcade import cli
-from arcade.records import RecordLog
+from arcade.records.log import RecordLog
 
 BOTS = ("perfect", "random", "always_1")
 

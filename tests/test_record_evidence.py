@@ -14,10 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arcade import records
 from arcade.cli import main
 from arcade.match import GameRecord, run_match
-from arcade.records import RecordError, RecordLog, RecordReader, read_games
+from arcade.records import schema
+from arcade.records.log import RecordLog
+from arcade.records.reader import RecordReader, describe, read_games, recorded_seed
+from arcade.records.referee import Referee, make_game
+from arcade.records.schema import FORMAT, GAME_FIELDS, GAME_OPTIONAL, RecordError, game_record
 from arcade.seeds import pair_seed
 from arcade.tournament.runner import run_tournament
 from bots.base import BotEntry
@@ -90,8 +93,8 @@ def one_line_error(capsys) -> str:
 def test_the_schema_knows_every_field_of_a_game_record():
     """A field added to ``GameRecord`` must be added to the schema (else its lines are refused)."""
     fields = {f.name for f in dataclasses.fields(GameRecord)} | {"stage", "pair", "pair_seed"}
-    assert set(records.GAME_FIELDS) | set(records.GAME_OPTIONAL) == fields
-    assert not set(records.GAME_FIELDS) & set(records.GAME_OPTIONAL)
+    assert set(GAME_FIELDS) | set(GAME_OPTIONAL) == fields
+    assert not set(GAME_FIELDS) & set(GAME_OPTIONAL)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -106,7 +109,7 @@ def test_random_bytes_give_only_record_errors(data, hog_record, tmp_path):
         except RecordError as exc:
             assert "\n" not in str(exc) and str(path) in str(exc)
             continue
-        assert all(isinstance(records.game_record(line), GameRecord) for line in games)
+        assert all(isinstance(game_record(line), GameRecord) for line in games)
 
 
 @st.composite
@@ -132,9 +135,9 @@ def test_wrong_json_is_a_record_error_naming_its_line_or_a_well_typed_game(data,
     except RecordError as exc:
         assert f"{path} line 3: " in str(exc) and "\n" not in str(exc)
         return
-    record = records.game_record(games[1])
+    record = game_record(games[1])
     assert isinstance(record.number, int) and record.number >= 1 and record.first in (0, 1)
-    assert all(isinstance(move, str) for move in record.moves) and isinstance(records.describe(games[1]), str)
+    assert all(isinstance(move, str) for move in record.moves) and isinstance(describe(games[1]), str)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -147,7 +150,7 @@ def test_a_wrong_header_is_a_record_error_or_a_well_typed_header(field, value, h
     try:
         with RecordReader(path) as reader:
             found = reader.header
-            records.make_game(found, reader.name)
+            make_game(found, reader.name)
     except RecordError as exc:
         assert str(path) in str(exc) and "\n" not in str(exc)
         return
@@ -155,7 +158,7 @@ def test_a_wrong_header_is_a_record_error_or_a_well_typed_header(field, value, h
 
 
 def test_a_line_longer_than_the_cap_is_refused_without_reading_it_whole(hog_record, tmp_path, monkeypatch):
-    monkeypatch.setattr(records, "LINE_CAP", 4096)
+    monkeypatch.setattr(schema, "LINE_CAP", 4096)
     header, first, *_ = hog_record.read_bytes().split(b"\n")
     path = tmp_path / "long.jsonl"
     path.write_bytes(header + b"\n" + first + b"\n" + b'{"stage": "' + b"x" * 20_000 + b'"}\n')
@@ -170,7 +173,7 @@ def test_only_a_regular_file_is_read(special, tmp_path, capsys):
         os.mkfifo(path)  # nobody writes to it: opening it must not wait
     with pytest.raises(RecordError, match="not a regular file"):
         RecordReader(path)
-    assert records.recorded_seed(path) is None
+    assert recorded_seed(path) is None
     assert main(["replay", str(path)]) == 2
     assert str(path) in one_line_error(capsys)
 
@@ -451,7 +454,7 @@ def test_forfeits_resume_and_a_forged_one_is_refused(tmp_path):
     for forged in ({**forfeit, "forfeit": 1 - forfeit["forfeit"], "winner": forfeit["forfeit"]},  # the other one
                    {**forfeit, "termination": "normal", "forfeit": None},  # a win the moves do not give
                    {**forfeit, "moves": forfeit["moves"][:-1], "plies": forfeit["plies"] - 1}):  # a move earlier
-        write(path, {"record": records.FORMAT, **header}, forged, *lines[1:])
+        write(path, {"record": FORMAT, **header}, forged, *lines[1:])
         with pytest.raises(RecordError, match="line 2: forged"):
             RecordLog(path, header)
 
@@ -459,7 +462,7 @@ def test_forfeits_resume_and_a_forged_one_is_refused(tmp_path):
 def test_checking_a_record_plays_its_dice_again(hog_record):
     """Each game's dice are drawn again from its seed: the record's match what the rules draw."""
     header, games = read_games(hog_record)
-    referee = records.Referee(header, "hog.jsonl", lambda stage, a, b: pair_seed(2, stage, a, b))
+    referee = Referee(header, "hog.jsonl", lambda stage, a, b: pair_seed(2, stage, a, b))
     assert all(referee.problem(line) is None for line in games)
     game = referee.game
     state, rolls = game.initial_state(), 0

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from arcade.catalog import load
-from arcade.records import RecordError, RecordLog
+from arcade.records.log import RecordLog
+from arcade.records.schema import RecordError
 from arcade.tournament.formats import TournamentError
 from arcade.tournament.runner import run_tournament
 from games.base import CHANCE
@@ -197,7 +198,7 @@ async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
     from textual.widgets import Static
 
     from arcade.catalog import CATALOG
-    from arcade.records import read_games
+    from arcade.records.reader import read_games
     from arcade.screens.replay import ReplayScreen
     from tests.conftest import make_app, settle
 
@@ -229,7 +230,7 @@ async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
 
 
 async def test_a_game_saved_from_the_screen_replays_to_the_same_position(tmp_path, monkeypatch):
-    from arcade.records import read_games
+    from arcade.records.reader import read_games
     from tests.conftest import make_app, open_game, settle
 
     monkeypatch.setenv("ARCADE_GAMES", str(tmp_path / "games"))
@@ -263,7 +264,7 @@ async def test_a_game_saved_from_the_screen_replays_to_the_same_position(tmp_pat
 def test_a_record_made_before_limits_is_the_same_run(tmp_path, kind, memory, limits):
     """Old headers held time_limit, memory (a match's MiB, a tournament's bytes; 0 no cap) and
     sandbox; the run they describe resumes from them."""
-    from arcade.records import upgrade
+    from arcade.records.schema import upgrade
 
     run = {"kind": kind, "game": "hog", "options": {}, "bots": ["always_roll_4", "always_roll_6"], "seed": 4}
     old = {"record": "contest-arcade record 1", **run, "time_limit": None, "memory": memory, "sandbox": "auto"}

@@ -75,7 +75,7 @@ def seed_of(args: argparse.Namespace) -> tuple[int, bool]:
     if args.seed is not None:
         return args.seed, False
     if getattr(args, "record", None):
-        from arcade.records import recorded_seed
+        from arcade.records.reader import recorded_seed
 
         recorded = recorded_seed(args.record)
         if recorded is not None:

@@ -59,7 +59,7 @@ def play(game, entries, seed: int, secret: bool, limits, log, args):
     """Play the match with a progress bar; a record that cannot be written any more (a full
     disk) stops it with one line, the record resumable and a secret seed said."""
     from arcade.match import run_match
-    from arcade.records import RecordError
+    from arcade.records.schema import RecordError
 
     try:
         with progress_bar(f"{game.title}: {args.bot_a} vs {args.bot_b}", quiet=args.json) as progress:
@@ -88,7 +88,8 @@ def run(args: argparse.Namespace) -> int:
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
     log = None
     if args.record:
-        from arcade.records import RecordError, RecordLog
+        from arcade.records.log import RecordLog
+        from arcade.records.schema import RecordError
 
         header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
                   "games": args.games, "seed": seed, "limits": limits.as_json()}

@@ -21,7 +21,9 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """List the file's games, or open game N; a file that is no record, or has a malformed line
     (whatever its bytes), is one line naming the file and the line (``UsageError``)."""
-    from arcade.records import RecordError, RecordReader, describe, make_game, shown
+    from arcade.records.reader import RecordReader, describe
+    from arcade.records.referee import make_game
+    from arcade.records.schema import RecordError, shown
     from bots.external import short_name
 
     try:

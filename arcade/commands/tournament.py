@@ -138,7 +138,7 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
     cannot go on is a ``UsageError``."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from arcade.records import RecordError
+    from arcade.records.schema import RecordError
 
     with progress_bar(f"{game.title} tournament · {len(planned.bots)} bots", quiet=args.json) as bar:
         task = bar.add_task("games", total=planned.total)

@@ -447,7 +447,8 @@ class GameScreen(Screen):
 
     def action_save_game(self) -> None:
         """Save the game so far (finished or not) as a record; say where, and how to replay it."""
-        from arcade.records import RecordError, save_game
+        from arcade.records.saved import save_game
+        from arcade.records.schema import RecordError
         from bots.external import short_name
 
         players = tuple(short_name(p) if p != HUMAN else "Human" for p in self.players)

@@ -4,7 +4,7 @@ The record (``arcade.records``: a match's or a tournament's) gives the game, its
 players and every move and dice outcome; the screen plays them on the rules again and shows any
 position with the same board, commentary and move list as a game in progress. Keys: ← → a move
 back or on, Home and End the start and the end, q back. Texts that come from the record (the
-title, the players' names, a move that makes no sense) are shown plain (``arcade.records.shown``):
+title, the players' names, a move that makes no sense) are shown plain (``arcade.records.schema.shown``):
 never markup, never a terminal control.
 """
 
@@ -43,7 +43,7 @@ class ReplayScreen(Screen):
 
     def __init__(self, entry: GameEntry, game: Game, players: tuple[str, str], moves: list[str],
                  title: str) -> None:
-        from arcade.records import shown
+        from arcade.records.schema import shown
 
         super().__init__()
         self.css_path = [*self.css_path, entry.board_css_file]  # loaded when the screen opens

@@ -41,7 +41,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arcade.records import shown
+from arcade.records.schema import shown
 from bots.sandbox_launch import kind_of, walk_folder
 
 DEFAULT_CAP = 16 << 20

@@ -286,7 +286,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
     file specs, every game under ``limits`` (the sandbox of file bots included).
-    ``record``: the record file (``arcade.records.RecordLog``; ``repair``: its damaged lines moved
+    ``record``: the record file (``arcade.records.log.RecordLog``; ``repair``: its damaged lines moved
     aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
     packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes). ``steal``: with
     workers, this process plays the chunks no worker has taken yet too (``Runner``); the app, whose
@@ -303,7 +303,8 @@ def run_tournament(
     setup = Setup(game_id, settings, limits, files)
     log = None
     if record is not None:
-        from arcade.records import RecordError, RecordLog
+        from arcade.records.log import RecordLog
+        from arcade.records.schema import RecordError
 
         header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
                   "games_per_pair": planned.games, "seed": seed, "limits": limits.as_json()}
