@@ -298,45 +298,7 @@ class Engine:
             # a pass uses no depth: a search as deep as the empties then reaches every end
             return -self._negamax(o, p, depth, -beta, -alpha, ply + 1, True)
         if depth == 1:
-            # the children are leaves: evaluate them here, best squares first
-            evaluate = self.evaluate
-            squares = []
-            while moves:
-                low = moves & -moves
-                moves ^= low
-                squares.append(low.bit_length() - 1)
-            if len(squares) > 1:
-                squares.sort(key=PRIOR_KEY)
-                k0 = self.killers[ply][0]
-                if k0 in squares and squares[0] != k0:
-                    squares.remove(k0)
-                    squares.insert(0, k0)
-            best = -INF
-            count = 0
-            cache = self.eval_cache
-            if len(cache) > EVAL_CACHE_LIMIT:
-                cache.clear()
-            for sq in squares:
-                f = flips(p, o, sq)
-                cp, co = o ^ f, p | f | (1 << sq)
-                ck = cp << 64 | co
-                value = cache.get(ck)
-                if value is None:
-                    value = evaluate(cp, co)
-                    cache[ck] = value
-                value = -value
-                count += 1
-                if value > best:
-                    best = value
-                    if value >= beta:
-                        k = self.killers[ply]
-                        if k[0] != sq:
-                            k[1] = k[0]
-                            k[0] = sq
-                        self.history[sq] += 1
-                        break
-            self.nodes += count
-            return best
+            return self._frontier(p, o, moves, beta, ply)
         key = p << 64 | o
         entry = self.tt.get(key)
         tt_move = -1
@@ -400,6 +362,49 @@ class Engine:
             self.tt.clear()
             self.eval_cache.clear()
         self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _frontier(self, p: int, o: int, moves: int, beta: int, ply: int) -> int:
+        """A node one ply from the leaves (``moves``: its legal moves): its children are evaluated
+        here, best squares first (the killer first), their values cached, until one reaches
+        ``beta`` (fail-soft; the children count as nodes). Inline in ``_core.c``'s ``negamax``."""
+        evaluate = self.evaluate
+        squares = []
+        while moves:
+            low = moves & -moves
+            moves ^= low
+            squares.append(low.bit_length() - 1)
+        if len(squares) > 1:
+            squares.sort(key=PRIOR_KEY)
+            k0 = self.killers[ply][0]
+            if k0 in squares and squares[0] != k0:
+                squares.remove(k0)
+                squares.insert(0, k0)
+        best = -INF
+        count = 0
+        cache = self.eval_cache
+        if len(cache) > EVAL_CACHE_LIMIT:
+            cache.clear()
+        for sq in squares:
+            f = flips(p, o, sq)
+            cp, co = o ^ f, p | f | (1 << sq)
+            ck = cp << 64 | co
+            value = cache.get(ck)
+            if value is None:
+                value = evaluate(cp, co)
+                cache[ck] = value
+            value = -value
+            count += 1
+            if value > best:
+                best = value
+                if value >= beta:
+                    k = self.killers[ply]
+                    if k[0] != sq:
+                        k[1] = k[0]
+                        k[0] = sq
+                    self.history[sq] += 1
+                    break
+        self.nodes += count
         return best
 
     def _root(self, p: int, o: int, depth: int, order: list[int], alpha: int = -INF, beta: int = INF):
@@ -625,8 +630,6 @@ class Engine:
             if alpha >= beta:
                 return alpha
         a0, b0 = alpha, beta
-        e1 = empties - 1
-        solve = self._solve
         children = []
         m = moves
         etc = empties >= ETC_EMPTIES
@@ -650,10 +653,30 @@ class Engine:
                 first = (sq, np_, no)
             else:
                 children.append((sq, np_, no))
+        best, best_move = self._solve_children(p, o, alpha, beta, empties, first, children)
+        lo, hi = -64, 64
+        if entry is not None:
+            lo, hi = entry[0], entry[1]
+        if best <= a0:
+            hi = min(hi, best)
+        elif best >= b0:
+            lo = max(lo, best)
+        else:
+            lo = hi = best
+        self.etable[key] = (lo, hi, best_move)
+        return best
+
+    def _solve_children(self, p: int, o: int, alpha: int, beta: int, empties: int,
+                        first: tuple[int, int, int] | None, children: list[tuple[int, int, int]]) -> tuple[int, int]:
+        """The moves of ``_solve``'s node, searched (fail-soft): ``first``, the table's move, before
+        the others are ordered (it often cuts at once), then ``children`` fastest first, each
+        ``(square, mover's discs, opponent's discs)`` after the move. The best value and its move.
+        Inline in ``_core.c``'s ``solve``."""
+        e1 = empties - 1
+        solve = self._solve
         best = -INF
         best_move = -1
         if first is not None:
-            # the table's move first, before the others are ordered (it often cuts at once)
             sq, np_, no = first
             best = -solve(no, np_, -beta, -alpha, e1, False)
             best_move = sq
@@ -698,17 +721,7 @@ class Engine:
                         alpha = value
                         if alpha >= beta:
                             break
-        lo, hi = -64, 64
-        if entry is not None:
-            lo, hi = entry[0], entry[1]
-        if best <= a0:
-            hi = min(hi, best)
-        elif best >= b0:
-            lo = max(lo, best)
-        else:
-            lo = hi = best
-        self.etable[key] = (lo, hi, best_move)
-        return best
+        return best, best_move
 
 
 def _shallow_entry(p: int, o: int, alpha: int, beta: int, passed: bool) -> int:
