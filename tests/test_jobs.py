@@ -61,12 +61,55 @@ def test_the_estimate_counts_moves_the_runner_and_file_bots_starts():
 
 
 def test_the_probe_times_quick_bots_and_takes_a_searcher_at_its_clock():
+    """The real bots: a searcher to its clock is taken at its clock (it spends at least the probe's
+    clock, whatever the machine's load), a quick bot at what it took, far below any clock."""
     game = load("othello")()
     costs = probe(game, ["greedy", "alphabeta-1s"], Limits())
-    assert costs["greedy"].move < 0.005
+    assert costs["greedy"].move < 0.1
     assert costs["alphabeta-1s"].move == 1.0  # it searches to its clock: one probe move says so
-    ludo = probe(load("ludo")(), ["expectimax"], Limits())["expectimax"]
-    assert ludo.move < 0.05  # a clock of its own, but it answers in milliseconds
+
+
+class FakeClock:
+    """``time`` for ``arcade.tournament.jobs``: seconds pass only when a bot's move says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize("own, takes, costed", [
+    (0.0, 0.0007, 0.0007),  # no clock of its own: timed
+    (0.1, 0.002, 0.002),  # a clock of its own, but it answers at once (Ludo's expectimax): timed
+    (1.0, None, 1.0),  # it searches to the clock it is given: taken at its own clock
+    (1.0, 0.004, 0.004),  # just under half the probe's clock: timed
+])
+def test_the_probe_rule_on_a_clock_that_load_cannot_move(monkeypatch, own, takes, costed):
+    """The probe's rule on a clock of its own (a busy machine moves a wall clock, not this one):
+    a bot with a clock of its own is given the probe's short clock, and one that spends more than
+    half of it is a searcher, costed at its own clock."""
+    import arcade.tournament.jobs as jobs
+    import bots.registry
+
+    clock = FakeClock()
+    monkeypatch.setattr(jobs, "time", clock)
+
+    class Bot:
+        def move_seconds(self) -> float:
+            return own
+
+        def choose(self, state, ctx):
+            clock.now += ctx.time_limit if takes is None else takes
+            return next(iter(game.legal_moves(state)))
+
+    class Entry:
+        def make(self, game):
+            return Bot()
+
+    monkeypatch.setattr(bots.registry, "resolve", lambda game_id, name, limits: Entry())
+    game = load("othello")()
+    assert probe(game, ["fake"], Limits())["fake"].move == pytest.approx(costed)
 
 
 def test_plan_jobs_chooses_one_process_for_a_tiny_round_and_more_for_a_long_one():
