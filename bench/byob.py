@@ -83,7 +83,7 @@ def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     os.environ.setdefault("ARCADE_BOT_LOGS", tempfile.mkdtemp(prefix="bench-byob-"))
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {games} games a game")
-    from bots.sandbox import bwrap_problem
+    from bots.external.sandbox import bwrap_problem
 
     problem = bwrap_problem()
     if problem:

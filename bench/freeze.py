@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from arcade.catalog import load  # noqa: E402
 from arcade.match import play_out  # noqa: E402
 from arcade.seeds import match_rngs  # noqa: E402
-from bots import sandbox  # noqa: E402
+from bots.external import sandbox  # noqa: E402
 from bots.base import BotEntry, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
 from bots.external.freezer import Freezer  # noqa: E402

@@ -30,7 +30,7 @@ from bots.dfootball import BOTS  # noqa: E402
 from bots.external.host import FileBotSource  # noqa: E402
 from bots.external.rlang import R_MISSING  # noqa: E402
 from bots.limits import Limits  # noqa: E402
-from bots.sandbox import bwrap_problem  # noqa: E402
+from bots.external.sandbox import bwrap_problem  # noqa: E402
 
 COURSE = ROOT / "tests" / "course_bots" / "stats306_course" / "course_strategies.R"
 

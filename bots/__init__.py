@@ -15,7 +15,7 @@ COURSE_MODULES = "course_modules"
 DEPS = ".deps"
 """The folder, in a bot's folder, of the packages its ``requirements.txt`` names (``arcade bot
 install``, ``bots.external.deps``), just after the bot's folder on its ``sys.path`` and bound on
-its own at ``/bot/.deps`` in the sandbox (``bots.sandbox``)."""
+its own at ``/bot/.deps`` in the sandbox (``bots.external.sandbox``)."""
 
 
 def course_modules_path() -> str:

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bots.sandbox import MODES as SANDBOXES
+SANDBOXES = ("auto", "bwrap", "none")
+"""How file bots may be contained (``Limits.sandbox``; ``bots.external.sandbox`` contains them):
+``bwrap``, ``none``, or ``auto``, bwrap where it works here and none otherwise."""
 
 DEFAULT_MEMORY = 1 << 30
 """The memory cap of a file bot's process: 1 GiB of address space (``RLIMIT_AS``)."""
@@ -55,7 +57,7 @@ class Limits:
     ``grace``: seconds past a move's time before a bot that does not answer is stopped; ``None``
     for half the time, at least half a second (``grace_for``).
     ``memory``: a file bot's address space in bytes, ``None`` for no cap.
-    ``sandbox``: how file bots are contained (``bots.sandbox``): ``auto``, ``bwrap`` or ``none``.
+    ``sandbox``: how file bots are contained (``bots.external.sandbox``): one of ``SANDBOXES``.
     """
 
     time: float | None = None

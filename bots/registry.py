@@ -4,14 +4,14 @@ Every caller that turns a name into a bot comes here: ``arcade match``, ``arcade
 (and its worker processes), the setup screen, the tournament screen, the game screen and the
 Othello player. A name is a built-in bot of the game (``bots/<game id>``'s ``BOTS``, imported only
 when asked) or a file bot, ``path/to/file.py:function`` in the course's signature, run in a
-process of its own (``bots.external``), contained by bubblewrap where it can (``bots.sandbox``).
+process of its own (``bots.external``), contained by bubblewrap where it can (``bots.external.sandbox``).
 Every entry answers ``probe(game)`` (load it now: ``None`` or what is wrong) and ``close()``
 (release its process), built-in bots with nothing to do.
 
 ``admit(game, specs, limits)`` is the one way a front end admits the bots of a run: it settles
 the sandbox (``contain``), resolves every name and probes every entry, in the sandbox the run
 will use, closing what it made when one fails. Front ends only turn its errors (``UnknownBot``,
-``bots.sandbox.SandboxUnavailable``) into their own messages.
+``bots.external.sandbox.SandboxUnavailable``) into their own messages.
 
 The game screen finds a game's analysis engine here too (``analyser_for``).
 """
@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Sequence
 from bots.base import BotEntry
 from bots.external import BadSpec, file_entry, is_file_spec, parse_spec
 from bots.limits import Limits
-from bots.sandbox import SandboxUnavailable, choose
+from bots.external.sandbox import SandboxUnavailable, choose
 from games.base import Analysis
 
 
@@ -64,7 +64,7 @@ class Contained:
 
 
 def contain(specs: Iterable[str], limits: Limits, required: bool = False) -> Contained:
-    """Settle the sandbox of the file bots among ``specs`` (``bots.sandbox.choose``): cheap, so
+    """Settle the sandbox of the file bots among ``specs`` (``bots.external.sandbox.choose``): cheap, so
     a front end may call it first for a message at once; ``admit`` calls it too. ``required``
     (a tournament's file bots): ``auto`` means ``bwrap``, never a fallback to no sandbox.
     ``SandboxUnavailable`` when bwrap is asked for (or required) and cannot run. Without file

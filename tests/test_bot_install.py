@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bots import sandbox
+from bots.external import sandbox
 from bots.external.deps import InstallError, requirements_of
 
 PROBLEM = sandbox.bwrap_problem()
@@ -152,7 +152,7 @@ def _in_sandbox(folder: Path, script: str) -> subprocess.CompletedProcess:
 def test_deps_are_bound_not_copied_so_their_size_is_no_limit_and_a_link_binds_nothing(tmp_path):
     """As root the bot's folder is copied within ``FOLDER_MAX`` (64 MiB), but ``.deps`` is bound
     on its own: numpy alone is over the cap. A ``.deps`` that is a link leads nowhere."""
-    from bots import sandbox_launch
+    from bots.external import sandbox_launch
 
     folder = tmp_path / "bot"
     (folder / ".deps" / "big").mkdir(parents=True)

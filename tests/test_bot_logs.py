@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arcade.catalog import load
-from bots import sandbox
+from bots.external import sandbox
 from bots.external import file_entry
 from bots.external.logs import PREFIX, BotLog, LogPump, clean, log_name, roll_over
 from bots.limits import Limits

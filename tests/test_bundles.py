@@ -28,8 +28,8 @@ from arcade.tournament.bundles import BundleError, digest_of, encode, entries, m
 from arcade.tournament.cluster import pack_bots
 from arcade.tournament.formats import TournamentError
 from arcade.tournament.runner import run_tournament
-from bots import sandbox
-from bots.sandbox_launch import walk_folder
+from bots.external import sandbox
+from bots.external.sandbox_launch import walk_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 SPY = Path(__file__).parent / "hostile_bots" / "courier" / "spy.py"

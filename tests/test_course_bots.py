@@ -15,7 +15,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from bots import course_modules_path, sandbox
+from bots import course_modules_path
+from bots.external import sandbox
 from bots.adapters import ADAPTERS
 from bots.external import is_file_spec, parse_spec, short_name
 from bots.external.child import load_module

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arcade.catalog import load
-from bots import sandbox
+from bots.external import sandbox
 from bots.base import Context
 from bots.external import file_entry
 from bots.external.freezer import Freezer, tree

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from arcade.catalog import load
 from arcade.commands.common import UsageError, add_memory_option, add_sandbox_option, limits_of
 from arcade.session import Session
-from bots import registry, sandbox
+from bots import registry
+from bots.external import sandbox
 from bots.base import BotEntry, Bot, Context
 from bots.limits import DEFAULT_MEMORY, Limits, LimitsError, move_time
 from bots.registry import UnknownBot, admit, contain

@@ -22,7 +22,7 @@ from hypothesis import given, settings, strategies as st
 
 from arcade.catalog import load
 from arcade.match import run_match
-from bots import sandbox
+from bots.external import sandbox
 from bots.base import BotEntry, Context, random_move
 from bots.external import file_entry, is_file_spec, parse_spec, short_name
 from bots.external.host import FileBotSource

@@ -56,7 +56,7 @@ def test_no_registry_holds_a_game_the_catalog_lacks():
     bot_modules = {p.stem for p in (ROOT / "bots").glob("*.py")} | {
         p.name for p in (ROOT / "bots").iterdir() if (p / "__init__.py").is_file()
     }
-    shared = {"__init__", "base", "registry", "external", "adapters", "sandbox", "sandbox_launch", "limits"}
+    shared = {"__init__", "base", "registry", "external", "adapters", "limits"}
     # a game's bots: bots/<id>.py or the package bots/<id>/, with helpers named bots/<id>_*.py
     assert {m for m in bot_modules - shared if "_" not in m} == ids
     assert all(m.split("_")[0] in ids for m in bot_modules - shared), bot_modules

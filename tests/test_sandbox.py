@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bots import sandbox
+from bots.external import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).parent / "hostile_bots"
@@ -418,11 +418,11 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
 @pytest.mark.parametrize("euid", [0, 1000])
 def test_root_starts_bwrap_through_the_launcher_and_a_user_directly(monkeypatch, euid):
     """The same bwrap arguments either way: no capabilities, nobody inside, no user namespaces;
-    root's go through ``bots/sandbox_launch.py`` (bwrap as nobody outside too)."""
+    root's go through ``bots/external/sandbox_launch.py`` (bwrap as nobody outside too)."""
     monkeypatch.setattr(os, "geteuid", lambda: euid)
     argv = sandbox.command(["python3"], ATTACKS)
     bwrap = argv.index("--unshare-all") - 1
-    assert argv[:bwrap] == ([sys.executable, "-I", "-S", str(ROOT / "bots" / "sandbox_launch.py"), str(os.getpid())]
+    assert argv[:bwrap] == ([sys.executable, "-I", "-S", str(ROOT / "bots" / "external" / "sandbox_launch.py"), str(os.getpid())]
                             if euid == 0 else [])
     args = argv[bwrap + 1:]
     text = " ".join(args)
@@ -473,7 +473,7 @@ def test_a_private_folder_is_the_bots_and_its_links_lead_nowhere(tmp_path):
 def test_as_root_a_bots_folder_is_copied_within_its_cap_and_as_a_user_bound(tmp_path):
     """As root the bot's folder is a copy of at most ``FOLDER_MAX`` bytes (more: the launcher says
     so, in the bot's log); a user's sandbox binds the folder itself, whatever its size."""
-    from bots import sandbox_launch
+    from bots.external import sandbox_launch
 
     folder = tmp_path / "bot"
     folder.mkdir()

@@ -445,7 +445,8 @@ async def test_the_tournament_screen_probes_its_file_bots_in_the_sandbox_it_runs
 
     import arcade.tournament.runner
     from arcade.screens.tournament import TournamentScreen
-    from bots import registry, sandbox
+    from bots import registry
+    from bots.external import sandbox
     from tests.conftest import make_app
 
     good = f"{FAULTS / 'toothpicks_faults.py'}:good"

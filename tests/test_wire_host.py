@@ -79,7 +79,7 @@ def test_a_move_goes_out_as_the_adapters_request_and_comes_back_a_move():
 
 
 def test_the_bwrap_sandbox_loads_the_file_from_bot_and_caps_processes():
-    from bots import sandbox
+    from bots.external import sandbox
 
     bench = Bench(answering(Moved(1)))
     bench.source.limits = bench.source.limits.with_sandbox("bwrap")

@@ -160,7 +160,7 @@ def contained(names: Sequence[str], limits: Limits, required: bool = False) -> L
     import sys
 
     from bots.registry import contain
-    from bots.sandbox import SandboxUnavailable
+    from bots.external.sandbox import SandboxUnavailable
 
     try:
         settled = contain(names, limits, required)
@@ -177,7 +177,7 @@ def admit_bots(game, names: Sequence[str], limits: Limits) -> list[BotEntry]:
     probed now, a file bot started and its file loaded), so that a bot that cannot be loaded is a
     one-line error before any game is played. The caller closes them."""
     from bots.registry import UnknownBot, admit
-    from bots.sandbox import SandboxUnavailable
+    from bots.external.sandbox import SandboxUnavailable
 
     try:
         return admit(game, names, limits).entries

@@ -285,7 +285,7 @@ class TournamentScreen(Screen):
         from bots.external import is_file_spec
         from bots.limits import Limits
         from bots.registry import contain
-        from bots.sandbox import SandboxUnavailable
+        from bots.external.sandbox import SandboxUnavailable
 
         if self.running:
             return
@@ -348,7 +348,7 @@ class TournamentScreen(Screen):
         from arcade.tournament.jobs import plan_jobs
         from arcade.tournament.runner import run_tournament
         from bots.registry import UnknownBot, admit
-        from bots.sandbox import SandboxUnavailable
+        from bots.external.sandbox import SandboxUnavailable
 
         worker = get_current_worker()
         bots = list(planned.bots)

@@ -4,7 +4,7 @@ A Dask cluster's workers share no folder with the coordinator, so each file bot'
 file's folder: what its sandbox shows it at ``/bot``) is read on the coordinator, sent to the
 workers and written there. Only the bot travels:
 
-- **What a bot's folder is** has one owner, ``bots.sandbox_launch.walk_folder``: its folders and
+- **What a bot's folder is** has one owner, ``bots.external.sandbox_launch.walk_folder``: its folders and
   regular files, the very ones the sandbox copies as root. Here anything else is refused before
   any game, in one line naming it: a symbolic link (``notes.py -> ~/grades.xlsx``, ``->
   /proc/self/environ``, ``-> /proc/self/fd/3``), a FIFO, a device, a socket, a file that cannot
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arcade.records.schema import shown
-from bots.sandbox_launch import kind_of, walk_folder
+from bots.external.sandbox_launch import kind_of, walk_folder
 
 DEFAULT_CAP = 16 << 20
 """Bytes a bot's bundle may hold (its files and paths), unless ``--bundle-cap`` says otherwise."""

@@ -17,7 +17,10 @@ The package
 - ``transport``: the seam the host talks through: the real process, or a script in memory;
 - ``child``: the bot's end, the process that loads the file and answers;
 - ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function``;
-- ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals).
+- ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals);
+- ``sandbox``: how the bot's process is contained (bubblewrap, rlimits, cgroups; the modes are
+  ``bots.limits.SANDBOXES``), and ``sandbox_launch``, root's launcher of bwrap as ``nobody``
+  (run by its path before every sandboxed bot: it imports nothing of the arcade's);
 - ``rlang``: D-Football strategies written in R (``path.R:function``): the same protocol, spoken
   by ``Rscript`` (its side in ``r/``: the wire's JSON, the course's ``d_football.R``).
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from bots import sandbox
+from bots.external import sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,

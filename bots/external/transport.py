@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
 
-from bots import sandbox
+from bots.external import sandbox
 from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.protocol import Message, Reply, Request, decode, encode
 from bots.external.rlang import R_CHILD_CODE, is_r_file
-from bots.sandbox import BotCgroup
+from bots.external.sandbox import BotCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
 """The arcade's root folder (``games`` and ``bots`` are imported from it)."""

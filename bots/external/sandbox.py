@@ -1,7 +1,8 @@
 """How a student's file bot is contained: bubblewrap (``bwrap``), or a plain process.
 
 ``bots.external`` starts each file bot's process with ``command(...)`` and ``set_limits()`` from
-here; ``bots.registry.resolve`` picks the mode. The modes:
+here; ``bots.registry.resolve`` picks the mode. The modes (``bots.limits.SANDBOXES``, which a
+run's ``Limits`` names):
 
 ``bwrap`` (a class tournament's default)
     The bot runs under bubblewrap (the Debian package ``bubblewrap``): its own user, PID, mount,
@@ -24,7 +25,7 @@ here; ``bots.registry.resolve`` picks the mode. The modes:
     it cannot become root (setuid(0) fails), remount or mount anything, chroot, make device
     nodes, or make namespaces (``--disable-userns``: no user namespace, hence no other one), so
     it writes only to its ``/tmp`` and ``/dev/shm``. A user's arcade runs bwrap as that user,
-    whom the bot is to the kernel. Root's runs it through ``bots/sandbox_launch.py``, as
+    whom the bot is to the kernel. Root's runs it through ``LAUNCHER``, as
     ``nobody`` outside the namespace too: else the bot would own the host's root-owned files in
     reach (and could change the modes of the host's ``/dev/null`` and the other bound devices)
     and ``RLIMIT_NPROC`` would not hold it; then what it reads in the arcade's binds (the
@@ -63,9 +64,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots import DEPS  # bound on its own at /bot/.deps: as root, never part of the folder's copy
+from bots.limits import SANDBOXES
 
-MODES = ("auto", "bwrap", "none")
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+"""The arcade's root, whose ``games/`` and ``bots/`` the sandbox binds."""
+LAUNCHER = Path(__file__).resolve().with_name("sandbox_launch.py")
+"""Root's launcher of bwrap (run by its path: it imports nothing of the arcade's)."""
 
 CPU_SECONDS = 3600
 """CPU seconds a bot's process may use in all (a whole match): a bound on a runaway loop."""
@@ -119,8 +123,8 @@ def bwrap_problem() -> str | None:
 def choose(mode: str) -> Choice:
     """The mode in force for ``mode`` (``auto``, ``bwrap`` or ``none``); ``SandboxUnavailable``
     when ``bwrap`` is asked for and cannot run; ``ValueError`` for an unknown mode."""
-    if mode not in MODES:
-        raise ValueError(f"unknown sandbox {mode!r}; sandboxes: {', '.join(MODES)}")
+    if mode not in SANDBOXES:
+        raise ValueError(f"unknown sandbox {mode!r}; sandboxes: {', '.join(SANDBOXES)}")
     if mode == "none":
         return Choice("none")
     problem = bwrap_problem()
@@ -153,13 +157,13 @@ bot can read, so bwrap gets none of the arcade's (the bot's own is cleared: ``--
 
 UNPRIVILEGED = 65534
 """The user and group the bot is inside its sandbox (``nobody``), and, when root starts the
-arcade, outside it too (``bots/sandbox_launch.py``)."""
+arcade, outside it too (``LAUNCHER``)."""
 
 
 def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
     ``/bot`` (so each student's bot belongs in a folder of its own); as root, through
-    ``bots/sandbox_launch.py``, which starts bwrap as ``UNPRIVILEGED``."""
+    ``LAUNCHER``, which starts bwrap as ``UNPRIVILEGED``."""
     args = ["--unshare-all", "--unshare-user", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
             "--cap-drop", "ALL", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
@@ -197,7 +201,7 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
     if os.geteuid() != 0:
         return ["bwrap", *args]
     bwrap = shutil.which("bwrap", path=ENVIRONMENT["PATH"]) or "bwrap"
-    return [sys.executable, "-I", "-S", str(ROOT / "bots" / "sandbox_launch.py"), str(os.getpid()), bwrap, *args]
+    return [sys.executable, "-I", "-S", str(LAUNCHER), str(os.getpid()), bwrap, *args]
 
 
 # -- limits -------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """How root starts a bot's bwrap sandbox: as ``nobody``, so that the bot is nobody to the kernel too.
 
-``bots.sandbox.command`` runs this file, when the arcade is root, as
+``bots.external.sandbox.command`` runs this file by its path, when the arcade is root, as
 ``python -I -S sandbox_launch.py ARCADE_PID BWRAP ARGS...`` (the bot's process, after
 ``set_limits`` and joining its pids cgroup); it execs ``BWRAP ARGS...`` in its place. It imports
 nothing but ``os``, ``sys`` and ``ctypes``: it runs before every sandboxed bot.
@@ -32,7 +32,7 @@ import os
 import sys
 
 UNPRIVILEGED = 65534
-"""``bots.sandbox.UNPRIVILEGED`` (this file imports nothing of the arcade's)."""
+"""``bots.external.sandbox.UNPRIVILEGED`` (this file imports nothing of the arcade's)."""
 STAGE = "/tmp"
 """Where the staging tmpfs goes, in this process's own mount namespace (it hides the host's
 ``/tmp`` from bwrap only: the sources were opened before)."""
@@ -40,7 +40,7 @@ STAGE = "/tmp"
 FOLDER_MAX = 64 << 20
 """Bytes of a bot's folder that root copies into its sandbox (more: the launcher fails, saying so)."""
 BOT = "/bot"
-"""Where ``bots.sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
+"""Where ``sandbox.command`` binds the bot's folder (the bind this launcher copies instead)."""
 DEPS = ".deps"
 """``bots.DEPS``: the installed packages in the bot's folder, bound (never copied: numpy
 alone is over ``FOLDER_MAX``) at ``/bot/.deps``. Opened without following a link, so a student's
@@ -172,7 +172,7 @@ def copy_folder(source: int, target: str, skip: str | None = None) -> None:
 
 def _unbounded_copy(source: int, target: str, skip: str | None = None) -> None:
     """``copy_folder`` past the bot's file-size limit (``RLIMIT_FSIZE``, 1 MiB, the soft limit
-    ``bots.sandbox.set_limits`` set on this process), which bounds what the bot writes, not its
+    ``sandbox.set_limits`` set on this process), which bounds what the bot writes, not its
     folder's files (a 3 MiB weights file): ``FOLDER_MAX`` bounds the copy. Root's hard limit is
     left above it for this copy; ``_hold_file_size`` lowers it before the bot runs."""
     import resource
