@@ -23,7 +23,7 @@ from bots.base import Context
 from bots.external import file_entry
 from bots.external.freezer import Freezer, tree
 from bots.external.host import FileBotSource
-from bots.external.protocol import Load, Loaded, Move, Moved, Seed
+from bots.external.wire import Load, Loaded, Move, Moved, Seed
 from bots.external.transport import MemoryTransport
 from bots.limits import Limits
 

@@ -26,7 +26,7 @@ ALLOWED = {"games": {"games"}, "bots": {"games", "bots"}, "arcade": {"games", "b
 only games and bots (the runtime never imports it: it is not installed)."""
 
 HEADLESS = ("arcade.session", "arcade.match", "arcade.tournament", "arcade.records", "arcade.catalog",
-            "arcade.othello_protocol",
+            "arcade.cs4341_referee",
             "arcade.commands.common", "arcade.commands.match", "arcade.commands.tournament",
             "arcade.commands.hog", "arcade.commands.othello")
 """What runs with no screen (matches, tournaments' workers, the referee, the headless commands):

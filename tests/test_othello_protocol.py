@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arcade.cli import main
-from arcade.othello_protocol import check_move, last_line, move_line, run_player, run_referee
+from arcade.cs4341_referee import check_move, last_line, move_line, run_player, run_referee
 from bots.othello import BOTS
 from games.othello import PASS, Othello, parse_square
 

@@ -16,7 +16,7 @@ from bots.base import Context, Forfeit
 from bots.external import DEFAULT_MEMORY, ExternalBot
 from bots.external.child import MAX_DETAIL, Child, serve
 from bots.external.host import LOAD_TIMEOUT, FileBotSource
-from bots.external.protocol import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
+from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
                                     Seed, encode)
 from bots.external.transport import MemoryTransport
 from bots.limits import Limits

@@ -1,4 +1,4 @@
-"""The file-bot wire's protocol (``bots.external.protocol``): every message survives encoding
+"""The file-bot wire's protocol (``bots.external.wire``): every message survives encoding
 and decoding unchanged, and the decoder is total: any bytes at all (random, huge, deeply nested,
 not UTF-8, of the wrong shape) give a message or one ``ProtocolError`` with a short printable
 reason, never another exception."""
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bots.base import printable
-from bots.external.protocol import (KINDS, MAX_DEPTH, MAX_LINE, REPLIES, REQUESTS, Exited, Failed, Invalid, Lines,
+from bots.external.wire import (KINDS, MAX_DEPTH, MAX_LINE, REPLIES, REQUESTS, Exited, Failed, Invalid, Lines,
                                     Load, Loaded, Move, Moved, OutOfMemory, ProtocolError, Seed, decode, encode)
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=40)  # lone surrogates too

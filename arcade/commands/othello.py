@@ -4,7 +4,7 @@
     arcade othello-referee NAME1 NAME2 [--time-limit S] [--dir DIR] [--seed N]
 
 Run the two players (or any two course programs) and the referee in the same directory; see
-``arcade.othello_protocol`` for the files and their rules.
+``arcade.cs4341_referee`` for the files and their rules.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def _check_name(name: str) -> None:
 
 
 def run_player(args) -> int:
-    from arcade.othello_protocol import run_player as play
+    from arcade.cs4341_referee import run_player as play
     from arcade.untrusted import clean
     from bots.limits import Limits
     from bots.registry import UnknownBot, admit
@@ -108,8 +108,8 @@ def run_referee(args) -> int:
     and ``end_game`` written when it still can be) or the game could not start."""
     import sys
 
-    from arcade.othello_protocol import ProtocolError
-    from arcade.othello_protocol import run_referee as referee
+    from arcade.cs4341_referee import ProtocolError
+    from arcade.cs4341_referee import run_referee as referee
     from arcade.untrusted import clean
 
     _check_common(args)

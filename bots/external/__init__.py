@@ -11,7 +11,7 @@ imports work) and is the bot's folder (``child.load_module``).
 
 The package
 ===========
-- ``protocol``: the messages both ways, and the one encoder and decoder (bytes ⇄ messages);
+- ``wire``: the messages both ways, and the one encoder and decoder (bytes ⇄ messages);
 - ``host``: the arcade's end: ``Host`` (one process), ``FileBotSource``, ``ExternalBot`` and
   ``file_entry``, which turn answers and silences into moves and ``Forfeit``s;
 - ``transport``: the seam the host talks through: the real process, or a script in memory;

@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
-from bots.external.protocol import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, OutOfMemory,
+from bots.external.wire import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, OutOfMemory,
                                     ProtocolError, Reply, Request, Seed, decode, encode)
 
 MAX_DETAIL = 2000

@@ -12,7 +12,7 @@ from typing import Any, Callable, Union
 from bots.external import sandbox
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
-from bots.external.protocol import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
+from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
 from bots.external.specs import package_of, parse_spec
 from bots.external.transport import Launch, ProcessTransport, Transport

@@ -3,7 +3,7 @@ is a file bot too, run by ``Rscript`` (Debian's ``r-base-core``, with ``r-cran-d
 
 The bot's process is one long-lived ``Rscript`` per bot, like a Python file bot's: started by
 ``ProcessTransport`` in the same sandbox, with the same limits, speaking the same protocol
-(``bots.external.protocol``). It begins as a few lines of Python (``r_child_main``): they read
+(``bots.external.wire``). It begins as a few lines of Python (``r_child_main``): they read
 the arcade's ``Load``, set the memory and process caps (``child.set_caps``, as a Python bot's
 process does before the file runs), move the protocol off the standard descriptors (requests on
 3, answers on 4; standard input ``/dev/null``, output and error the bot's log), and ``exec``
@@ -72,7 +72,7 @@ def r_usage(game_id: str) -> str | None:
 
 def _read_line(fd: int) -> bytes:
     """One line from ``fd``, read a byte at a time, so nothing after it leaves the pipe."""
-    from bots.external.protocol import MAX_LINE
+    from bots.external.wire import MAX_LINE
 
     line = bytearray()
     while len(line) <= MAX_LINE:
@@ -90,7 +90,7 @@ def r_child_main() -> None:
     sends no ``Load``."""
     from bots.adapters import ADAPTERS
     from bots.external.child import set_caps
-    from bots.external.protocol import Failed, Load, ProtocolError, decode, encode
+    from bots.external.wire import Failed, Load, ProtocolError, decode, encode
 
     parent = int(sys.argv[2]) if len(sys.argv) > 2 else 0
     if parent and os.getppid() != parent:

@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Protocol
 from bots.external import sandbox
 from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
-from bots.external.protocol import Message, Reply, Request, decode, encode
+from bots.external.wire import Message, Reply, Request, decode, encode
 from bots.external.rlang import R_CHILD_CODE, is_r_file
 from bots.external.sandbox import BotCgroup
 

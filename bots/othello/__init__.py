@@ -19,7 +19,7 @@ The package
   Multi-ProbCut calibration ``patterns.probcut.json`` (both made by ``training/othello/``,
   outside the package);
 - ``cs4341_program``: the bridge to a CS4341 program over the course referee's files (the
-  ``external`` bot, and the file handling of ``arcade.othello_protocol``'s player and referee).
+  ``external`` bot, and the file handling of ``arcade.cs4341_referee``'s player and referee).
 
 ``alphabeta`` and its levels evaluate positions with the learned pattern evaluation
 (``bots.othello.patterns``, weights in ``patterns.bin``) and prune with its Multi-ProbCut

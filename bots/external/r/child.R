@@ -2,7 +2,7 @@
 # file and answers the arcade (bots/external/rlang.py starts it: Rscript child.R R_DIR PATH
 # FUNCTION GAME DEFAULTS, after setting the memory and process caps and moving the protocol to
 # descriptors 3, the arcade's requests, and 4, the answers; 0 is /dev/null, 1 and 2 the bot's
-# log). It speaks bots/external/protocol.py's messages, as bots/external/child.py does for a
+# log). It speaks bots/external/wire.py's messages, as bots/external/child.py does for a
 # Python file: "loaded" or "failed" once the file is loaded, then for each "move" a "moved",
 # "failed", "invalid", "memory" or "exited"; a "seed" sets R's random numbers, no answer.
 #

@@ -1,5 +1,5 @@
 # The file-bot wire's JSON, in base R (the bot's R process has no jsonlite): enough of it for
-# the messages the arcade sends (bots/external/protocol.py: "seed" and "move", one JSON object a
+# the messages the arcade sends (bots/external/wire.py: "seed" and "move", one JSON object a
 # line, ASCII only) and for the answers the R process sends back, written exactly as the
 # arcade's decoder expects them ({"kind": ..., fields}, ASCII only).
 #

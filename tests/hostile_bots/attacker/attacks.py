@@ -66,7 +66,7 @@ def frozen_clock(left):
 
 
 def forged_reply(left):
-    from bots.external.protocol import Moved, encode  # the arcade's own wire format, as it is today
+    from bots.external.wire import Moved, encode  # the arcade's own wire format, as it is today
 
     time.sleep(0.45)
     for fd in range(3, 64):  # the protocol's way back (a socket): write a well-formed answer, late

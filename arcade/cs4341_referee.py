@@ -1,4 +1,4 @@
-"""The CS4341 Othello file protocol: a player program and a referee, as the course runs them.
+"""The CS4341 referee and player: Othello over files, as the course runs its programs.
 
 Files in one directory (the seed's PROGRAM COMMUNICATION section and the course referee v6):
 
