@@ -3,7 +3,7 @@ course signature of a student's bot, all by game id.
 
 ``CATALOG`` names every part as an import path and imports none of them, so that the menu starts
 fast; a part is imported when the game is opened (``GameEntry.load``, ``board_class``). The
-title and one-line blurb are written here for the same reason, and ``tests/test_registration.py``
+title and one-line blurb are written here for the same reason, and ``tests/architecture/test_registration.py``
 checks them against the game class, and checks that every part exists for every id and that no
 registry (``bots.adapters.ADAPTERS``, ``bots/<id>``, ``arcade/boards``, ``arcade/help``) holds
 an id the catalog lacks.

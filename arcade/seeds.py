@@ -6,7 +6,7 @@ seed and the names of what they serve, never from their position in the run, so 
 seed plays the same games whatever else runs (any ``--jobs``, a resumed record, a Dask cluster).
 Records and replays depend on these exact values: a derivation never changes (the strings, and
 how they are hashed: ``random.Random(str)`` hashes the string with SHA-512; ``pair_seed`` uses
-SHA-256). ``tests/test_seeds.py`` pins them and checks that no other module derives a seed.
+SHA-256). ``tests/arcade/test_seeds.py`` pins them and checks that no other module derives a seed.
 """
 
 from __future__ import annotations

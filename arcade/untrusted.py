@@ -18,7 +18,7 @@ place that shows such text goes through this module:
 - the app's ``ArcadeApp.notify``, which every widget's ``notify`` reaches, cleans a notification's
   text and never reads it as markup.
 
-``tests/test_untrusted.py`` injects hostile text in every place that shows it, and fails when a
+``tests/arcade/test_untrusted.py`` injects hostile text in every place that shows it, and fails when a
 new call of a widget's text method is built from an f-string instead of this module.
 """
 

@@ -12,25 +12,28 @@ from arcade.catalog import CATALOG
 from arcade.screens.pacing import Pacing
 from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width
 
+from tests.paths import TESTS
+
 THEME = "textual-dark"
 
 ONE_AT_A_TIME = frozenset({
-    "test_external_bots.py",  # file bots in processes: time limits of 0.1–2 s, memory caps of 1–2 GiB
-    "test_sandbox.py",  # bubblewrap, memory caps, killed process trees
-    "test_othello_protocol.py",  # the referee's time limits (0.1 s and up) and player processes
-    "test_othello_parallel.py",  # the solver's process pool, a deadline
-    "test_records.py",  # command-line tournaments in processes, a Dask cluster
-    "test_readme.py",  # the README's commands, each in a process for a few seconds
+    "bots/external/test_file_bots.py",  # file bots in processes: time limits of 0.1–2 s, memory caps of 1–2 GiB
+    "bots/external/test_sandbox.py",  # bubblewrap, memory caps, killed process trees
+    "arcade/test_cs4341_referee.py",  # the referee's time limits (0.1 s and up) and player processes
+    "bots/othello/test_parallel_solve.py",  # the solver's process pool, a deadline
+    "arcade/records/test_records.py",  # command-line tournaments in processes, a Dask cluster
+    "architecture/test_readme.py",  # the README's commands, each in a process for a few seconds
 })
-"""Test files whose tests start processes against a clock or a memory cap. The suite runs in
-parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml); these files' tests go to
-one worker, one at a time, so that two of them never compete for the machine."""
+"""Test files (their paths under tests/) whose tests start processes against a clock or a memory
+cap. The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);
+these files' tests go to one worker, one at a time, so that two of them never compete for the
+machine."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items) -> None:
     for item in items:
-        if item.path.name in ONE_AT_A_TIME:
+        if item.path.relative_to(TESTS).as_posix() in ONE_AT_A_TIME:
             item.add_marker(pytest.mark.xdist_group("processes"))
 
 

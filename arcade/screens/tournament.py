@@ -4,7 +4,7 @@ in as the games are played (``arcade.tournament`` does the work, in a worker thr
 processes, so the screen keeps answering keys).
 
 The screen starts each game with ``DEFAULTS``: fast bots and few games, a tournament of seconds
-(``tests/test_tournament.py`` times every game's). Bots that cannot play unattended
+(``tests/arcade/tournament/test_tournament.py`` times every game's). Bots that cannot play unattended
 (``BotEntry.unattended``: Othello's ``external``) are not offered."""
 
 from __future__ import annotations

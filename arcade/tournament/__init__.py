@@ -21,7 +21,7 @@ the plan come without the process pool):
   record as it ends (``mp_context``, ``start_helpers``, ``Runner``, ``chunk_result``), and
   ``run_tournament``, which puts the plan, the runner and the format together.
 
-They import one way (``tests/test_imports.py`` fails on a cycle): ``plan`` and ``cluster`` import
+They import one way (``tests/architecture/test_imports.py`` fails on a cycle): ``plan`` and ``cluster`` import
 ``formats``, ``cluster`` and ``jobs`` import ``worker``, ``runner`` imports them all, and only the
 front ends (the command, the screen) import ``runner``. A worker process imports ``worker`` (on a
 cluster, ``cluster``) by these paths: its tasks and their functions are pickled by reference.

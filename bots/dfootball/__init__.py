@@ -81,7 +81,7 @@ FIRST_TEAM_WINS: dict[int, bool] = {
     7: True, 8: True, 9: True, 10: True, 11: True,
 }
 """Whether Michigan (the first team) wins with perfect play, for n = 1..11 (solved exactly;
-``tests/test_dfootball_bots.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
+``tests/bots/test_dfootball.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
 
 BOOK_PATH = Path(__file__).with_name("book.bin")
 FULL_BOOK_MAX_N = 11

@@ -5,7 +5,7 @@ choice between it and the pure-Python engine.
 root search, the move ordering, the principal line, and each exact window of the endgame solve.
 The Python ``Engine`` keeps the iterative deepening, the MTD(f) loop and the time policy, and
 stays the reference the C code was translated from: at a fixed depth both search the same tree
-in the same order and return the same score and move (``tests/test_othello_core.py``).
+in the same order and return the same score and move (``tests/bots/othello/test_compiled.py``).
 
 The core only knows the learned pattern evaluation (``bots.othello.patterns``), whose weights and
 Multi-ProbCut calibration are read by Python and handed to it; an engine with another evaluator

@@ -2,7 +2,7 @@
 # from the contest notebook (../../../../shared seeds: the rules, new_game, whose_turn,
 # valid_moves, make_move, print_game, play_game, play_repeatedly). A student's R strategy runs
 # against these, as it did in the notebook; games/dfootball.py holds the same rules in Python
-# (tests/test_r_bots.py checks that the two agree).
+# (tests/bots/external/test_rlang.py checks that the two agree).
 #
 # A game is list(board = ..., turn = ...): board holds 1 (Michigan), 0 (empty) and -1 (Ohio)
 # for squares 1..2n+1, turn is 1 (Michigan) or -1 (Ohio); make_move adds last_move, the squares

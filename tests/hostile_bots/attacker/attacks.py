@@ -1,4 +1,4 @@
-"""A malicious student's toothpick strategies, one attack each (tests/test_sandbox.py).
+"""A malicious student's toothpick strategies, one attack each (tests/bots/external/test_sandbox.py).
 
 Each plays 1 toothpick after trying its attack, and prints what it found as one line
 ``REPORT <attack> <text>`` to its output (its log), which the test reads."""

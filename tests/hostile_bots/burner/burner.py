@@ -1,4 +1,4 @@
-"""A student's toothpick strategy that takes CPU outside its own turn (tests/test_freeze.py).
+"""A student's toothpick strategy that takes CPU outside its own turn (tests/bots/external/test_freezer.py).
 
 Over its first moves (8 a move) it starts ``SPINNERS`` processes (``burn_many``: 40), each in a
 session of its own (``setsid``: out of the bot's process group), and a thread that "ponders" in the bot's own

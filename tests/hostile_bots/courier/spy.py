@@ -1,4 +1,4 @@
-"""A malicious student's toothpick strategy for a cluster (tests/test_bundles.py): it looks for
+"""A malicious student's toothpick strategy for a cluster (tests/arcade/tournament/test_bundles.py): it looks for
 what the coordinator holds (the open record, with its seed; the instructor's environment; a file
 the student may not read) everywhere it can reach: every file its folder holds (where the test
 planted links, before they were refused), every open regular file of every process it can see

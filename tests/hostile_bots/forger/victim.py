@@ -1,4 +1,4 @@
-"""A student's toothpick strategy that forges evidence (tests/test_bot_logs.py). Its file has the
+"""A student's toothpick strategy that forges evidence (tests/bots/external/test_logs.py). Its file has the
 same name and function as the honest ``victim/victim.py``, in a folder of its own: were their
 logs one file, its output would sit under the victim's headers. It prints a header of the
 arcade's form in the victim's name, then a traceback "of the victim's", hiding its own mark with

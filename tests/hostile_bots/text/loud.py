@@ -1,5 +1,5 @@
 """A student's toothpick strategies whose words attack the screen that shows them
-(tests/test_untrusted.py): markup that would link, style or click (a commentary that becomes a
+(tests/arcade/test_untrusted.py): markup that would link, style or click (a commentary that becomes a
 button saving a screenshot over a file of the bot's choosing), escape sequences that set the window
 title or the clipboard, a bidirectional override, and megabytes of it."""
 

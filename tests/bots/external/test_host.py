@@ -1,0 +1,317 @@
+"""The file-bot wire's two ends without processes: the host (``FileBotSource``, ``Host``) over
+a ``MemoryTransport`` that plays the bot's process from a script on a clock of its own, and the
+child's handlers (``Child``) called directly. Every outcome becomes the right forfeit, in the
+course's order, and a time-out takes no time."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+from arcade.catalog import load
+from bots.base import Context, Forfeit
+from bots.external import DEFAULT_MEMORY, ExternalBot
+from bots.external.child import MAX_DETAIL, Child, serve
+from bots.external.host import LOAD_TIMEOUT, FileBotSource
+from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
+                                    Seed, encode)
+from bots.external.transport import MemoryTransport
+from bots.limits import Limits
+from games.base import Termination
+from tests.paths import TESTS
+
+GOOD = TESTS / "fault_bots" / "toothpicks_faults.py"
+
+
+class Bench:
+    """A toothpicks file bot whose processes are ``MemoryTransport``s playing ``script``."""
+
+    def __init__(self, script, time_limit: float = 0.2, exit_text: str = "its process exited with status 0",
+                 lag: float = 0.0):
+        self.transports: list[MemoryTransport] = []
+        self.script = script
+        self.exit_text = exit_text
+        self.lag = lag
+        self.source = FileBotSource("toothpicks", f"{GOOD}:good", Limits(time=time_limit, sandbox="none"), connect=self.connect,
+                                    clock=self.clock)
+        self.game = load("toothpicks")()
+
+    def connect(self, launch) -> MemoryTransport:
+        transport = MemoryTransport(self.script, self.exit_text, lag=self.lag)
+        if self.transports:
+            transport.now = self.transports[-1].now
+        self.transports.append(transport)
+        return transport
+
+    def clock(self) -> float:
+        return self.transports[-1].now if self.transports else 0.0
+
+    def ask(self, ctx: Context | None = None, seed: int | None = None):
+        return self.source.ask(self.game, self.game.initial_state(), ctx or Context(), seed)
+
+    def forfeit(self, ctx: Context | None = None) -> Forfeit:
+        with pytest.raises(Forfeit) as caught:
+            self.ask(ctx)
+        return caught.value
+
+
+def answering(*move_steps):
+    """A script that loads, and answers each move with ``move_steps``."""
+    def script(request):
+        if isinstance(request, Load):
+            return [Loaded()]
+        if isinstance(request, Move):
+            return list(move_steps)
+        return []
+    return script
+
+
+def test_a_move_goes_out_as_the_adapters_request_and_comes_back_a_move():
+    bench = Bench(answering(Moved(2)))
+    assert bench.ask(seed=7) == 2
+    transport = bench.transports[0]
+    load_message, seed, move = transport.sent
+    assert load_message == Load(path=str(GOOD), function="good", game="toothpicks", memory=DEFAULT_MEMORY, processes=None)
+    assert seed == Seed(7) and move == Move([bench.game.initial_state().left])
+    assert bench.ask() == 2 and len(bench.transports) == 1  # one process serves every move
+
+
+def test_the_bwrap_sandbox_loads_the_file_from_bot_and_caps_processes():
+    from bots.external import sandbox
+
+    bench = Bench(answering(Moved(1)))
+    bench.source.limits = bench.source.limits.with_sandbox("bwrap")
+    bench.ask()
+    assert bench.transports[0].sent[0] == Load(path=f"/bot/{GOOD.name}", function="good", game="toothpicks",
+                                               memory=DEFAULT_MEMORY, processes=sandbox.PROCESSES)
+
+
+def test_a_late_answer_forfeits_on_the_arcades_clock_not_the_bots():
+    bench = Bench(answering(0.35, Moved(1)))
+    forfeit = bench.forfeit()
+    assert str(forfeit) == "strategy took >200ms to return a move (350 ms)" and forfeit.kind == Termination.TIME
+    assert bench.source.host is None and bench.transports[0].closed  # the next game starts clean
+
+
+@pytest.mark.parametrize("lag", [0.0, 0.5, 3.0])
+def test_the_arcade_coming_late_to_read_an_answer_is_not_the_bots_time(lag):
+    """A busy arcade (a screen drawing, a thread holding the GIL) reads the answer ``lag`` seconds
+    after it came: the bot is charged its own round trip, from the request written to its answer's
+    arrival, and the context and the session get those seconds."""
+    bench = Bench(answering(0.01, Moved(1)), lag=lag)
+    ctx = Context()
+    assert bench.ask(ctx) == 1 and ctx.took == pytest.approx(0.01)
+    late = Bench(answering(0.25, Moved(1)), lag=lag)  # a slow bot is slow however soon it is read
+    assert str(late.forfeit()) == "strategy took >200ms to return a move (250 ms)"
+
+
+def test_the_session_keeps_a_file_bots_own_round_trip():
+    from arcade.session import Session
+
+    bench = Bench(answering(0.03, Moved(1)), lag=0.4)
+    session = Session(bench.game, {0: ExternalBot(bench.game, bench.source)})
+    answer = session.ask()
+    assert answer.forfeit is None and answer.seconds == pytest.approx(0.03)
+    session.apply(answer)
+    assert session.slowest[0] == pytest.approx(0.03) and session.times == [pytest.approx(0.03)]
+
+
+def test_cpu_time_counts_when_it_is_more_than_the_round_trip():
+    bench = Bench(None)
+
+    def script(request):
+        if isinstance(request, Move):
+            bench.transports[-1].cpu += 0.5  # threads burning CPU while the answer is instant
+            return [Moved(1)]
+        return [Loaded()] if isinstance(request, Load) else []
+
+    bench.script = script
+    assert "took >200ms" in str(bench.forfeit())
+
+
+def test_no_answer_is_stopped_after_the_grace_and_takes_no_real_time():
+    bench = Bench(answering())
+    forfeit = bench.forfeit()
+    assert str(forfeit) == "strategy took >200ms to return a move (no answer after 0.7s; stopped)"
+    assert bench.transports[0].now == pytest.approx(0.7) and bench.source.host is None
+
+
+@pytest.mark.parametrize("steps, words, kind, kept", [
+    ([Failed("ValueError: deliberate bug")], "strategy produced an error (ValueError: deliberate bug)",
+     Termination.ERROR, True),
+    ([Exited("it called exit(3)")], "strategy produced an error (it called exit(3))", Termination.ERROR, False),
+    ([OutOfMemory()], "strategy exceeded the memory cap (1 GiB)", Termination.MEMORY, False),
+    ([Invalid("'one' is not a whole number")], "strategy returned an invalid move ('one' is not a whole number)",
+     Termination.INVALID, True),
+    ([Moved(99)], "strategy returned an invalid move (taking 99", Termination.INVALID, True),
+    ([Moved({"a": [1]})], "strategy returned an invalid move", Termination.INVALID, True),
+    ([None], "strategy produced an error (its process crashed (SIGSEGV))", Termination.CRASH, False),
+    ([b'"cancelled"\n'], "strategy produced an error (the bot's process garbled its answer (a message that is not "
+                         "a JSON object))", Termination.ERROR, True),
+    ([b"x" * (5 << 20)], "strategy produced an error (the bot's process sent over 4 MiB without an end of line)",
+     Termination.ERROR, True),
+    ([Loaded()], "strategy produced an error (the bot's process garbled its answer (an unexpected loaded))",
+     Termination.ERROR, True),
+    ([encode(Seed(1))], "strategy produced an error (the bot's process garbled its answer (a seed request))",
+     Termination.ERROR, True),
+    ([0.5, Failed("late and wrong")], "strategy produced an error (late and wrong)", Termination.ERROR, True),
+])
+def test_each_outcome_is_its_forfeit_in_the_courses_order(steps, words, kind, kept):
+    bench = Bench(answering(*steps), exit_text="its process crashed (SIGSEGV)")
+    forfeit = bench.forfeit()
+    assert str(forfeit).startswith(words) and forfeit.kind == kind
+    assert (bench.source.host is not None) == kept
+
+
+def test_a_process_that_faulted_is_replaced_for_the_next_move():
+    answers = iter([[Exited("it called exit(0)")], [Moved(1)]])
+    bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else next(answers)
+                  if isinstance(request, Move) else [])
+    bench.forfeit()
+    assert bench.ask() == 1 and len(bench.transports) == 2 and bench.transports[0].closed
+
+
+def test_a_cancelled_request_discards_the_process_and_the_bot_plays_any_legal_move():
+    bench = Bench(answering(5.0, Moved(1)))
+    bot = ExternalBot(bench.game, bench.source)
+    state = bench.game.initial_state()
+    move = bot.choose(state, Context(rng=random.Random(0), cancelled=lambda: True))
+    assert move == bench.game.legal_moves(state)[0]
+    assert bench.source.host is None and bench.transports[0].closed
+
+
+def test_a_seed_that_cannot_be_sent_is_a_crash():
+    bench = Bench(answering(Moved(1)))
+    bench.ask()
+    bench.transports[0].write = lambda data: False  # it died after the last move: its pipe is closed
+    with pytest.raises(Forfeit) as caught:
+        bench.source.ask(bench.game, bench.game.initial_state(), Context(), seed=1)
+    assert caught.value.kind == Termination.CRASH and bench.source.host is None
+
+
+@pytest.mark.parametrize("steps, words", [
+    ([], f"could not load toothpicks_faults.py within {LOAD_TIMEOUT:g}s"),
+    ([Failed("SyntaxError: invalid syntax (x.py, line 1)")], "SyntaxError: invalid syntax (x.py, line 1)"),
+    ([OutOfMemory("MemoryError")], "strategy exceeded the memory cap (1 GiB, while loading toothpicks_faults.py)"),
+    ([None], "could not load toothpicks_faults.py: its process exited with status 3"),
+    ([b"garbage\n"], "could not load toothpicks_faults.py: the bot's process garbled its answer (a line that is not "
+                     "JSON)"),
+    ([Moved(1)], "could not load toothpicks_faults.py: the bot's process garbled its answer (an unexpected moved)"),
+])
+def test_a_load_that_fails_is_one_reason_and_no_process(steps, words):
+    bench = Bench(lambda request: steps if isinstance(request, Load) else [], exit_text="its process exited with "
+                                                                                         "status 3")
+    why = bench.source.probe(bench.game)
+    assert why is not None and words in why and str(bench.source.log_path) in why
+    assert bench.source.host is None and bench.transports[0].closed
+
+
+# -- the child's handlers, in this process ---------------------------------------------------------
+
+def child_with(fn, game_id: str = "toothpicks") -> tuple[Child, list]:
+    from bots.adapters import adapter_for
+
+    sent: list = []
+    child = Child(sent.append)
+    child.fn, child.adapter = fn, adapter_for(game_id)
+    return child, sent
+
+
+def raises(error: BaseException):
+    def fn(*args):
+        raise error
+    return fn
+
+
+@pytest.mark.parametrize("fn, answer", [
+    (lambda left: 2, Moved(2)),
+    (lambda left: 2.0, Moved(2)),
+    (lambda left: "one", Invalid("'one' (a str) is not a whole number")),
+    (raises(ValueError("deliberate bug")), Failed("ValueError: deliberate bug")),
+    (raises(MemoryError()), OutOfMemory()),
+    (raises(OSError(12, "Cannot allocate memory")), OutOfMemory()),
+    (raises(OSError(2, "No such file")), Failed("FileNotFoundError: [Errno 2] No such file")),
+    (raises(KeyboardInterrupt()), Failed("KeyboardInterrupt")),
+])
+def test_the_move_handler_answers_the_move_or_the_fault(fn, answer, capsys):
+    child, sent = child_with(fn)
+    assert child.handle(Move([7])) is True
+    assert sent == [answer]
+
+
+def test_a_strategy_that_calls_exit_ends_the_process(capsys):
+    child, sent = child_with(raises(SystemExit(3)))
+    assert child.handle(Move([7])) is False
+    assert sent == [Exited("it called exit(3)")]
+
+
+def test_a_huge_detail_is_cut_and_a_huge_answer_is_invalid(capsys):
+    child, sent = child_with(raises(ValueError("x" * 10 ** 6)))
+    child.handle(Move([7]))
+    assert isinstance(sent[0], Failed) and len(sent[0].detail) == MAX_DETAIL + 1
+    child, sent = child_with(lambda board, player: "E" * (5 << 20), "othello")
+    child.handle(Move([[["*"] * 8] * 8, "B"]))
+    assert isinstance(sent[0], Invalid) and "over 4 MiB" in sent[0].detail
+
+
+def test_no_function_loaded_is_an_error_and_the_seed_seeds_random():
+    child, sent = child_with(None)
+    child.handle(Move([7]))
+    assert sent == [Failed("no function loaded")]
+    child.handle(Seed(42))
+    first = random.random()
+    random.seed(42)
+    assert first == random.random() and sent == [Failed("no function loaded")]  # a seed has no answer
+
+
+def test_an_answer_sent_to_the_child_is_a_protocol_error():
+    child, _ = child_with(lambda left: 1)
+    with pytest.raises(ProtocolError):
+        child.handle(Loaded())
+
+
+def test_the_load_handler_loads_the_function_or_says_why(tmp_path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setattr("bots.external.child.set_caps", lambda memory, processes: None)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setitem(sys.modules, "arcade_bot_mine", None)  # the loaded module is gone afterwards
+    bot = tmp_path / "mine.py"
+    bot.write_text("def strategy(left):\n    return 1\n\ndef helper():\n    pass\n")
+    sent: list = []
+    child = Child(sent.append)
+    child.handle(Load(str(bot), "strategy", "toothpicks"))
+    child.handle(Move([5]))
+    child.handle(Load(str(bot), "missing", "toothpicks"))
+    assert sent == [Loaded(), Moved(1), Failed("mine.py has no function 'missing'; its functions: strategy, helper")]
+    assert child.fn is None
+
+
+def test_serve_answers_a_stream_of_requests_until_it_ends(capsys):
+    child, sent = child_with(lambda left: min(left, 2))
+    stream = io.BytesIO(encode(Seed(1)) + encode(Move([5])) + encode(Move([1])))
+    serve(child, stream)
+    assert sent == [Moved(2), Moved(1)]
+
+
+def test_both_ends_together_in_memory(capsys):
+    """The host over a transport whose script is the real child's handlers: a whole game."""
+    from arcade.match import run_match
+    from bots.base import BotEntry, random_move
+
+    child, sent = child_with(lambda left: 1)
+
+    def script(request):
+        if isinstance(request, Load):
+            return [Loaded()]
+        sent.clear()
+        child.handle(request)
+        return list(sent)
+
+    bench = Bench(script, time_limit=1.0)
+    entry = BotEntry(name="mem", description="", factory=lambda game: ExternalBot(game, bench.source))
+    summary = run_match(bench.game, (entry, BotEntry.function("random", "", random_move)), games=2, seed=3)
+    assert summary.forfeits == [0, 0] and sum(summary.wins) + summary.draws == 2

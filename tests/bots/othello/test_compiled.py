@@ -1,0 +1,297 @@
+"""The compiled Othello core against the pure-Python engine, its reference: the same moves, flips,
+evaluation and stable discs; perft; the same score, move, line and node count at a fixed depth
+on positions from every stage; the same exact solves; and the core's own contract (deadline,
+cancel, the GIL released while it searches, the fallback when it is not built)."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bots.othello import AlphaBetaBot, compiled
+from bots.othello.bitboard import flips
+from bots.othello.patterns import PatternEvaluator
+from bots.othello.search import Engine, Timeout, stable_discs
+from games.othello import FULL, Othello, legal_bits, perft
+from tests.bots.othello.test_bots import brute_force, need_core, random_position, to_score
+from tests.paths import ROOT
+
+KNOWN_PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288}
+"""Leaves from the start, a pass counting as a move (as ``games.othello.perft`` counts)."""
+
+
+@pytest.fixture(scope="module")
+def core():
+    need_core()
+    from bots.othello import _core
+
+    return _core
+
+
+def stage_positions(per_stage: int, seed: int = 0) -> list[tuple[int, int]]:
+    """``per_stage`` positions (mover to move, with a legal move) for each of the learned
+    evaluation's 15 stages (4 discs each), from seeded random games."""
+    rng = random.Random(seed)
+    by_stage: dict[int, list] = {s: [] for s in range(15)}
+    game_seed = 0
+    while any(len(v) < per_stage for v in by_stage.values()):
+        game_seed += 1
+        game = Othello()
+        state = game.initial_state()
+        while not state.over:
+            p, o = state.mover_bits()
+            stage = min(14, ((p | o).bit_count() - 4) // 4)
+            if legal_bits(p, o) and len(by_stage[stage]) < per_stage and rng.random() < 0.3:
+                by_stage[stage].append((p, o))
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        assert game_seed < 10_000
+    return [pos for s in range(15) for pos in by_stage[s]]
+
+
+def board_positions():
+    """Any position of a random game (some finished, some with a pass to make)."""
+    return st.integers(0, 10_000).flatmap(
+        lambda seed: st.integers(0, 64).map(lambda plies: random_position(seed, plies)[1].mover_bits()))
+
+
+# -- the primitives -----------------------------------------------------------------------------
+
+@settings(max_examples=150, deadline=None)
+@given(board_positions())
+def test_moves_flips_stable_discs_and_evaluation_are_the_python_ones(pos):
+    need_core()
+    from bots.othello import _core
+
+    p, o = pos
+    assert _core.legal(p, o) == legal_bits(p, o)
+    for sq in range(64):
+        if not (p | o) >> sq & 1:
+            assert _core.flips(p, o, sq) == flips(p, o, sq)
+    assert _core.stable(p, o) == stable_discs(p, o)
+    ev = PatternEvaluator()
+    assert compiled.CompiledEngine(ev).evaluate(p, o) == ev.evaluate(p, o)
+
+
+@pytest.mark.parametrize("depth", range(1, 10))
+def test_perft_from_the_start_is_the_published_count(core, depth):
+    s = Othello().initial_state()
+    assert core.perft(s.blue, s.orange, depth) == KNOWN_PERFT[depth]
+
+
+def test_perft_agrees_with_the_python_one_from_positions_with_passes_and_ends(core):
+    checked = 0
+    for seed in range(40):
+        _, state = random_position(seed, 44 + seed % 14)
+        p, o = state.mover_bits()
+        depth = 4 if seed % 3 else 5
+        assert core.perft(p, o, depth) == perft(p, o, depth)
+        checked += not legal_bits(p, o)
+    _, state = random_position(3, 30)
+    assert core.perft(*state.mover_bits(), 6) == perft(*state.mover_bits(), 6)
+
+
+def test_a_custom_pattern_evaluation_is_the_python_one(core):
+    """Any weights of the layout, not just the shipped ones (here random ones, every stage)."""
+    rng = random.Random(5)
+    from bots.othello import patterns
+
+    stages = [[rng.randrange(-300, 300) for _ in range(patterns.STAGE_SIZE)] for _ in range(patterns.STAGES)]
+    ev = PatternEvaluator(stages=stages)
+    engine = compiled.CompiledEngine(ev)
+    for p, o in stage_positions(4, seed=3):
+        assert engine.evaluate(p, o) == ev.evaluate(p, o)
+
+
+# -- equivalence of the searches ------------------------------------------------------------------
+
+def pair(probcut: bool = True, **options) -> tuple[Engine, Engine]:
+    """A Python engine and a compiled one with the same evaluator and table size."""
+    ev = PatternEvaluator(probcut=probcut)
+    return Engine(ev, parallel=False, **options), compiled.CompiledEngine(ev, **options)
+
+
+def same_search(python: Engine, core: Engine, p: int, o: int, depth: int) -> None:
+    a = python.search(p, o, float("inf"), max_depth=depth)
+    b = core.search(p, o, float("inf"), max_depth=depth)
+    assert (b.score, b.move, b.depth) == (a.score, a.move, a.depth)
+    assert b.line == a.line and b.nodes == a.nodes  # the same tree in the same order
+
+
+def test_fixed_depth_searches_agree_on_210_positions_from_every_stage(core):
+    """Depth 5 with Multi-ProbCut (the shipped calibration), fresh engines: same score, move,
+    principal line and node count on 14 positions of each of the 15 stages."""
+    positions = stage_positions(14)
+    assert len(positions) == 210
+    for p, o in positions:
+        same_search(*pair(tt_limit=400_000), p, o, 5)
+
+
+def test_deeper_searches_agree_with_and_without_probcut(core):
+    for i, (p, o) in enumerate(stage_positions(2, seed=1)[4:26]):
+        same_search(*pair(probcut=i % 2 == 0, tt_limit=400_000), p, o, 6 if i % 2 == 0 else 5)
+
+
+def test_engines_kept_over_a_game_agree_move_after_move_even_when_their_tables_fill(core):
+    """The tables, killers and history carry over from move to move (and a small table is
+    cleared again and again): still the same tree."""
+    python, fast = pair(tt_limit=3_000)
+    game = Othello()
+    state = game.initial_state()
+    rng = random.Random(9)
+    while not state.over and state.ply < 40:
+        p, o = state.mover_bits()
+        if legal_bits(p, o):
+            same_search(python, fast, p, o, 5)
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    assert fast.core.tt_size <= 3_000
+
+
+def test_exact_solves_give_the_same_values(core):
+    checked = 0
+    for seed in range(60):
+        _, state = random_position(300 + seed, 48 + seed % 4)  # 12-16 empties... and fewer
+        p, o = state.mover_bits()
+        if state.over or not legal_bits(p, o) or 64 - (p | o).bit_count() > 13:
+            continue
+        python, fast = pair()
+        a = python.solve(p, o)
+        b = fast.solve(p, o)
+        assert b.score == a.score and b.exact
+        f = flips(p, o, b.move)
+        assert -Engine(parallel=False).solve(o ^ f, p | f | (1 << b.move)).score == a.score  # its move reaches it
+        wld_a, wld_b = python.solve(p, o, alpha=-1, beta=1), fast.solve(p, o, alpha=-1, beta=1)
+        assert (wld_b.score > 0) - (wld_b.score < 0) == (wld_a.score > 0) - (wld_a.score < 0)
+        checked += 1
+        if checked >= 20:
+            break
+    assert checked >= 20
+
+
+def test_a_search_to_the_end_is_the_brute_force_value(core):
+    for seed in range(6):
+        _, state = random_position(60 + seed, 53)
+        p, o = state.mover_bits()
+        if state.over or not legal_bits(p, o):
+            continue
+        info = compiled.CompiledEngine(PatternEvaluator()).search(p, o, float("inf"), max_depth=64)
+        assert info.exact and info.score == to_score(brute_force(p, o))
+
+
+# -- the core's contract ---------------------------------------------------------------------------
+
+def midgame() -> tuple[int, int]:
+    _, state = random_position(12, 20)
+    return state.mover_bits()
+
+
+def test_a_passed_deadline_or_a_cancel_stops_the_core_and_it_serves_the_next_search(core):
+    engine = compiled.CompiledEngine(PatternEvaluator())
+    p, o = midgame()
+    start = time.perf_counter()
+    info = engine.search(p, o, time.perf_counter() + 0.2, max_depth=60, soft_fraction=1.0)
+    assert time.perf_counter() - start < 1.5 and info.move in bits(legal_bits(p, o))  # (a loaded machine)
+    with pytest.raises(Timeout):
+        engine._root(p, o, 30, engine._ordered(p, o, legal_bits(p, o), 3, 0, -1))
+    assert engine.search(p, o, float("inf"), cancelled=lambda: True, max_depth=20).depth < 20
+    _, state = random_position(4, 40)
+    with pytest.raises(Timeout):
+        engine.solve(*state.mover_bits(), deadline=0.0)
+    assert engine.search(p, o, float("inf"), max_depth=3).depth == 3  # not left busy
+
+
+def test_any_clock_works_and_a_failing_callback_s_exception_comes_through(core):
+    engine = compiled.CompiledEngine(PatternEvaluator())
+    p, o = midgame()
+    ticks = iter(range(10**9))
+    engine.clock = lambda: next(ticks) * 0.01  # a clock the core cannot read natively
+    info = engine.search(p, o, engine.clock() + 0.5, max_depth=60, soft_fraction=1.0)
+    assert info.depth >= 1
+
+    def broken() -> bool:
+        raise ZeroDivisionError
+
+    with pytest.raises(ZeroDivisionError):
+        engine.search(p, o, float("inf"), cancelled=broken, max_depth=12)
+    assert engine.search(p, o, float("inf"), max_depth=2).depth == 2
+
+
+def test_the_core_lets_other_threads_run_while_it_searches(core):
+    """The app's interface thread keeps answering keys: the search holds no GIL for long."""
+    engine = compiled.CompiledEngine(PatternEvaluator())
+    p, o = midgame()
+    thread = threading.Thread(
+        target=lambda: engine.search(p, o, time.perf_counter() + 0.6, max_depth=60, soft_fraction=1.0))
+    thread.start()
+    time.sleep(0.05)
+    steps = 0
+    stop = time.perf_counter() + 0.3
+    while time.perf_counter() < stop:
+        steps += 1
+    thread.join()
+    assert steps > 10_000
+
+
+def test_bad_arguments_are_errors_not_crashes(core):
+    engine = compiled.CompiledEngine(PatternEvaluator())
+    p, o = midgame()
+    with pytest.raises(ValueError):
+        core.legal(1, 1)  # overlapping boards
+    with pytest.raises(OverflowError):
+        core.legal(1 << 64, 0)
+    with pytest.raises(ValueError):
+        engine._root(p, o, 3, [bits(FULL ^ (p | o) ^ legal_bits(p, o))[0]])  # an illegal root move
+    with pytest.raises(TypeError):
+        compiled.CompiledEngine(object())
+
+
+def bits(x: int) -> list[int]:
+    return [s for s in range(64) if x >> s & 1]
+
+
+# -- which engine, and the fallback ---------------------------------------------------------------
+
+def test_the_environment_forces_the_python_engine_and_the_hand_evaluation_is_python(monkeypatch):
+    monkeypatch.setenv(compiled.ENV, "python")
+    game = Othello()
+    assert type(AlphaBetaBot(game).engine) is Engine
+    assert compiled.engine_name().startswith("Python")
+    monkeypatch.delenv(compiled.ENV)
+    from bots.othello.eval import HandEvaluator
+
+    assert type(compiled.make_engine(HandEvaluator())) is Engine
+    if compiled.available():
+        assert isinstance(AlphaBetaBot(game).engine, compiled.CompiledEngine)
+        assert compiled.engine_name() == "compiled C core"
+
+
+def test_without_the_core_the_bot_plays_on_the_python_engine(monkeypatch):
+    monkeypatch.setattr(compiled, "_core", None)
+    monkeypatch.delenv(compiled.ENV, raising=False)
+    assert "no compiled core" in compiled.engine_name()
+    game = Othello()
+    bot = AlphaBetaBot(game, 0.2)
+    assert type(bot.engine) is Engine
+    _, state = random_position(2, 10)
+    from bots.base import Context
+
+    assert bot.choose(state, Context(time_limit=0.2)) in game.legal_moves(state)
+
+
+def test_the_build_succeeds_without_a_compiler(tmp_path):
+    """``setup.py`` marks the extension optional: with no compiler the build warns and goes on
+    (``pip install .`` then installs the pure-Python engine)."""
+    pytest.importorskip("setuptools")  # (a venv of Python 3.12+ has none; pip's build brings its own)
+    for name in ("setup.py", "pyproject.toml", "README.md", "bots/othello/_core.c"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=tmp_path,
+                          capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "CC": "/nonexistent"})
+    assert done.returncode == 0, done.stderr
+    assert "failed" in done.stderr and not list(tmp_path.rglob("*.so"))
