@@ -1,4 +1,5 @@
-"""The CS4341 file protocol: player processes under the referee, and the referee's endings."""
+"""The CS4341 referee and player over files (``arcade.cs4341_referee``): player processes under
+the referee, and the referee's endings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Text from a program (a file bot's error, its load failure, a protocol line) reaches no terminal
+"""Text from a program (a file bot's error, its load failure, a line on the wire) reaches no terminal
 with its control or escape sequences: ``bots.base.printable`` strips them wherever a ``Forfeit``
 is made, so every view prints the same clean reason."""
 

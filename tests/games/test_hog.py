@@ -1,4 +1,4 @@
-"""Hog's engine behind the arcade protocol: moves, chance steps, events, options, and hypothesis
+"""Hog's engine behind the game protocol: moves, chance steps, events, options, and hypothesis
 random play (every game ends, points follow the rules, the engine agrees with the course's play)."""
 
 from __future__ import annotations

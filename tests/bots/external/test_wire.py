@@ -1,4 +1,4 @@
-"""The file-bot wire's protocol (``bots.external.wire``): every message survives encoding
+"""The file-bot wire (``bots.external.wire``): every message survives encoding
 and decoding unchanged, and the decoder is total: any bytes at all (random, huge, deeply nested,
 not UTF-8, of the wrong shape) give a message or one ``ProtocolError`` with a short printable
 reason, never another exception."""
