@@ -320,25 +320,23 @@ async def test_the_count_says_the_games_done_and_the_time_left():
 @pytest.mark.parametrize("game_id", list(CATALOG))
 def test_each_games_default_tournament_takes_seconds(game_id):
     """The screen's defaults (``DEFAULTS``): bots the game has, that play unattended, few games,
-    and the whole tournament in well under a minute (the app runs it over every core too)."""
+    and the whole tournament in well under a minute of work (the app runs it over every core too).
+    The work is this process's CPU time, on one process: a busy machine stretches the wall clock,
+    not the work (``bench/tournament.py`` measures the wall time, loaded or not)."""
     import time
 
     from arcade.screens.tournament import defaults
-    from arcade.tournament.jobs import plan_jobs
-    from arcade.tournament.plan import plan
     from bots.registry import bots_for
-    from bots.limits import Limits
 
     bots, games = defaults(game_id)
     entries = bots_for(game_id)
     assert len(bots) >= 3 and all(entries[bot].unattended for bot in bots)
     assert 2 <= games <= 20
-    start = time.perf_counter()
-    jobs = plan_jobs(load(game_id)(), plan(game_id, bots, games=games), Limits()).jobs
-    result = run_tournament(game_id, bots, games=games, seed=0, jobs=jobs)
-    took = time.perf_counter() - start
+    start = time.process_time()
+    result = run_tournament(game_id, bots, games=games, seed=0, jobs=1)
+    work = time.process_time() - start
     assert sum(p.games for p in result.pairs) == len(bots) * (len(bots) - 1) // 2 * games
-    assert took < 30, f"{game_id}'s default tournament took {took:.0f} s"
+    assert work < 30, f"{game_id}'s default tournament took {work:.0f} s of CPU"
 
 
 def test_a_bot_that_cannot_play_unattended_is_refused_in_one_line():
