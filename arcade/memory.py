@@ -18,6 +18,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from bots.limits import SANDBOXES
+
 APP_DIR = "contest-arcade"
 FILE = "settings.json"
 BAD = FILE + ".bad"
@@ -134,7 +136,7 @@ def last_limits(game_id: str) -> dict:
     time = limits.get("time")
     if time is None or (isinstance(time, (int, float)) and not isinstance(time, bool) and 0 < time < float("inf")):
         kept["time"] = time
-    if limits.get("sandbox") in ("auto", "bwrap", "none"):
+    if limits.get("sandbox") in SANDBOXES:
         kept["sandbox"] = limits["sandbox"]
     return kept
 

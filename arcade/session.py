@@ -16,8 +16,8 @@ dice and of the bots, whose turn it is, and the rules of play that are not rules
 - every bot hears the end once per ending (``Bot.game_over``), again if an undo reopened the game.
 
 The game screen (``arcade.screens.game``) draws a session and asks its bots in workers; the match
-runner (``arcade.match``), tournaments and the Othello referee drive sessions to the end with
-``play_to_end``.
+runner (``arcade.match``) and tournaments drive sessions to the end with ``play_to_end``, and the
+CS4341 referee (``arcade.cs4341_referee``) asks and applies in its own loop.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from arcade.catalog import CATALOG, GameEntry, UnknownGame
 from arcade.catalog import entry as catalog_entry
-from bots.limits import DEFAULT_MEMORY_MIB, Limits, LimitsError
+from bots.limits import DEFAULT_MEMORY_MIB, SANDBOXES, Limits, LimitsError
 
 if TYPE_CHECKING:  # pragma: no cover
     from bots.base import BotEntry
@@ -52,7 +52,7 @@ def add_memory_option(parser: argparse.ArgumentParser) -> None:
 
 def add_sandbox_option(parser: argparse.ArgumentParser, default: str, what: str) -> None:
     parser.add_argument(
-        "--sandbox", choices=("auto", "bwrap", "none"), default=default,
+        "--sandbox", choices=SANDBOXES, default=default,
         help=f"how file bots are contained: bwrap (bubblewrap), none (a plain process), or auto "
              f"(bwrap where it works, else none with a warning); default {what}",
     )

@@ -27,12 +27,13 @@ The package
 How it runs
 ===========
 The arcade never imports the student's code. ``ProcessTransport`` starts ``python -u`` in a new
-session (its own process group) that speaks the protocol over its stdin/stdout pipes
+session (its own process group) that speaks the wire: requests on its standard input (a pipe),
+answers on its standard output, a packet socket the kernel stamps with each answer's arrival
 (``child.child_main``). That process:
 
 - sets ``RLIMIT_AS`` (the memory cap, ``DEFAULT_MEMORY`` = 1 GiB) and no core files, *before*
   it loads the file, so the module's own top-level code is capped too;
-- moves the protocol to private descriptors and points its standard output and error at the
+- moves the wire to private descriptors and points its standard output and error at the
   bot's log file, standard input at ``/dev/null``: whatever the bot prints (Python or C level,
   or its own subprocesses) ends in the log, never on the arcade's terminal or in ``--json``;
 - loads the file under a module name that is not ``__main__`` (a student's test code under

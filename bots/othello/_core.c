@@ -1,12 +1,12 @@
 /* The compiled Othello search core: bots.othello._core.
  *
- * A line-by-line translation of the pure-Python engine (bots/othello/search.py, core.py and the
+ * A line-by-line translation of the pure-Python engine (bots/othello/search.py, bitboard.py and the
  * learned evaluation of patterns.py), which stays the reference: the same move generation and
  * flips, the same pattern evaluation (the weights handed over from Python), the same negascout
  * with the same move ordering (transposition-table move, killers, history, fastest first), the
  * same Multi-ProbCut arithmetic (Python's float floor division included), and the same exact
  * endgame solver. A fixed-depth search therefore visits the same tree in the same order and
- * returns the same score and move as the Python engine (tests/test_othello_core.py checks it).
+ * returns the same score and move as the Python engine (tests/bots/othello/test_compiled.py checks it).
  *
  * The midgame transposition table keeps the Python dict's behaviour exactly (an entry per
  * position, the whole table cleared when it holds ``tt_limit`` positions), which is what keeps
