@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,6 +74,8 @@ class GameEntry:
 
     def help_markdown(self) -> str:
         """The game's rules as Markdown."""
+        from importlib import resources  # here, not at import: the menu needs no resources
+
         return resources.files("arcade.help").joinpath(self.help).read_text(encoding="utf-8")
 
 
