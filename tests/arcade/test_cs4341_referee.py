@@ -788,12 +788,12 @@ def test_an_error_on_a_programs_turn_that_is_no_forfeit_is_named_and_printed(tmp
     (an error), and the referee ends it as the course's invalid move, with the reason printed."""
     import errno
 
-    from arcade import othello_protocol
+    from arcade import cs4341_referee
 
     def broken_disk(self, state, ctx):
         raise OSError(errno.EIO, "Input/output error", str(tmp_path / "move_file"))
 
-    monkeypatch.setattr(othello_protocol.RefereedProgram, "_choose", broken_disk)
+    monkeypatch.setattr(cs4341_referee.RefereedProgram, "_choose", broken_disk)
     lines: list[str] = []
     outcome = run_referee("alpha", "beta", 1.0, tmp_path, random.Random(2), lines.append, **FAST)
     blue, orange = colours(2)
