@@ -166,18 +166,31 @@ async def test_hog_keeps_the_humans_last_roll_in_view_after_the_bots_turn():
 
 
 async def test_a_bot_waits_while_a_human_looks_at_the_dice(monkeypatch):
+    """After the human's dice, the bot's turn waits ``DICE_LOOK`` before it starts. Checked without
+    a race against the machine: the wait the screen asks for is recorded, and the bot moves no
+    sooner than that long after it was asked for (a busy machine may only make it later)."""
     from arcade.screens.pacing import Pacing
 
     monkeypatch.setattr(Pacing, "DICE_LOOK", 2.0)
+    asked: list[tuple[float, float]] = []
+    wait = Pacing.wait.__func__
+
+    def recorded(cls, step, **kwargs):
+        delay = wait(cls, step, **kwargs)
+        if kwargs["dice_just_rolled"]:
+            asked.append((delay, time.monotonic()))
+        return delay
+
+    monkeypatch.setattr(Pacing, "wait", classmethod(recorded))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "hog", ("human", "final"))
-        before = time.monotonic()  # the dice appear after this, the bot answers at least 2 s later
         await pilot.press("5", "enter")
-        await pilot.pause()
-        assert screen.state.event.side == -1 and screen.state.to_move == 1  # the dice, the bot waits
-        await wait_until(pilot, lambda: screen.state.to_move == 0, what="the bot's turn")
-        assert time.monotonic() - before >= 2.0
+        await wait_until(pilot, lambda: screen.state.ply >= 4, what="the bot's turn and its dice")
+        moved = time.monotonic()
+        assert screen.state.scores[1] > 0  # the bot rolled (a roll scores at least 1)
+        assert asked and asked[0][0] == 2.0
+        assert moved - asked[0][1] >= 2.0
 
 
 async def test_the_heat_maps_cursor_marker_never_overwrites_a_column_label():
