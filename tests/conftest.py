@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.binding import Binding
+from textual.widgets import Input, TextArea
 from textual.worker import WorkerCancelled
 
 from arcade.app import ArcadeApp
@@ -51,6 +52,14 @@ def pinned_environment(monkeypatch, tmp_path):
     monkeypatch.setattr(Pacing, "CHANCE_DELAY", 0)
     monkeypatch.setattr(Pacing, "DICE_LOOK", 0)
     monkeypatch.setattr(Pacing, "FORCED_DELAY", 0)
+    # A text cursor blinks every half second: a picture taken later than that on a busy machine
+    # would catch it hidden. In tests it stays shown (the blink is Textual's, not the arcade's).
+    monkeypatch.setattr(Input, "_toggle_cursor", _cursor_shown)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", _cursor_shown)
+
+
+def _cursor_shown(widget) -> None:
+    widget._cursor_visible = True
 
 
 def make_app(start_game: str | None = None, seed: int = 0) -> ArcadeApp:

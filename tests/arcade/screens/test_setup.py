@@ -3,6 +3,8 @@ game's defaults, and the last choices (and the theme) remembered per game."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from textual.color import Color
 from textual.widgets import Input, Label, Select
@@ -121,6 +123,7 @@ def test_setup_focus_shows_in_a_light_theme(snap_compare):
         await pilot.pause()
         await pilot.press("tab", "tab")  # Player 1, Player 2, then the first option
         await pilot.pause()
+        await asyncio.sleep(0.7)  # as a busy machine would: past a cursor blink, the same picture
 
     assert snap_compare(make_app(start_game="toothpicks"), terminal_size=SIZE, run_before=run_before)
 
