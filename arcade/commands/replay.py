@@ -59,5 +59,6 @@ def run(args: argparse.Namespace) -> int:
     from arcade.screens.replay import ReplayScreen
 
     title = f"Replay of {describe(chosen)}"
-    ArcadeApp(replay=ReplayScreen(entry(game.id), game, players, list(chosen["moves"]), title)).run()
+    ArcadeApp(replay=ReplayScreen(entry(game.id), game, players, list(chosen["moves"]), title,
+                                           standalone=True)).run()  # q: back to the shell
     return 0

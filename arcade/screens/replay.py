@@ -3,7 +3,9 @@
 The record (``arcade.records``: a match's or a tournament's) gives the game, its options, the two
 players and every move and dice outcome; the screen plays them on the rules again and shows any
 position with the same board, commentary and move list as a game in progress. Keys: ← → a move
-back or on, Home and End the start and the end, q back. Texts that come from the record (the
+back or on, Home and End the start and the end, q back: to the shell the command was typed in
+when the replay is the app's only screen (``standalone``: ``arcade replay FILE N``), else to the
+screen under it. Texts that come from the record (the
 title, the players' names, a move that makes no sense) are shown plain (``arcade.records.schema.shown``):
 never markup, never a terminal control.
 """
@@ -37,15 +39,19 @@ class ReplayScreen(Screen):
         Binding("home", "jump(0)", "Start", id="start", tooltip="The starting position", priority=True),
         Binding("end", "jump(-1)", "End", id="end", tooltip="The final position", priority=True),
         Binding("question_mark", "help", "Rules", id="help", tooltip="The rules of the game"),
-        Binding("q", "back", "Menu", id="leave", tooltip="Leave the replay for the menu"),
+        Binding("q", "back('menu')", "Menu", id="leave", tooltip="Leave the replay for the menu"),
+        Binding("q", "back('shell')", "Quit", id="leave-to-shell", tooltip="Leave the replay (back to the shell)"),
         Binding("escape", "back", "Back", show=False),
     ]
 
     def __init__(self, entry: GameEntry, game: Game, players: tuple[str, str], moves: list[str],
-                 title: str) -> None:
+                 title: str, standalone: bool = False) -> None:
         from arcade.records.schema import shown
 
         super().__init__()
+        self.standalone = standalone
+        """The app was started for this replay alone (``arcade replay FILE N``): leaving it ends the
+        app, back to the shell, and q says Quit instead of Menu."""
         self.css_path = [*self.css_path, entry.board_css_file]  # loaded when the screen opens
         self.entry = entry
         self.game = game
@@ -154,5 +160,15 @@ class ReplayScreen(Screen):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.entry.id))
 
-    def action_back(self) -> None:
-        self.dismiss()
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Of q's two bindings, the one that says where q goes (Menu, or Quit to the shell)."""
+        if action == "back" and parameters:
+            return (parameters[0] == "shell") == self.standalone
+        return True
+
+    def action_back(self, to: str = "") -> None:
+        """Leave the replay: the app ends when it was opened for the replay alone."""
+        if self.standalone:
+            self.app.exit()
+        else:
+            self.dismiss()

@@ -89,3 +89,51 @@ async def test_hogs_replay_shows_ten_dice_whole_in_the_move_list_at_80_by_24():
             cell = str(table.get_row_at(i)[2])
             assert cell.replace("\n", "") == label and "…" not in cell and "\n" in cell
         assert table.virtual_size.width <= width  # no sideways scrollbar
+
+
+def footer_keys(screen) -> dict[str, str]:
+    """The keys the footer shows and what each says."""
+    return {b.binding.key: b.binding.description for b in screen.active_bindings.values()
+            if b.binding.show and b.enabled}
+
+
+async def test_a_replay_opened_from_the_shell_quits_to_it_on_q():
+    """``arcade replay FILE N`` opens the app on the replay alone: q says Quit and ends the app
+    (back to the shell), never the arcade's menu."""
+    from arcade.app import ArcadeApp
+
+    game, moves = recorded("toothpicks", ("random", "always_1"), 1)
+    screen = ReplayScreen(CATALOG["toothpicks"], game, ("random", "always_1"), moves, "a replay", standalone=True)
+    app = ArcadeApp(replay=screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen is screen and footer_keys(screen)["q"] == "Quit"
+        await pilot.press("q")
+        await pilot.pause()
+        assert app._exit, "q left the replay for the menu instead of ending the app"
+    assert app.return_code == 0
+
+
+async def test_a_replay_pushed_over_the_menu_goes_back_to_it_on_q():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        menu = app.screen
+        screen = await opened(pilot, "toothpicks", ("random", "always_1"), 1)
+        assert footer_keys(screen)["q"] == "Menu"
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.screen is menu and not app._exit
+
+
+def test_the_replay_command_opens_the_replay_alone(tmp_path, monkeypatch):
+    """The command's replay is standalone (q ends it); the app itself is not run here."""
+    from arcade.app import ArcadeApp
+    from arcade.cli import main
+    from arcade.tournament.runner import run_tournament
+
+    record = tmp_path / "t.jsonl"
+    run_tournament("toothpicks", ["random", "always_1"], games=1, seed=3, record=record)
+    opened_with = []
+    monkeypatch.setattr(ArcadeApp, "run", lambda self: opened_with.append(self.replay))
+    assert main(["replay", str(record), "1"]) == 0
+    assert len(opened_with) == 1 and opened_with[0].standalone
