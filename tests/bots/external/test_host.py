@@ -315,3 +315,30 @@ def test_both_ends_together_in_memory(capsys):
     entry = BotEntry(name="mem", description="", factory=lambda game: ExternalBot(game, bench.source))
     summary = run_match(bench.game, (entry, BotEntry.function("random", "", random_move)), games=2, seed=3)
     assert summary.forfeits == [0, 0] and sum(summary.wins) + summary.draws == 2
+
+
+def test_a_bots_cpu_time_is_read_to_the_microsecond_not_in_clock_ticks():
+    """The arcade reads a bot's CPU time from its process's CPU clock: a process that has used
+    N.5 clock ticks of CPU (by its own clock) reads N.5 ticks, not N or N + 1 (``/proc/PID/stat``
+    counts whole ticks of 10 ms: a trivial bot's slowest move read exactly "10.0 ms")."""
+    import os
+    import subprocess
+    import sys
+
+    from bots.external.transport import _tree_cpu
+
+    tick = 1 / os.sysconf("SC_CLK_TCK")
+    spin = ("import sys, time\n"
+            f"tick = {tick!r}\n"
+            "while not (time.process_time() > 3 * tick and 0.45 < time.process_time() / tick % 1 < 0.55):\n"
+            "    pass\n"
+            "print(time.process_time(), flush=True)\n"
+            "sys.stdin.read()\n")
+    proc = subprocess.Popen([sys.executable, "-c", spin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        own = float(proc.stdout.readline())  # the process now waits: its CPU time stands still
+        read = _tree_cpu(proc.pid)
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+    assert abs(read - own) < 0.2 * tick, (read, own)  # the print and the read: well under a tick
