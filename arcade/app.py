@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import events, on
 from textual.app import App
 from textual.notifications import SeverityLevel
@@ -26,6 +28,8 @@ class ArcadeApp(App[None]):
         self.replay = replay
         self.seed = seed
         """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
+        self.screenshot_dir: str | None = None
+        """The folder the last screenshot was to be saved in (said if it could not be)."""
 
     def get_default_screen(self) -> MenuScreen:
         """The menu is the app's first screen itself: no blank screen under it to lay out, and
@@ -60,6 +64,26 @@ class ArcadeApp(App[None]):
         super().notify(clean(message, multiline=True), title=clean(title), severity=severity, timeout=timeout,
                        markup=False)
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """A screenshot (the command palette's, or ``app.screenshot``) saved in ``path`` if given,
+        else in ``screenshot_folder()``: Textual's default, the Downloads folder, fails on an
+        account that has none."""
+        folder = path if path is not None else str(screenshot_folder())
+        self.screenshot_dir = folder
+        return super().deliver_screenshot(filename, folder, time_format)
+
+    @on(events.DeliveryFailed)
+    def screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        """Say where a screenshot could not be saved, and why (Textual's notice says neither)."""
+        if event.name == "screenshot":
+            event.prevent_default()
+            error = event.exception
+            why = getattr(error, "strerror", None) or str(error) or type(error).__name__
+            where = self.screenshot_dir
+            self.notify(f"Could not save the screenshot{f' in {where}' if where else ''}: {why}",
+                        title="Screenshot", severity="error")
+
     @on(events.DeliveryComplete)
     def screenshot_saved(self, event: events.DeliveryComplete) -> None:
         """Say where a screenshot went, the path as plain text (Textual's own notice reads it as
@@ -67,3 +91,18 @@ class ArcadeApp(App[None]):
         if event.name == "screenshot":
             event.prevent_default()
             self.notify(f"Saved screenshot to {event.path}" if event.path else "Saved screenshot", title="Screenshot")
+
+
+def screenshot_folder() -> Path:
+    """Where a screenshot goes: the account's Downloads folder where it has one (``XDG_DOWNLOAD_DIR``,
+    else ``~/Downloads``), else the folder the arcade was started in, else the temporary folder
+    (whichever can be written first). Nothing is created: the notification says the path."""
+    import os
+    import tempfile
+
+    from platformdirs import user_downloads_path
+
+    for folder in (user_downloads_path(), Path.cwd(), Path(tempfile.gettempdir())):
+        if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+            return folder
+    return Path.cwd()

@@ -318,3 +318,49 @@ async def test_the_menu_is_the_first_screen_and_its_styles_are_parsed_once(monke
         assert isinstance(app.screen, MenuScreen) and len(app.screen_stack) == 1
         assert not reparsed
         assert app.screen.query_one("#games").has_focus
+
+
+async def screenshot_notice(pilot) -> object:
+    """The screenshot's notification, once it comes (the file is written in a thread)."""
+    from tests.conftest import wait_until
+
+    app = pilot.app
+    await wait_until(pilot, lambda: any(n.title == "Screenshot" for n in app._notifications),
+                     what="the screenshot's notification")
+    return next(n for n in app._notifications if n.title == "Screenshot")
+
+
+@pytest.mark.parametrize("downloads", [False, True])
+async def test_a_screenshot_from_the_palette_is_saved_and_says_where(downloads, tmp_path, monkeypatch):
+    """An account without ~/Downloads (Textual's only choice) gets its screenshot in the folder
+    the arcade was started in; one with it, there. The notification names the file."""
+    home, work = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    if downloads:
+        (home / "Downloads").mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DOWNLOAD_DIR", raising=False)
+    monkeypatch.chdir(work)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await app.run_action("screenshot")  # what the palette's "Screenshot" runs
+        notice = await screenshot_notice(pilot)
+        folder = home / "Downloads" if downloads else work
+        saved = list(folder.glob("*.svg"))
+        assert notice.severity == "information" and len(saved) == 1, notice.message
+        assert notice.message == f"Saved screenshot to {saved[0]}"
+        assert "<svg" in saved[0].read_text()
+
+
+async def test_a_screenshot_that_cannot_be_saved_says_where_and_why(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.deliver_screenshot(path=str(blocker / "no"), filename="x.svg")
+        notice = await screenshot_notice(pilot)
+        assert notice.severity == "error" and str(blocker / "no") in notice.message
+        assert "Not a directory" in notice.message or "No such file" in notice.message
