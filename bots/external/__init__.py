@@ -21,6 +21,8 @@ The package
 - ``sandbox``: how the bot's process is contained (bubblewrap, rlimits, cgroups; the modes are
   ``bots.limits.SANDBOXES``), and ``sandbox_launch``, root's launcher of bwrap as ``nobody``
   (run by its path before every sandboxed bot: it imports nothing of the arcade's);
+- ``safe_files``: file operations on paths a student controls, from a trusted folder's
+  descriptor, never through a link; ``deps``: ``arcade bot install`` (a grammar, then pip);
 - ``rlang``: D-Football strategies written in R (``path.R:function``): the same protocol, spoken
   by ``Rscript`` (its side in ``r/``: the wire's JSON, the course's ``d_football.R``).
 

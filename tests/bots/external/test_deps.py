@@ -9,15 +9,20 @@ import base64
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings, strategies as st
+
+from bots.external import deps
 
 from bots.external import sandbox
-from bots.external.deps import InstallError, requirements_of
+from bots.external.deps import GRAMMAR, InstallError, requirements_of
 
 PROBLEM = sandbox.bwrap_problem()
 if PROBLEM is not None and os.environ.get("ARCADE_REQUIRE_SANDBOX"):
@@ -37,12 +42,14 @@ def engine(board, turn, roll):
 '''
 
 
-def make_wheel(folder: Path, name: str = "arcadetiny", version: str = "1.0") -> Path:
+def make_wheel(folder: Path, name: str = "arcadetiny", version: str = "1.0", requires: str = "") -> Path:
     """A pure-Python wheel of a one-module package, made by hand (a wheel is a zip with its
-    metadata and a RECORD of hashes): no build tool, no network."""
+    metadata and a RECORD of hashes): no build tool, no network. ``requires``: a
+    ``Requires-Dist`` line's value."""
     files = {
         f"{name}/__init__.py": "def pick(moves):\n    return moves[-1]\n",
-        f"{name}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+        f"{name}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n"
+                                                + (f"Requires-Dist: {requires}\n" if requires else ""),
         f"{name}-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
                                              "Tag: py3-none-any\n",
     }
@@ -116,16 +123,22 @@ def test_a_missing_package_is_one_clear_line_and_the_last_good_install_stays(bot
     assert not (bot / ".deps.installing").exists()
 
 
-@pytest.mark.parametrize("line", ["--no-binary :all:", "-e .", "-r ../other.txt", "pkg @ file:///tmp/pkg",
-                                  "./pkg", "git+https://example.org/pkg.git", "pkg.tar.gz",
-                                  "--index-url http://example.org/simple", "numpy --config-settings=x=y"])
-def test_a_requirement_that_could_build_code_is_refused_without_build(bot, tmp_path, line):
+REFUSED = ["--no-binary :all:", "-e .", "-r ../other.txt", "pkg @ file:///tmp/pkg", "./pkg",
+           "git+https://example.org/pkg.git", "pkg.tar.gz", "--index-url http://example.org/simple",
+           "numpy --config-settings=x=y", "evil.tbz", "evil.txz", "evil.tlz", "evil.tar.lz", "evil.tar.lzma",
+           "EVIL.ZIP", "../up/a-1.0-py3-none-any.whl", "/abs/a-1.0-py3-none-any.whl", "a.whl", "-c c.txt",
+           "https://example.org/a-1.0-py3-none-any.whl", "pkg\\", "numpy ${HOME}"]
+
+
+@pytest.mark.parametrize("line", REFUSED)
+def test_a_line_outside_the_grammar_is_refused_before_pip(bot, tmp_path, line):
     (bot / "requirements.txt").write_text(f"numpy>=1.26\n{line}\n")
     done = arcade(tmp_path, "bot", "install", str(bot))
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
-    assert lines == [f"arcade: error: {bot / 'requirements.txt'}, line 2: {line!r} is not a plain requirement "
-                     "(a name and versions): options, URLs and paths may build code as you; --build allows them"]
+    assert lines == [f"arcade: error: {bot / 'requirements.txt'}, line 2: {line!r} is not {GRAMMAR}: nothing "
+                     "else is installed (archives, folders, URLs and options may run code as you); "
+                     "--build allows them"]
     assert requirements_of(bot, build=True) == ["numpy>=1.26", line]
 
 
@@ -133,7 +146,7 @@ def test_plain_requirements_pass_and_a_missing_file_or_folder_is_one_line(tmp_pa
     (tmp_path / "requirements.txt").write_text('numpy>=1.26,<2\nscipy; python_version >= "3.11"\n\n'
                                                "Pkg[extra] ~= 1.0\n")
     assert requirements_of(tmp_path) == ["numpy>=1.26,<2", 'scipy; python_version >= "3.11"', "Pkg[extra] ~= 1.0"]
-    with pytest.raises(InstallError, match="does not exist"):
+    with pytest.raises(InstallError, match="nowhere is not a folder"):
         requirements_of(tmp_path / "nowhere")
     for target, message in ((tmp_path / "empty", "requirements.txt does not exist"),
                             (tmp_path / "missing", "is not a folder")):
@@ -174,3 +187,205 @@ def test_deps_are_bound_not_copied_so_their_size_is_no_limit_and_a_link_binds_no
                               "except OSError as exc:\n    print('refused', type(exc).__name__)\n")
     assert done.returncode == 0, done.stderr
     assert "SECRET" not in done.stdout and done.stdout.startswith("refused")
+
+
+def test_a_wheel_in_the_folder_installs_from_a_copy_and_nothing_of_the_folder_runs(tmp_path):
+    """``arcade bot install .`` in the student's folder: pip runs from an empty folder in
+    isolated mode, so the student's own ``pip/`` package (first on ``sys.path`` for a plain
+    ``python -m pip`` run there) never runs; the wheel named by its path is installed."""
+    folder = tmp_path / "student"
+    make_wheel(folder / "wheels")
+    (folder / "requirements.txt").write_text("./wheels/arcadetiny-1.0-py3-none-any.whl\n")
+    ran = tmp_path / "RAN"
+    for name in ("pip/__init__.py", "pip/__main__.py", "sitecustomize.py", "usercustomize.py"):
+        (folder / name).parent.mkdir(exist_ok=True)
+        (folder / name).write_text(f"open({str(ran)!r}, 'a').write({name!r})\n")
+    done = arcade(folder, "bot", "install", ".", "--no-index", umask=0o077)
+    assert done.returncode == 0, done.stderr
+    assert not ran.exists()
+    installed = folder / ".deps" / "arcadetiny" / "__init__.py"
+    assert installed.is_file() and installed.stat().st_mode & 0o777 == 0o644
+    assert (folder / ".deps").stat().st_mode & 0o777 == 0o755
+    assert sorted(p.name for p in folder.iterdir()) == [".deps", "pip", "requirements.txt", "sitecustomize.py",
+                                                        "usercustomize.py", "wheels"]
+
+
+def test_a_wheel_naming_a_dependency_by_url_is_refused_before_pip(tmp_path):
+    folder = tmp_path / "student"
+    make_wheel(folder, requires="evil @ file:///tmp/evil.tbz")
+    (folder / "requirements.txt").write_text("arcadetiny-1.0-py3-none-any.whl\n")
+    with pytest.raises(InstallError, match=r"names a dependency by URL \(evil @ file:///tmp/evil.tbz\)"):
+        deps.install(folder, no_index=True)
+    assert not (folder / ".deps").exists()
+
+
+def _secret(tmp_path: Path) -> Path:
+    secret = tmp_path / "instructor"
+    secret.mkdir(mode=0o700)
+    (secret / "token").write_text("INSTRUCTOR TOKEN")
+    (secret / "token").chmod(0o600)
+    return secret
+
+
+@pytest.mark.parametrize("name", [".deps", ".deps.installing", ".deps.old"])
+@pytest.mark.parametrize("kind", ["link", "fifo", "file"])
+def test_a_deps_name_that_is_no_plain_folder_is_refused_and_nothing_through_it_changes(bot, tmp_path, name, kind):
+    secret = _secret(tmp_path)
+    target = bot / name
+    if kind == "link":
+        target.symlink_to(secret)
+    elif kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.write_text("x")
+    done = arcade(tmp_path, "bot", "install", str(bot), "--no-index", "--find-links", str(tmp_path / "wheels"))
+    assert done.returncode == 1 and done.stdout == ""
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"arcade: error: {target} is ") and error.endswith(
+        "not a folder: remove it first (nothing is installed through it)")
+    assert sorted(p.name for p in secret.iterdir()) == ["token"]
+    assert (secret / "token").stat().st_mode & 0o777 == 0o600 and secret.stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.parametrize("kind", ["link", "hard link"])
+def test_requirements_that_are_a_link_are_refused_and_not_echoed(tmp_path, kind):
+    secret = _secret(tmp_path)
+    folder = tmp_path / "student"
+    folder.mkdir()
+    if kind == "link":
+        (folder / "requirements.txt").symlink_to(secret / "token")
+    else:
+        os.link(secret / "token", folder / "requirements.txt")
+    done = arcade(tmp_path, "bot", "install", str(folder))
+    assert done.returncode == 2 and "TOKEN" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert ("a symbolic link" if kind == "link" else "a hard link") in done.stderr
+
+
+@pytest.mark.parametrize("kind", ["link", "hard link", "fifo", "folder", "link in the path"])
+def test_a_wheel_path_that_is_no_regular_file_of_the_folder_is_refused(tmp_path, kind):
+    outside = tmp_path / "outside"
+    wheel = make_wheel(outside)
+    folder = tmp_path / "student"
+    (folder / "w").mkdir(parents=True)
+    name = "w/" + wheel.name
+    if kind == "link":
+        (folder / name).symlink_to(wheel)
+    elif kind == "hard link":
+        os.link(wheel, folder / name)
+    elif kind == "fifo":
+        os.mkfifo(folder / name)
+    elif kind == "folder":
+        (folder / name).mkdir()
+    else:
+        (folder / "w").rmdir()
+        (folder / "w").symlink_to(outside)
+    (folder / "requirements.txt").write_text(name + "\n")
+    with pytest.raises(InstallError, match=r"requirements.txt, line 1: w/arcadetiny-1.0-py3-none-any.whl"):
+        deps.install(folder, no_index=True)
+    assert not (folder / ".deps").exists()
+
+
+# -- the grammar, generated: nothing outside it reaches pip, nothing outside staging changes ------
+
+NAMES = st.from_regex(r"[A-Za-z][A-Za-z0-9._-]{0,8}[A-Za-z0-9]", fullmatch=True)
+SPECS = st.lists(st.tuples(st.sampled_from(["==", ">=", "<=", "~=", "!=", "<", ">", "==="]),
+                           st.from_regex(r"[0-9]{1,2}(\.[0-9]{1,2}){0,2}", fullmatch=True)), max_size=2)
+GOOD = st.builds(lambda n, extras, specs, marker: n + (f"[{','.join(extras)}]" if extras else "")
+                 + ",".join(op + v for op, v in specs) + marker,
+                 NAMES, st.lists(NAMES, max_size=2), SPECS,
+                 st.sampled_from(["", '; python_version >= "3.8"', "; sys_platform == 'linux'"]))
+WHEELS = st.builds(lambda d, n: d + n + "-1.0-py3-none-any.whl",
+                   st.sampled_from(["", "./", "w/", "w/../", "../", "/tmp/", "sub/"]),
+                   st.sampled_from(["tiny", "tiny.tbz", "ti..ny", "t"]))
+HOSTILE = st.sampled_from(REFUSED + ["-r requirements.txt", "--pre numpy", "numpy -i x", "numpy @ https://x/y",
+                                     "svn+https://x", "file:evil.tbz", "pkg.tar.bz2", "pkg.whl", ".", "..",
+                                     "numpy==1.0 --hash=sha256:00", "numpy;python_version<'4' --pre", "pkg[x",
+                                     "numpy\\", "numpy>=1; os.system('x')", "a@b", "~/x", "%PATH%"])
+TEXT = st.text(st.sampled_from("ab1.-_[]<>=~!;@/\\ :'\"$%{}*+,"), min_size=1, max_size=20)
+LINES = st.lists(st.one_of(GOOD, WHEELS, HOSTILE, TEXT), min_size=1, max_size=4)
+SHAPES = st.sampled_from(["absent", "folder", "file", "link", "fifo", "hard link"])
+
+
+def _make(path: Path, shape: str, secret: Path) -> None:
+    if shape == "folder":
+        path.mkdir(parents=True, exist_ok=True)
+    elif shape == "file":
+        make_wheel(path.parent, "tiny") if path.name.endswith(".whl") else path.write_text("x")
+    elif shape == "link":
+        path.symlink_to(secret / "token" if path.name.endswith(".whl") else secret)
+    elif shape == "fifo":
+        os.mkfifo(path)
+    elif shape == "hard link":
+        os.link(secret / "token", path)
+
+
+def _snapshot(root: Path, leave_out: Path) -> dict:
+    """Every name under ``root`` (``leave_out`` excepted): its kind, mode, links, size, time,
+    contents (never read through a link or a FIFO)."""
+    seen = {}
+    for top, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = Path(top) / name
+            if path == leave_out or leave_out in path.parents:
+                continue
+            info = path.lstat()
+            body = (path.read_bytes() if stat.S_ISREG(info.st_mode) else
+                    os.readlink(path) if stat.S_ISLNK(info.st_mode) else None)
+            seen[str(path.relative_to(root))] = (info.st_mode, info.st_nlink, info.st_size, info.st_mtime_ns, body)
+    return seen
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=LINES, deps_shape=SHAPES, installing=SHAPES, wheel_shape=SHAPES)
+def test_generated_requirements_and_folders_nothing_outside_the_grammar_reaches_pip(
+        monkeypatch, lines, deps_shape, installing, wheel_shape):
+    calls = []
+
+    def fake_pip(argv, cwd, env, progress):
+        calls.append(argv)
+        assert os.listdir(cwd) == [] and env["PIP_CONFIG_FILE"] == os.devnull and "-I" in argv[:3]
+        assert {"--isolated", "--only-binary"} <= set(argv) and "-r" not in argv
+        staging = Path(argv[argv.index("--target") + 1]).parent
+        assert staging.name.startswith("arcade-install-")
+        for argument in argv[argv.index("--") + 1:]:
+            if argument.startswith(str(staging / "wheels") + "/"):
+                assert Path(argument).is_file() and not Path(argument).is_symlink()
+            else:
+                wanted = deps.parse_line(argument)
+                assert wanted is not None and wanted.kind == "requirement" and wanted.text == argument
+        (staging / "target" / "tiny").mkdir(parents=True)
+        (staging / "target" / "tiny" / "__init__.py").write_text("x = 1\n")
+        return 0, ["Successfully installed tiny-1.0"]
+
+    monkeypatch.setattr(deps, "run_pip", fake_pip)
+    with tempfile.TemporaryDirectory() as top:
+        root = Path(top)
+        secret = _secret(root)
+        folder = root / "student"
+        (folder / "w").mkdir(parents=True)
+        (folder / "requirements.txt").write_text("\n".join(lines) + "\n")
+        _make(folder / ".deps", deps_shape, secret)
+        _make(folder / ".deps.installing", installing, secret)
+        _make(folder / "w" / "tiny-1.0-py3-none-any.whl", wheel_shape, secret)
+        before = _snapshot(root, root / "nothing")
+        installed = False
+        try:
+            deps.install(folder)
+        except InstallError as exc:
+            assert "\n" not in str(exc)
+            assert not calls or "pip" in str(exc)
+        else:
+            installed = True
+            assert calls and (folder / ".deps" / "tiny" / "__init__.py").read_text() == "x = 1\n"
+            assert (folder / ".deps" / "tiny" / "__init__.py").stat().st_mode & 0o777 == 0o644
+        grammar = all(deps.parse_line(line) is not None for _number, line in deps._lines("\n".join(lines)))
+        plain = deps_shape in ("absent", "folder") and installing in ("absent", "folder")
+        if calls:
+            assert grammar and plain
+        event("pip ran" if calls else "refused before pip")
+        after = _snapshot(root, root / "nothing")
+        if installed:  # .deps is new (a plain folder left by a killed install is removed), the rest as it was
+            assert (folder / ".deps").is_dir() and not (folder / ".deps").is_symlink()
+            before, after = ({k: v for k, v in seen.items() if k != "student" and not k.startswith("student/.deps")}
+                             for seen in (before, after))  # (the folder's own entry: a name more)
+        assert after == before
