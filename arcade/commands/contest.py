@@ -1,0 +1,179 @@
+"""``arcade contest new|submit|run|standings|status|rebuild DIR …``: a contest season
+(``arcade.contest``), from its folder."""
+
+from __future__ import annotations
+
+from arcade.commands.common import UsageError, parse_options, plain_console, seconds
+
+
+def register(subparsers) -> None:
+    from arcade.contest.config import FORMATS, PRESETS
+    from bots.limits import SANDBOXES
+
+    parser = subparsers.add_parser("contest")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    new = sub.add_parser("new", help="make a contest folder (contest.toml and its secret seed)")
+    new.add_argument("dir", metavar="DIR")
+    new.add_argument("--game", help="the game (a preset names one)")
+    new.add_argument("--preset", choices=PRESETS, help="a course's contest: " + ", ".join(PRESETS))
+    new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    new.add_argument("--games", type=int, help="games a pair (default: the preset's, else 100)")
+    new.add_argument("--format", choices=FORMATS, dest="fmt", help="all-pairs (default) or ladder")
+    new.add_argument("--closes", metavar="ISO-TIME", help="the closing time (2018-12-15T12:00:00-05:00)")
+    new.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="a move's time (default: the game's)")
+    new.add_argument("--sandbox", choices=SANDBOXES, help="how submissions are contained (default auto: bwrap)")
+    submit = sub.add_parser("submit", help="judge a team's submission: accepted or rejected, in one line")
+    submit.add_argument("dir", metavar="DIR")
+    submit.add_argument("team", metavar="TEAM")
+    submit.add_argument("path", metavar="PATH[:FUNCTION]", help="the bot's file, or its folder")
+    run = sub.add_parser("run", help="play the missing games (--watch: as submissions arrive)")
+    run.add_argument("dir", metavar="DIR")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=int, default=1, help="processes that play, this one included (default 1)")
+    where.add_argument("--cluster", metavar="tcp://HOST:PORT", help="play on a Dask cluster")
+    run.add_argument("--watch", action="store_true", help="keep going as submissions arrive (the inbox too), "
+                                                           "until the contest closes")
+    run.add_argument("--publish", metavar="OUT", help="write the board to OUT (JSON) after each batch of games")
+    standings = sub.add_parser("standings", help="the board")
+    standings.add_argument("dir", metavar="DIR")
+    form = standings.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="one JSON object")
+    form.add_argument("--csv", action="store_true", help="CSV, safe to open in a spreadsheet")
+    for name, text in (("status", "submissions, games done and missing, the time left"),
+                       ("rebuild", "make the database again from the records")):
+        sub.add_parser(name, help=text).add_argument("dir", metavar="DIR")
+    parser.set_defaults(run=main)
+
+
+def main(args) -> int:
+    from arcade.contest.config import ContestError
+
+    try:
+        return ACTIONS[args.action](args)
+    except ContestError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def new(args) -> int:
+    from dataclasses import replace
+
+    from arcade.contest.config import PRESETS, Config, create
+
+    preset = dict(PRESETS.get(args.preset, {}))
+    game = args.game or preset.pop("game", None)
+    if game is None:
+        raise UsageError("contest new needs --game GAME or --preset NAME")
+    if args.preset and preset.get("game", game) != game:
+        raise UsageError(f"preset {args.preset} is a contest of {PRESETS[args.preset]['game']}, not {game}")
+    preset.pop("game", None)
+    options = {**preset.pop("options", {}), **parse_options(args.option)}
+    config = Config(game=game, options=options, **preset)
+    given = {"games": args.games, "format": args.fmt, "closes": args.closes, "time": args.time_limit,
+             "sandbox": args.sandbox}
+    config = replace(config, **{k: v for k, v in given.items() if v is not None})
+    config = create(args.dir, config)
+    print(f"contest made in {args.dir}: {config.game}, {config.games} games a pair, {config.format}, "
+          f"closes {config.closes or 'never'}; its secret seed is in {args.dir}/secret (keep it)")
+    return 0
+
+
+def submit(args) -> int:
+    from arcade.contest.submit import submit as judge
+
+    verdict = judge(args.dir, args.team, args.path)
+    print(verdict.line)
+    return 0 if verdict.accepted else 1
+
+
+def run(args) -> int:
+    from arcade.contest.run import run as play
+
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    publish = None
+    if args.publish:
+        from arcade.commands.common import check_output
+
+        check_output(args.publish, "--publish")
+        publish = args.publish
+    try:
+        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster, publish=publish)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt("interrupted: run it again to go on (nothing played is lost)") from None
+    print(f"{played} game{'s' * (played != 1)} played; nothing missing")
+    return 0
+
+
+def board(folder: str):
+    from arcade.contest.config import load
+    from arcade.contest.db import Database
+    from arcade.contest.standings import standings as rank
+
+    config = load(folder)
+    with Database(folder) as db:
+        return config, rank(db, config)
+
+
+def standings(args) -> int:
+    import json
+
+    from arcade.contest.closing import closing_result
+    from arcade.contest.standings import COLUMNS, as_dicts
+
+    config, rows = board(args.dir)
+    if args.json:
+        print(json.dumps({"game": config.game, "games_per_pair": config.games, "points": config.points,
+                          "standings": as_dicts(rows), "closing": closing_result(args.dir)}))
+        return 0
+    if args.csv:
+        import csv
+        import sys
+
+        from arcade.commands.tournament import cell
+
+        writer = csv.writer(sys.stdout)
+        writer.writerow(COLUMNS)
+        for row in as_dicts(rows):
+            writer.writerow([cell(row[c]) for c in COLUMNS])
+        return 0
+    print_board(config, rows, closing_result(args.dir))
+    return 0
+
+
+def print_board(config, rows, closing) -> None:
+    from rich.table import Table
+
+    console = plain_console()
+    table = Table(title=f"{config.game} contest · {config.games} games a pair · points: {config.points}",
+                  box=None, pad_edge=False, padding=(0, 1), header_style="bold")
+    columns = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("team", "submitted") else "right", no_wrap=True,
+                         min_width=len(column) if column != "team" else 4)
+    for row in rows:
+        shown = {**row.as_json(), "submitted": row.submitted[5:16].replace("T", " ")}  # MM-DD HH:MM
+        table.add_row(*(f"{shown[c]:g}" if c in ("score", "points") else str(shown[c]) for c in columns))
+    console.print(table)
+    if closing:
+        console.print(f"closing stage ({closing['stage']}): " + ", ".join(
+            f"{r['rank']}. {r['team']}" for r in closing["standings"]), soft_wrap=True)
+
+
+def status(args) -> int:
+    from arcade.contest.status import status_lines
+
+    for line in status_lines(args.dir):
+        print(line)
+    return 0
+
+
+def rebuild(args) -> int:
+    from arcade.contest.evidence import rebuild as make_again
+
+    submissions, games, damaged = make_again(args.dir)
+    print(f"database made again: {submissions} submissions, {games} games"
+          + (f"; {damaged} damaged record line(s) left out" if damaged else ""))
+    return 0
+
+
+ACTIONS = {"new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}

@@ -1,0 +1,28 @@
+"""Contest seasons: submissions arriving over weeks, each new one played against the field, a live
+board and the course's points (``arcade contest …``), as the courses ran their contests.
+
+A contest is a folder the instructor owns::
+
+    DIR/contest.toml        what the contest is (game, options, games a pair, limits, rules); human-readable
+    DIR/secret              the contest's secret seed (0600; never in contest.toml, never shown to a bot)
+    DIR/submissions.jsonl   every submission's verdict, one JSON line each, appended (evidence)
+    DIR/submissions/DIGEST/ each accepted or tried submission's files, named by their SHA-256
+    DIR/records/A--B.jsonl  each pair's games (``arcade.records``: the evidence, checked on every read)
+    DIR/contest.db          the SQLite database every command reads (WAL): a cache of the two above
+    DIR/inbox/TEAM/...      a drop folder ``run --watch`` submits from
+
+One module a job; import the one you need:
+
+- ``config``: ``contest.toml`` (``Config``, ``PRESETS``, ``load``, ``create``), the secret seed,
+  the team-name rule and the closing time; ``ContestError``, every message for the user.
+- ``db``: the database (``Database``: WAL, a busy timeout, one transaction a write).
+- ``store``: a submission's files copied in (regular files only, capped, content-addressed) and
+  the submissions log.
+- ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
+- ``submit``: ``submit``, the verdict of one submission in one line.
+- ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
+- ``run``: ``play_missing`` (exactly the games missing, streamed to the records and the database),
+  ``watch`` and the inbox.
+- ``standings``: the board (``standings``) and the points rule (``points``).
+- ``hog_exact``: Hog's exact scoring (a strategy tabulated in the sandbox, ``games.hog_solver``).
+"""

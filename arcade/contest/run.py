@@ -1,0 +1,204 @@
+"""``arcade contest run``: exactly the games that are missing, played and streamed into the pairs'
+records and the database as they finish.
+
+The pairs are every two teams' current submissions; each plays ``games_per_pair`` games, A (the
+smaller digest) first in odd games, seeded from the contest's secret and the two digests
+(``arcade.contest.evidence``). The newest submissions' pairs come first, a batch of pairs at a
+time (``BATCH``: a record file open a pair), so that a new submission waits for one batch at most.
+A game is in its record before it is in the database; a pair with games missing has its record
+read first (what a killed run wrote is taken from it), and only the games neither holds are
+played: ``kill -9`` at any moment loses only the games in play, and nothing is played twice. A
+pair's missing games are played in the tournament's chunks (``arcade.tournament.worker``), each
+game from its own seed, so they are the games an uninterrupted run plays (a bot that keeps state
+from one game to the next in its process excepted: its process starts again after a kill).
+
+The games run over local processes or a Dask cluster with the tournament's runner
+(``arcade.tournament.runner.Runner``); ``watch`` keeps going as submissions arrive (the inbox,
+``arcade.contest.inbox``, or ``arcade contest submit``) until the closing time, then runs the
+format's closing stage (``arcade.contest.closing``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from arcade.contest import store
+from arcade.contest.config import Config, ContestError, load, secret_seed
+from arcade.contest.db import Database, Submission
+from arcade.contest.evidence import STAGE, PairLogs, pair_of
+from arcade.tournament.runner import Runner
+from arcade.tournament.worker import Setup, Task, chunk_size, run_task
+
+BATCH = 32
+"""Pairs played at a time (their record files open together)."""
+
+
+def settle(config: Config):
+    """The contest's limits with the sandbox settled as a tournament's (``auto`` is bwrap,
+    required: ``sandbox = "none"`` in ``contest.toml`` runs them uncontained)."""
+    from bots.external.sandbox import SandboxUnavailable
+    from bots.registry import contain
+
+    try:
+        return contain(["submission.py"], config.limits, required=True).limits
+    except SandboxUnavailable as exc:
+        raise ContestError(f"submissions need the sandbox: {exc}; sandbox = \"none\" in contest.toml runs them "
+                           "NOT contained") from None
+
+
+def missing_pairs(db: Database, config: Config, current: list[Submission]) -> list[tuple[str, str]]:
+    """The pairs of current submissions with games missing, the newest submission's first."""
+    counts = db.counts()
+    exact = db.exact() if config.scoring == "exact" else {}
+    pairs = []
+    for i, newer in enumerate(current):
+        for older in current[i + 1:]:
+            pair = pair_of(newer.digest, older.digest)
+            if counts.get(pair, 0) < config.games and pair not in exact:
+                pairs.append(pair)
+    return pairs
+
+
+def chunks(index: int, a: str, b: str, seed: int, missing: set[int], games: int) -> list[Task]:
+    """The tasks that play exactly the ``missing`` games of a pair: within each of the
+    tournament's chunks, each run of consecutive missing numbers."""
+    tasks = []
+    size = chunk_size(games)
+    for start in range(1, games + 1, size):
+        run: list[int] = []
+        for number in range(start, min(start + size, games + 1)):
+            if number in missing:
+                run.append(number)
+            if run and (number not in missing or number == min(start + size, games + 1) - 1):
+                tasks.append(Task(index, a, b, seed, run[0], len(run)))
+                run = []
+    return tasks
+
+
+class ContestRunner(Runner):
+    """The tournament's runner, given the tasks to play (``play_tasks``) rather than whole pairs,
+    and the field's files as submissions arrive (``use``)."""
+
+    def use(self, folder: Path, current: list[Submission]) -> None:
+        files = {s.digest: store.spec_of(folder, s.digest, s.entry) for s in current}
+        if self.client is None:
+            self.setup = replace(self.setup, files=tuple(sorted(files.items())))
+            return
+        from arcade.tournament.bundles import BundleError, pack
+        from arcade.tournament.cluster import bundle_data
+        from bots.external import parse_spec
+
+        bundles = dict((name, (spec, digest)) for name, spec, digest in self.setup.bundles)
+        for digest, spec in files.items():
+            if digest in bundles:
+                continue
+            path, function = parse_spec(spec, self.setup.game_id)
+            try:
+                packed = pack(digest, path, path, function, 1 << 30)
+            except BundleError as exc:
+                raise ContestError(str(exc)) from None
+            bundles[digest] = (packed.spec, packed.digest)
+            self.data[digest] = self.client.submit(bundle_data, packed.data, key=f"arcade-bot-{packed.digest}")
+        self.setup = replace(self.setup, bundles=tuple((n, s, d) for n, (s, d) in sorted(bundles.items())))
+
+    def play_tasks(self, tasks: list[Task], take: Callable) -> None:
+        report = (lambda: None)
+        if self.client is not None:
+            self._play_on_cluster(tasks, list(range(len(tasks))), take, report)
+        elif self.pool is not None:
+            self._play_on_pool(tasks, list(range(len(tasks))), take, report)
+        else:
+            for task in tasks:
+                if self.cancelled():
+                    raise KeyboardInterrupt
+                run_task(self.setup, task, lambda record, index=task.pair: take(index, record))
+
+
+def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
+               say: Callable[[str], None]) -> int:
+    """Play the missing games of the next ``BATCH`` pairs (newest first); the games played."""
+    current = db.current()
+    logs.teams.update({s.digest: s.team for s in current})
+    pairs = missing_pairs(db, config, current)[:BATCH]
+    if not pairs:
+        return 0
+    if config.scoring == "exact":
+        from arcade.contest.hog_exact import score_exactly
+
+        pairs = score_exactly(folder, config, db, current, pairs, say)
+    runner.use(folder, current)
+    tasks: list[Task] = []
+    for index, (a, b) in enumerate(pairs):
+        log = logs.open(a, b)
+        have = {key[3] for key in log.games}
+        missing = set(range(1, config.games + 1)) - have
+        tasks += chunks(index, a, b, logs.seed(a, b), missing, config.games)
+    got: set[tuple[int, int]] = set()
+
+    def take(index: int, record) -> None:
+        if (index, record.number) in got:
+            return
+        got.add((index, record.number))
+        a, b = pairs[index]
+        logs.append(STAGE, a, b, logs.seed(a, b), record)
+
+    try:
+        runner.play_tasks(tasks, take)
+    finally:
+        logs.close()
+    if got:
+        say(f"played {len(got)} game{'s' * (len(got) != 1)} of {len({i for i, _ in got})} pair(s)")
+    return len(got) or len(pairs)
+
+
+def publish_board(folder: Path, config: Config, db: Database, out: str) -> None:
+    """The board as JSON in ``out``, replaced whole (a reader never sees half of it)."""
+    import json
+    import os
+
+    from arcade.contest.standings import as_dicts, standings
+
+    data = json.dumps({"game": config.game, "standings": as_dicts(standings(db, config))}) + "\n"
+    part = f"{out}.part"
+    try:
+        Path(part).write_text(data, encoding="utf-8")
+        os.replace(part, out)
+    except OSError as exc:
+        raise ContestError(f"cannot write --publish {out}: {exc.strerror or exc}") from None
+
+
+def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | None = None,
+        say: Callable[[str], None] = print, poll: float = 1.0, quiet: float = 2.0, publish: str | None = None) -> int:
+    """Play what is missing (``watch``: and keep going as submissions arrive, the inbox read,
+    until the contest closes; then its closing stage), the board written to ``publish`` after
+    each batch. The games played."""
+    folder = Path(folder)
+    config = load(folder)
+    limits = settle(config)
+    setup = Setup(config.game, dict(config.options), limits)
+    played = 0
+    with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
+                                               cluster=cluster) as runner:
+        logs = PairLogs(folder, config, limits, db, {})
+        while True:
+            if watch:
+                from arcade.contest.inbox import read_inbox
+
+                read_inbox(folder, say, quiet)
+            done = play_batch(folder, config, db, runner, logs, say)
+            played += done
+            if done:
+                if publish:
+                    publish_board(folder, config, db, publish)
+                continue
+            if not watch or config.closed():
+                break
+            time.sleep(poll)
+        if config.closed() and config.closing:
+            from arcade.contest.closing import run_closing
+
+            run_closing(folder, config, limits, jobs, say)
+    return played

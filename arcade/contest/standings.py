@@ -1,0 +1,80 @@
+"""The board: each team's current submission against every other current one, and the points.
+
+A team's **score** is its wins (STATS 306: "your score will be equal to the number of times your
+strategy wins"); with Hog's exact scoring, a pair computed exactly counts its expected wins
+(``games_per_pair`` × the win chance, both orders alike) instead. The board is ordered by score,
+then fewer forfeits, then the team's name; equal scores share a rank.
+
+**Points** (``points = "stats306"``), the rule's text: the team(s) with the highest score get 6,
+the others ``5 × score / high score`` (rounded to 2 decimals). The seed's example table gives the
+top team 5; the text is followed. Before anyone has won a game, every team has 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arcade.contest.config import Config
+from arcade.contest.db import Database
+
+
+@dataclass
+class Row:
+    team: str
+    submitted: str
+    digest: str
+    score: float = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+    forfeits: int = 0
+    points: float = 0.0
+    rank: int = 0
+
+    def as_json(self) -> dict:
+        return {key: getattr(self, key) for key in COLUMNS} | {"digest": self.digest}
+
+
+COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+
+
+def points(scores: list[float], rule: str = "stats306") -> list[float]:
+    """Each score's points under ``rule``: ``stats306`` 6 for the highest score, ``5 × score /
+    high`` for the rest (0 for all while the high score is 0); ``none`` 0."""
+    high = max(scores, default=0)
+    if rule != "stats306" or high <= 0:
+        return [0.0 for _ in scores]
+    return [6.0 if score == high else round(5 * score / high, 2) for score in scores]
+
+
+def standings(db: Database, config: Config) -> list[Row]:
+    """The board of the contest now, ranked, with the points."""
+    current = db.current()
+    rows = {s.digest: Row(s.team, s.submitted, s.digest) for s in current}
+    for a, b, _number, winner, forfeit, _reason in db.games_of(set(rows)):
+        for player, digest in enumerate((a, b)):
+            row = rows[digest]
+            row.games += 1
+            row.draws += winner is None
+            row.wins += winner == player
+            row.losses += winner == 1 - player
+            row.forfeits += forfeit == player
+    for row in rows.values():
+        row.score = row.wins
+    if config.scoring == "exact":
+        for (a, b), chance in db.exact().items():
+            if a in rows and b in rows:
+                rows[a].score = round(rows[a].score + config.games * chance, 2)
+                rows[b].score = round(rows[b].score + config.games * (1 - chance), 2)
+    ranked = sorted(rows.values(), key=lambda r: (-r.score, r.forfeits, r.team))
+    for i, row in enumerate(ranked):
+        row.rank = ranked[i - 1].rank if i and ranked[i - 1].score == row.score else i + 1
+    for row, value in zip(ranked, points([r.score for r in ranked], config.points)):
+        row.points = value
+    return ranked
+
+
+def as_dicts(rows: list[Row]) -> list[dict]:
+    return [row.as_json() for row in rows]
+

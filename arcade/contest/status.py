@@ -1,0 +1,40 @@
+"""``arcade contest status``: the submissions, the games done and missing, and the time the
+missing ones may take (``arcade.tournament.jobs``'s costs: a file bot's move taken as a share of
+its limit, its process started once a chunk) on the processes ``run`` would use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arcade.contest.config import load
+from arcade.contest.db import Database
+from arcade.contest.run import missing_pairs
+
+
+def status_lines(folder: str | Path) -> list[str]:
+    from arcade.commands.tournament import duration
+    from arcade.tournament.jobs import FILE_BOT_SHARE, FILE_BOT_START, typical_moves
+    from arcade.tournament.worker import chunk_size
+
+    config = load(folder)
+    with Database(folder) as db:
+        every = db.submissions()
+        current = db.current()
+        counts = db.counts()
+        pairs = missing_pairs(db, config, current)
+    accepted = sum(s.verdict == "accepted" for s in every)
+    games = config.make_game()
+    n = len(current)
+    all_pairs = n * (n - 1) // 2
+    missing = sum(config.games - counts.get(pair, 0) for pair in pairs)
+    done = all_pairs * config.games - missing if config.scoring != "exact" else all_pairs - len(pairs)
+    move = FILE_BOT_SHARE * config.limits.move_time(games)
+    serial = missing * typical_moves(games) * move + len(pairs) * -(-config.games // chunk_size(config.games)) * 2 * FILE_BOT_START
+    closes = f"closes {config.closes}" + (" (closed)" if config.closed() else "") if config.closes else "never closes"
+    return [
+        f"{config.game} contest, {config.format}, {config.games} games a pair, {closes}",
+        f"submissions: {len(every)} ({accepted} accepted, {len(every) - accepted} rejected); teams on the board: {n}",
+        f"pairs: {all_pairs} ({len(pairs)} with games missing); games: {done} done, {missing} missing",
+        f"time left: about {duration(serial)} on one process, {duration(serial / 2)} on --jobs 2; on a cluster "
+        f"of W workers, that divided by W (a move taken as {FILE_BOT_SHARE:.0%} of its limit)",
+    ]

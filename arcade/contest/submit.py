@@ -1,0 +1,103 @@
+"""``submit``: one submission's verdict, **accepted** or **rejected** with its reason in one line,
+as an autograder gives it.
+
+In order: the contest is open (its closing time not passed), the team's name matches the rule,
+the files can be copied in (regular files only, capped, content-addressed), no other team's
+accepted submission is the same bytes, and the admission probe passes in the sandbox
+(``arcade.contest.probe``). A team's newer accepted submission takes its place on the board; every
+verdict stays in the submissions log and the database (the history). The same bytes the team
+sent before and had accepted are one submission: they take their place again, unprobed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from arcade.contest import store
+from arcade.contest.config import Config, ContestError, check_team, load
+from arcade.contest.db import Database
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    team: str
+    reason: str = ""
+    digest: str = ""
+
+    @property
+    def line(self) -> str:
+        from arcade.untrusted import clean
+
+        if self.accepted:
+            return f"accepted: {self.team}'s submission {self.digest[:12]}" + (f" ({self.reason})" if self.reason else "")
+        return f"rejected: {clean(self.reason, cap=600)}"
+
+
+def now_text() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def submit(folder: str | Path, team: str, spec: str, now: datetime | None = None) -> Verdict:
+    """Judge ``spec`` (``PATH[:FUNCTION]``) as ``team``'s submission to the contest in ``folder``.
+    A team name outside the rule, or a closed contest, is refused before anything is read, and
+    written nowhere (it may be anyone's typing); every other verdict is recorded."""
+    folder = Path(folder)
+    config = load(folder)
+    try:
+        check_team(config, team)
+    except ContestError as exc:
+        return Verdict(False, team, str(exc))
+    if config.closed(now):
+        return Verdict(False, team, f"the contest closed at {config.closes}")
+    try:
+        files = store.read(spec, config.max_bytes)
+    except ContestError as exc:
+        return record(folder, Verdict(False, team, str(exc)), "")
+    with Database(folder) as db:
+        owner = db.owner(files.digest)
+        if owner == team and any(s.team == team and s.digest == files.digest for s in db.current()):
+            return Verdict(True, team, "already the team's current submission", files.digest)
+        if owner == team:
+            return record(folder, Verdict(True, team, "the same files as before", files.digest), files.entry, db)
+        if owner is not None:
+            return record(folder, Verdict(False, team, "the same files as another team's submission", files.digest),
+                          files.entry, db)
+    kept = store.keep(folder, files)
+    problem = judge(folder, config, files, kept)
+    verdict = Verdict(problem is None, team, problem or "", files.digest)
+    with Database(folder) as db:
+        if verdict.accepted and db.owner(files.digest) not in (None, team):  # another team, meanwhile
+            verdict = Verdict(False, team, "the same files as another team's submission", files.digest)
+        return record(folder, verdict, files.entry, db)
+
+
+def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str | None:
+    """The admission probe of the kept copy (``None``: it passed)."""
+    from arcade.contest.probe import probe
+
+    spec = store.spec_of(folder, files.digest, files.entry)
+    seed = int(files.digest[:15], 16)
+    try:
+        game = config.make_game()
+    except Exception as exc:  # noqa: BLE001 - checked when loaded; a message all the same
+        return f"the contest's game cannot be made: {exc}"
+    return probe(game, spec, config.limits, config.probe_positions, seed)
+
+
+def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None) -> Verdict:
+    """Write ``verdict`` to the submissions log, then the database, under the submit lock."""
+    line = {"team": verdict.team, "digest": verdict.digest, "entry": entry, "submitted": now_text(),
+            "verdict": "accepted" if verdict.accepted else "rejected", "reason": verdict.reason}
+    own = db is None
+    db = db or Database(folder)
+    try:
+        with store.Lock(folder):
+            store.log(folder, line)
+            db.add_submission(line["team"], line["digest"], entry, line["submitted"], line["verdict"], line["reason"])
+    finally:
+        if own:
+            db.close()
+    return verdict

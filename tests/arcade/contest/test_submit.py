@@ -1,0 +1,126 @@
+"""``arcade contest submit``: one line, accepted or rejected with the reason, as an autograder
+says it; the probe in the sandbox; content-addressed copies; the history kept; the closing time;
+hostile files; two submits at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from arcade.contest.db import Database
+from arcade.contest.submit import submit
+from tests.arcade.contest.helpers import CLI, arcade, bot
+from tests.paths import ROOT
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+
+
+@pytest.fixture
+def contest(tmp_path, capsys):
+    folder = tmp_path / "c"
+    assert arcade("contest", "new", str(folder), "--preset", "stats306", "--games", "2") == 0
+    capsys.readouterr()
+    return folder
+
+
+def test_accepted_and_rejected_in_one_line_each_with_the_reason(contest, tmp_path, capsys):
+    assert arcade("contest", "submit", str(contest), "alice", bot(tmp_path, "far")) == 0
+    assert capsys.readouterr().out.startswith("accepted: alice's submission ")
+    assert arcade("contest", "submit", str(contest), "bob", bot(tmp_path, "broken")) == 1
+    out = capsys.readouterr().out
+    assert out == "rejected: position 1: strategy produced an error (ValueError: nope)\n"
+    assert arcade("contest", "submit", str(contest), "Bob", bot(tmp_path, "near")) == 1
+    assert "does not match the contest's rule ^[a-z_]+$" in capsys.readouterr().out
+    with Database(contest) as db:
+        rows = db.submissions()
+    assert [(s.team, s.verdict) for s in rows] == [("alice", "accepted"), ("bob", "rejected")]  # Bob: nowhere
+
+
+def test_the_probe_runs_in_the_sandbox_and_holds_the_time_limit(contest, tmp_path):
+    spy = tmp_path / "bots" / "spy"
+    spy.mkdir(parents=True)
+    (spy / "spy.py").write_text("import os\nfrom games.dfootball import valid_moves\n\ndef strategy(game):\n"
+                                f"    assert not os.path.exists({str(contest / 'secret')!r}), 'saw the secret'\n"
+                                "    return valid_moves(game)[-1]\n")
+    assert submit(contest, "spy", str(spy / "spy.py")).accepted  # the contest's folder is not in its sandbox
+    slow = tmp_path / "bots" / "slow"
+    slow.mkdir()
+    (slow / "slow.py").write_text("import time\n\ndef strategy(game):\n    time.sleep(0.3)\n    return 2\n")
+    verdict = submit(contest, "slow", str(slow / "slow.py"))
+    assert not verdict.accepted and "took >100ms to return a move" in verdict.reason
+    wrong = tmp_path / "bots" / "wrong"
+    wrong.mkdir()
+    (wrong / "wrong.py").write_text("def strategy(game):\n    return 99\n")
+    verdict = submit(contest, "wrong", str(wrong / "wrong.py"))
+    assert not verdict.accepted and "invalid move" in verdict.reason
+    header = json.loads((contest / "submissions.jsonl").read_text().splitlines()[0])
+    assert header["team"] == "spy" and header["verdict"] == "accepted"
+
+
+def test_the_same_bytes_are_one_submission_and_a_newer_one_takes_the_place(contest, tmp_path):
+    far, near = bot(tmp_path, "far"), bot(tmp_path, "near")
+    first = submit(contest, "alice", far)
+    again = submit(contest, "alice", far)
+    assert first.digest == again.digest and again.reason == "already the team's current submission"
+    newer = submit(contest, "alice", near)
+    assert newer.accepted and newer.digest != first.digest
+    back = submit(contest, "alice", far)
+    assert back.accepted and back.reason == "the same files as before"
+    copied = submit(contest, "bob", far)
+    assert not copied.accepted and copied.reason == "the same files as another team's submission"
+    with Database(contest) as db:
+        assert [s.digest for s in db.current()] == [first.digest]
+        assert [s.digest for s in db.submissions() if s.team == "alice"] == [first.digest, newer.digest, first.digest]
+    assert sorted(os.listdir(contest / "submissions")) == sorted({first.digest, newer.digest})
+    kept = contest / "submissions" / first.digest / "bot" / "far.py"
+    assert kept.read_text() == (tmp_path / "bots" / "far" / "far.py").read_text()
+
+
+def test_after_the_closing_time_nothing_is_accepted(tmp_path, capsys):
+    folder = tmp_path / "c"
+    arcade("contest", "new", str(folder), "--preset", "stats306", "--closes", "2018-12-15T12:00:00-05:00")
+    capsys.readouterr()
+    assert arcade("contest", "submit", str(folder), "alice", bot(tmp_path, "far")) == 1
+    assert capsys.readouterr().out == "rejected: the contest closed at 2018-12-15T12:00:00-05:00\n"
+
+
+def test_hostile_files_are_refused_in_one_line(contest, tmp_path):
+    folder = tmp_path / "pkg"
+    folder.mkdir()
+    (folder / "bot.py").write_text("from games.dfootball import valid_moves\n\n\ndef strategy(game):\n"
+                                   "    return valid_moves(game)[0]\n")
+    (folder / "grades.py").symlink_to("/etc/passwd")
+    verdict = submit(contest, "eve", str(folder))
+    assert not verdict.accepted and "symbolic link" in verdict.reason
+    (folder / "grades.py").unlink()
+    (folder / "big.bin").write_bytes(b"x" * (2 << 20))
+    verdict = submit(contest, "eve", str(folder))
+    assert not verdict.accepted and "the most a submission may hold" in verdict.reason
+    (folder / "big.bin").unlink()
+    os.mkfifo(tmp_path / "fifo.py")
+    assert "no regular file" in submit(contest, "eve", str(tmp_path / "fifo.py")).reason
+    (folder / "other.py").write_text("x = 1\n")
+    assert "2 bot files at its top" in submit(contest, "eve", str(folder)).reason
+    (folder / "other.py").unlink()
+    assert submit(contest, "eve", str(folder)).accepted  # the folder with one bot file
+    lines = (contest / "submissions.jsonl").read_text().splitlines()
+    assert all("\n" not in line for line in lines) and len(lines) == 5
+
+
+def test_two_submits_at_once_are_both_recorded(contest, tmp_path):
+    commands = [[*CLI, "contest", "submit", str(contest), team, bot(tmp_path, name)]
+                for team, name in (("alice", "far"), ("bob", "near"), ("carol", "middle"))]
+    processes = [subprocess.Popen(c, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env={**os.environ, "ARCADE_BOT_LOGS": str(tmp_path / "logs")}) for c in commands]
+    outs = [p.communicate(timeout=180) for p in processes]
+    assert all(p.returncode == 0 for p in processes), outs
+    with Database(contest) as db:
+        assert sorted(s.team for s in db.current()) == ["alice", "bob", "carol"]
+    assert sorted(json.loads(line)["team"] for line in (contest / "submissions.jsonl").read_text().splitlines()) == \
+        ["alice", "bob", "carol"]
