@@ -38,6 +38,38 @@ def log_exception(what: str) -> str:
     return text
 
 
+MEMORY_SIGNS = ("failed to map segment from shared object", "cannot allocate memory", "memory allocation",
+                "out of memory", "memoryerror", "std::bad_alloc", "cannot allocate thread-local", "memory exhausted")
+"""What a library says, in its own words, when the memory cap stops it (lower case): the dynamic
+loader mapping a shared object (numpy's OpenBLAS: ``failed to map segment from shared object``,
+in an ``ImportError``), ``ENOMEM``'s text, OpenBLAS's own allocator, C++'s ``bad_alloc``."""
+
+
+def memory_sign(text: str) -> str | None:
+    """The line of ``text`` that says memory ran out (``MEMORY_SIGNS``), ``None`` if none does."""
+    for line in text.splitlines():
+        if any(sign in line.lower() for sign in MEMORY_SIGNS):
+            return line.strip().lstrip("|").strip()  # a log's lines of output begin "| "
+    return None
+
+
+def out_of_memory(exc: BaseException) -> str | None:
+    """Whether ``exc`` (or an exception it was raised from, or during) is the memory cap
+    reached: ``MemoryError``, ``ENOMEM``, or a library's words for it (``memory_sign``: numpy's
+    ``ImportError`` ends with "Original error was: ….so: failed to map segment from shared
+    object"). Its line that says so, else ``None``."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, MemoryError) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
+            return f"{type(exc).__name__}: {exc}".rstrip(": ")
+        sign = memory_sign(str(exc))
+        if sign is not None:
+            return f"{type(exc).__name__}: {sign}" if not sign.startswith(type(exc).__name__) else sign
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
 def set_caps(memory: int | None, processes: int | None) -> None:
     """The memory cap (``RLIMIT_AS``), the process cap (``RLIMIT_NPROC``: in the sandbox, counted
     in its own user namespace) and no core files, before the bot's file runs."""
@@ -133,11 +165,15 @@ class Child:
 
             self.adapter = adapter_for(request.game)
             fn = load_function(Path(request.path), request.function, self.adapter, request.package)
-        except MemoryError:
-            self.reply(OutOfMemory("MemoryError"))
-            return
         except BaseException as exc:  # noqa: BLE001 - any failure to load is reported
-            detail = log_exception("loading failed")
+            try:
+                detail = log_exception("loading failed")
+            except MemoryError:
+                detail = "MemoryError"
+            memory = out_of_memory(exc)
+            if memory is not None:  # the cap reached while loading (a library mapped, a table built)
+                self.reply(OutOfMemory(memory))
+                return
             if isinstance(exc, (LookupError, TypeError)) and not isinstance(exc, KeyError):
                 detail = str(exc)
             self.reply(Failed(detail))

@@ -37,6 +37,35 @@ def memory_text(limit: int) -> str:
     return f"{limit} bytes"
 
 
+RAISE_MEMORY = "raise the cap with --memory MIB (0: no cap)"
+"""How a run's memory cap is raised: the commands' option (``arcade.commands.common``)."""
+
+
+def memory_at_load(limit: int | None, name: str, sign: str = "") -> str:
+    """What a bot that reached its memory cap while its file loaded (a large library mapped)
+    forfeits with: that the cap was reached, the cap, what said so, and how to raise it."""
+    said = f": {sign}" if sign else ""
+    return f"{memory_text(limit or 0)}, reached while loading {name}{said}; {RAISE_MEMORY}"
+
+
+LOG_LOOK = 8192
+"""Bytes at the end of a bot's log read for a sign that its process died of the memory cap."""
+
+
+def log_memory_sign(path: Path) -> str | None:
+    """The line near the end of the log at ``path`` that says memory ran out (a library that
+    exits on its own, as OpenBLAS does: "Memory allocation still failed … giving up"), or ``None``."""
+    from bots.external.child import memory_sign
+
+    try:
+        with open(path, "rb") as log:
+            log.seek(0, 2)
+            log.seek(max(0, log.tell() - LOG_LOOK))
+            return memory_sign(log.read().decode("utf-8", "replace"))
+    except OSError:
+        return None
+
+
 # -- what waiting for an answer can come to, besides an answer ------------------------------------
 
 @dataclass(frozen=True)
@@ -102,18 +131,21 @@ class Host:
         if isinstance(reply, Loaded):
             self.freeze()  # loaded: no CPU until its first turn
             return
-        forfeit = self._load_failure(reply)
-        self.kill()
-        raise forfeit
+        exit_text = self.exit_text() if isinstance(reply, Eof) else ""
+        self.kill()  # the log's end written (its pump waited for)
+        raise self._load_failure(reply, exit_text)
 
-    def _load_failure(self, reply: Outcome) -> Forfeit:
+    def _load_failure(self, reply: Outcome, exit_text: str = "") -> Forfeit:
         name = self.launch.path.name
         if isinstance(reply, TimedOut):
             return Forfeit(ERROR, f"could not load {name} within {LOAD_TIMEOUT:g}s")
         if isinstance(reply, OutOfMemory):
-            return Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, while loading {name}", Termination.MEMORY)
+            return Forfeit(MEMORY, memory_at_load(self.memory, name, reply.detail), Termination.MEMORY)
         if isinstance(reply, Eof):
-            return Forfeit(ERROR, f"could not load {name}: {self.exit_text()}")
+            sign = log_memory_sign(self.launch.log.path) if self.memory else None
+            if sign is not None:  # the process ended itself for want of memory
+                return Forfeit(MEMORY, memory_at_load(self.memory, name, f"{sign} ({exit_text})"), Termination.MEMORY)
+            return Forfeit(ERROR, f"could not load {name}: {exit_text}")
         detail = getattr(reply, "detail", "") or _unexpected(reply)
         return Forfeit(ERROR, f"could not load {name}: {detail}")
 

@@ -264,6 +264,26 @@ def test_cli_a_file_bot_that_cannot_load_is_a_one_line_error():
     assert done.returncode == 2 and "no such file" in done.stderr
 
 
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_library_too_big_for_the_memory_cap_says_the_cap_was_reached_and_how_to_raise_it(tmp_path, mode):
+    """Issue 33, item 4: numpy under a 100 MiB cap dies while loading, in its own words (the
+    loader's "failed to map segment from shared object" in an ``ImportError``, or OpenBLAS's
+    "Memory allocation still failed" and an exit): one line says that the memory cap was
+    reached, the cap, and how to raise it."""
+    from bots.external import sandbox
+
+    if mode == "bwrap" and sandbox.bwrap_problem() is not None:
+        assert not os.environ.get("ARCADE_REQUIRE_SANDBOX"), sandbox.bwrap_problem()
+        pytest.skip(f"the bwrap sandbox cannot run here: {sandbox.bwrap_problem()}")
+    bot = tmp_path / "heavy.py"
+    bot.write_text("import numpy\n\n\ndef strategy(left):\n    return 1\n")
+    done = run_cli("match", "toothpicks", str(bot), "perfect", "--memory", "100", "--sandbox", mode)
+    assert done.returncode == 2 and done.stdout == ""
+    line, = done.stderr.strip().splitlines()
+    assert line.startswith("arcade: error: cannot load bot") and "strategy exceeded the memory cap (100 MiB, " \
+        "reached while loading heavy.py: " in line and "; raise the cap with --memory MIB (0: no cap))" in line
+
+
 async def test_the_setup_screen_plays_a_file_bot_and_says_why_one_cannot_load():
     from textual.widgets import Input, Select, Static
 

@@ -195,7 +195,11 @@ def test_a_seed_that_cannot_be_sent_is_a_crash():
 @pytest.mark.parametrize("steps, words", [
     ([], f"could not load toothpicks_faults.py within {LOAD_TIMEOUT:g}s"),
     ([Failed("SyntaxError: invalid syntax (x.py, line 1)")], "SyntaxError: invalid syntax (x.py, line 1)"),
-    ([OutOfMemory("MemoryError")], "strategy exceeded the memory cap (1 GiB, while loading toothpicks_faults.py)"),
+    ([OutOfMemory("MemoryError")], "strategy exceeded the memory cap (1 GiB, reached while loading "
+                                   "toothpicks_faults.py: MemoryError; raise the cap with --memory MIB (0: no cap))"),
+    ([OutOfMemory("ImportError: libopenblas.so: failed to map segment from shared object")],
+     "strategy exceeded the memory cap (1 GiB, reached while loading toothpicks_faults.py: ImportError: "
+     "libopenblas.so: failed to map segment from shared object; raise the cap with --memory MIB (0: no cap))"),
     ([None], "could not load toothpicks_faults.py: its process exited with status 3"),
     ([b"garbage\n"], "could not load toothpicks_faults.py: the bot's process garbled its answer (a line that is not "
                      "JSON)"),
@@ -288,6 +292,33 @@ def test_the_load_handler_loads_the_function_or_says_why(tmp_path, monkeypatch, 
     child.handle(Load(str(bot), "missing", "toothpicks"))
     assert sent == [Loaded(), Moved(1), Failed("mine.py has no function 'missing'; its functions: strategy, helper")]
     assert child.fn is None
+
+
+@pytest.mark.parametrize("source, sign", [
+    # numpy's own words when the loader cannot map its C extension under the cap
+    ("raise ImportError('IMPORTANT: PLEASE READ THIS\\n\\nOriginal error was: libscipy_openblas64_.so: "
+     "failed to map segment from shared object')",
+     "ImportError: Original error was: libscipy_openblas64_.so: failed to map segment from shared object"),
+    ("raise OSError(12, 'Cannot allocate memory')", "OSError: [Errno 12] Cannot allocate memory"),
+    ("try:\n    raise MemoryError\nexcept MemoryError as e:\n    raise ImportError('cannot import mylib') from e",
+     "MemoryError"),
+    ("raise MemoryError", "MemoryError"),
+])
+def test_a_library_that_runs_out_of_memory_while_loading_is_the_memory_cap(tmp_path, monkeypatch, capsys, source,
+                                                                            sign):
+    """Issue 33, item 4: a large library loaded under the cap fails in its own words ("failed to
+    map segment from shared object" inside an ``ImportError``); the bot's process answers that
+    the memory cap was reached, with those words, not a plain load failure."""
+    import sys
+
+    monkeypatch.setattr("bots.external.child.set_caps", lambda memory, processes: None)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setitem(sys.modules, "arcade_bot_heavy", None)
+    bot = tmp_path / "heavy.py"
+    bot.write_text(source + "\n\ndef strategy(left):\n    return 1\n")
+    sent: list = []
+    Child(sent.append).handle(Load(str(bot), "strategy", "toothpicks", memory=1 << 30))
+    assert sent == [OutOfMemory(sign)]
 
 
 def test_serve_answers_a_stream_of_requests_until_it_ends(capsys):
