@@ -360,9 +360,39 @@ def _spread_canonical(np, table):
     return table
 
 
+def _ridge(np, x, y, sw, lam, epochs: int, losses):
+    """``w`` minimising ``sum sw (Xw - y)^2 + sum lam w^2`` by conjugate gradients on the normal
+    equations, ``epochs`` steps (``X``: a 1 per feature of a row, ``x`` its column indices; ``X^T
+    v`` by bincount); each step's weighted squared error is added to ``losses``."""
+    size = len(lam)
+    w = np.zeros(size)
+    flat = x.ravel()
+    k = x.shape[1]
+
+    def normal(vec):
+        return np.bincount(flat, weights=np.repeat(sw * vec[x].sum(axis=1), k), minlength=size) + lam * vec
+
+    r = np.bincount(flat, weights=np.repeat(sw * y, k), minlength=size)
+    d = r.copy()
+    rr = float(r @ r)
+    for epoch in range(epochs):
+        err = w[x].sum(axis=1) - y
+        losses[epoch] += float((sw * err * err).sum())
+        if rr < 1e-12:
+            continue
+        ad = normal(d)
+        step = rr / float(d @ ad)
+        w += step * d
+        r -= step * ad
+        rr_new = float(r @ r)
+        d = r + (rr_new / rr) * d
+        rr = rr_new
+    return w
+
+
 def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float = 1e-3,
         residual_penalty: float = 10.0, holdout: float = 0.1,
-        symmetric: bool = False) -> tuple[list, dict]:
+        symmetric: bool = False, prior: list | None = None) -> tuple[list, dict]:
     """Weights (``STAGES`` lists of ints, hundredths of a disc) fitted to ``positions``, and a
     report: the loss (mean squared disc error, training) by iteration, and the held-out mean
     absolute error by stage (all positions, and the exactly labelled ones).
@@ -370,7 +400,9 @@ def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float 
     Ridge least squares by conjugate gradients on the normal equations, stage by stage (a stage
     also learns from its two neighbours' positions, half-weighted). ``symmetric`` ties the weights
     of configurations that are images of each other (``stabilizer_maps``): the fitted evaluation
-    then values a position and its mirror images alike, and such a pattern's data count twice."""
+    then values a position and its mirror images alike, and such a pattern's data count twice.
+    ``prior`` (stages of weights in hundredths, a previous round's) makes the fit one of the change
+    from them: the regularisation pulls towards the prior instead of towards zero."""
     import numpy as np
 
     from bots.othello import patterns
@@ -392,7 +424,8 @@ def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float 
     total_weight = 0.0
     for s in range(patterns.STAGES):
         near = (~valid) & (np.abs(stages - s) <= 1)
-        y = targets[near]
+        base = np.zeros(patterns.STAGE_SIZE) if prior is None else np.asarray(prior[s], dtype=np.float64) / 100
+        y = targets[near] - base[feats[near]].sum(axis=1)
         sw = np.where(stages[near] == s, 1.0, 0.5)
         total_weight += float(sw.sum())
         lin, lin_size = _linear_columns(np, feats[near])
@@ -400,33 +433,8 @@ def fit(positions: list[tuple[int, int, int, int]], epochs: int = 30, l2: float 
         size = patterns.STAGE_SIZE + lin_size
         pen = np.ones(size)
         pen[:patterns.OFFSETS["mobility"]] = residual_penalty
-        w = np.zeros(size)
-        if len(y):
-            # min sum sw (Xw - y)^2 + l2 * total * sum pen w^2 (X: a 1 per feature of a position;
-            # X^T v by bincount)
-            flat = x.ravel()
-            k = x.shape[1]
-            lam = l2 * sw.sum() * pen
-
-            def normal(vec):
-                return np.bincount(flat, weights=np.repeat(sw * vec[x].sum(axis=1), k), minlength=size) + lam * vec
-
-            r = np.bincount(flat, weights=np.repeat(sw * y, k), minlength=size)
-            d = r.copy()
-            rr = float(r @ r)
-            for epoch in range(epochs):
-                err = w[x].sum(axis=1) - y
-                losses[epoch] += float((sw * err * err).sum())
-                if rr < 1e-12:
-                    continue
-                ad = normal(d)
-                step = rr / float(d @ ad)
-                w += step * d
-                r -= step * ad
-                rr_new = float(r @ r)
-                d = r + (rr_new / rr) * d
-                rr = rr_new
-        table = _fold(np, w)
+        w = _ridge(np, x, y, sw, l2 * sw.sum() * pen, epochs, losses) if len(y) else np.zeros(size)
+        table = _fold(np, w) + base
         if symmetric:
             table = _spread_canonical(np, table)
         weights.append(np.clip(np.rint(100 * table), -32767, 32767).astype(np.int64).tolist())
