@@ -13,11 +13,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Header, Input, Label, Select, Static
 
 from arcade.widgets.footer import SteadyFooter
+from arcade.widgets.wrapped import WrappedLabel
 from arcade.catalog import GameEntry
 from arcade.screens.game import GameScreen
 from arcade.screens.help import HelpScreen
 from arcade.session import HUMAN
-from arcade.untrusted import markup, plain
+from arcade.untrusted import clean, markup, plain
 from bots.base import BotEntry
 from bots.limits import Limits
 from bots.external import is_file_spec
@@ -104,8 +105,8 @@ class SetupScreen(Screen):
                         id=f"side-{side_index}",
                         classes="setup-field",
                     )
-                    yield Label(plain(self.describe(self.choices[side_index])), id=f"about-{side_index}",
-                                classes="bot-description")
+                    yield WrappedLabel(clean(self.describe(self.choices[side_index])), id=f"about-{side_index}",
+                                       classes="bot-description")
                 file_row = Horizontal(classes="setup-row", id=f"file-row-{side_index}")
                 file_row.display = self.choices[side_index] == FILE
                 with file_row:
@@ -209,7 +210,7 @@ class SetupScreen(Screen):
             yield Select([(name, name) for name in presets] + [(self.CUSTOM, self.CUSTOM)], value=current,
                          allow_blank=False, compact=True, id="preset", classes="setup-field",
                          tooltip="the challenge's own settings; changing an option below makes it custom")
-            yield Label(self.preset_text(current), id="preset-about", classes="bot-description")
+            yield WrappedLabel(self.preset_text(current), id="preset-about", classes="bot-description")
 
     def preset_text(self, name: str) -> str:
         """``counters 12 · length 36 · safe 9,27``: a preset's options in a few words."""
@@ -246,14 +247,14 @@ class SetupScreen(Screen):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "preset":
-            self.query_one("#preset-about", Label).update(self.preset_text(str(event.value)))
+            self.query_one("#preset-about", WrappedLabel).update(self.preset_text(str(event.value)))
             for key, value in self.game_cls.presets.get(str(event.value), {}).items():
                 self.query_one(f"#option-{key}", Input).value = self.option_text(key, value)
             return
         if not event.select.id.startswith("side-"):
             return
         side = event.select.id.removeprefix("side-")
-        self.query_one(f"#about-{side}", Label).update(plain(self.describe(str(event.value))))
+        self.query_one(f"#about-{side}", WrappedLabel).update(clean(self.describe(str(event.value))))
         row = self.query_one(f"#file-row-{side}")
         row.display = event.value == FILE
         if event.value == FILE:
