@@ -570,3 +570,40 @@ def test_a_bot_file_named_like_a_formula_is_text_in_the_csv(tmp_path):
     cells = [c for row in csv.reader(out.open()) for c in row]
     assert "'" + bot in cells  # the name, kept whole, read as text
     assert not any(c.lstrip(" ").startswith(("=", "+", "-", "@")) for c in cells)
+
+
+async def test_t_on_the_menu_opens_the_highlighted_games_tournament_as_the_readme_says():
+    """Issue 33: the screen opened on D-Football (highlighted) while the README promised Othello's
+    quick bots. The screen follows the menu's highlight, with that game's ``DEFAULTS``, and the
+    README's paragraph names every game's defaults as ``DEFAULTS`` holds them."""
+    import re
+
+    from textual.widgets import Input, OptionList, Select, SelectionList
+
+    from arcade.screens.tournament import DEFAULTS, TournamentScreen
+    from tests.conftest import make_app
+    from arcade.catalog import CATALOG
+    from tests.paths import ROOT
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "opens the tournament screen on the game highlighted in the menu" in readme
+    for game_id, (bots, games) in DEFAULTS.items():
+        said = f"{CATALOG[game_id].title}: {', '.join(f'`{bot}`' for bot in bots)}, {games} games a pair"
+        assert said in readme, said
+    assert not re.search(r"starts with fast bots and few games \(a tournament of seconds: Othello", readme)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        menu = app.screen
+        for index, game_id in enumerate(CATALOG):
+            menu.query_one("#games", OptionList).highlighted = index
+            await pilot.press("t")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TournamentScreen) and screen.query_one("#t-game", Select).value == game_id
+            bots, games = DEFAULTS[game_id]
+            assert screen.query_one("#t-bots", SelectionList).selected == list(bots)
+            assert screen.query_one("#t-games", Input).value == str(games)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is menu
