@@ -9,8 +9,9 @@ it), so the same seed gives the same result whatever else runs.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from typing import Callable, Iterable
 
 from arcade.seeds import match_rngs, seed_global_random
 from arcade.session import Session
@@ -118,6 +119,52 @@ class MatchSummary(Tally):
             "side0_wins": self.side0_wins,
             "max_move_seconds": [round(s, 6) for s in self.max_move_seconds],
         }
+
+
+_MS = re.compile(r"(\d+(?:\.\d+)?) ms")
+SHOWN_DETAILS = 2
+"""Different details (an error's message) a grouped forfeit line names before "and N more"."""
+
+
+def forfeit_lines(forfeits: Iterable[tuple[str, str]]) -> list[str]:
+    """``(player, reason)`` of each forfeit, as the lines ``arcade match`` and ``arcade
+    tournament`` print: one a player and wording, the most frequent first, its games counted and
+    its details (the part in brackets) brought together: ``slow forfeited 10×: Player 1 strategy
+    took >100ms to return a move (503–613 ms)``; other details are named, ``SHOWN_DETAILS`` at
+    most (``(ValueError: x; KeyError: 'a'; and 3 more)``)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for player, reason in forfeits:
+        wording, detail = split_reason(reason)
+        groups.setdefault((player, wording), []).append(detail)
+    lines = []
+    for (player, wording), details in sorted(groups.items(), key=lambda item: (item[0][0], -len(item[1]), item[0][1])):
+        said = detail_text(details)
+        lines.append(f"{player} forfeited {len(details)}×: {wording}{f' ({said})' if said else ''}")
+    return lines
+
+
+def split_reason(reason: str) -> tuple[str, str]:
+    """A forfeit's reason as its wording and its detail: ``Blue strategy took >1s to return a
+    move (1503 ms)`` → (``Blue strategy took >1s to return a move``, ``1503 ms``)."""
+    start = reason.find(" (")
+    if start < 0 or not reason.endswith(")"):
+        return reason, ""
+    return reason[:start], reason[start + 2:-1]
+
+
+def detail_text(details: list[str]) -> str:
+    """The details of one kind of forfeit together: times as a range (``503–613 ms``), other
+    details each once, in the order first met."""
+    times = [float(found[1]) for detail in details if (found := _MS.fullmatch(detail))]
+    others = list(dict.fromkeys(detail for detail in details if detail and not _MS.fullmatch(detail)))
+    parts = []
+    if times:
+        low, high = min(times), max(times)
+        parts.append(f"{low:g} ms" if low == high else f"{low:g}–{high:g} ms")
+    parts.extend(others[:SHOWN_DETAILS])
+    if len(others) > SHOWN_DETAILS:
+        parts.append(f"and {len(others) - SHOWN_DETAILS} more")
+    return "; ".join(parts)
 
 
 def _moved_first(record: GameRecord) -> int:

@@ -78,6 +78,7 @@ def play(game, entries, seed: int, secret: bool, limits, log, args):
 def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
+    from arcade.match import forfeit_lines
     from bots.external import short_name
 
     if args.games < 1:
@@ -128,9 +129,8 @@ def run(args: argparse.Namespace) -> int:
     if any(r.moved_first != r.first for r in summary.records):  # colour and first move vary apart (Ludo)
         side0 = game.sides[0].name
         console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))
-    for p in (0, 1):
-        for reason, count in sorted(summary.forfeit_reasons[p].items()):
-            console.print(f"{short_name(summary.players[p])} forfeited {count}×: {reason}", soft_wrap=True)
+    for line in forfeit_lines((names[r.forfeit], r.reason) for r in summary.records if r.forfeit is not None):
+        console.print(line, soft_wrap=True)
     for log in bot_logs(entries):
         console.print(f"file bot output: {log}", soft_wrap=True)
     return 0

@@ -171,10 +171,12 @@ def write_csv(path: str, result: TournamentResult) -> None:
 
 
 def print_result(game, result: TournamentResult, args, seed: int, secret: bool, logs: list[str]) -> None:
-    """The standings as a table, the replay line of a secret seed, the forfeits' reasons (ten at
-    most) and where the file bots' output went."""
+    """The standings as a table, the replay line of a secret seed, the forfeits grouped as
+    ``arcade match`` groups them (``arcade.match.forfeit_lines``: ten kinds at most) and where the
+    file bots' output went."""
     from rich.table import Table
 
+    from arcade.match import forfeit_lines
     from bots.external import short_name
 
     console = plain_console()
@@ -200,12 +202,12 @@ def print_result(game, result: TournamentResult, args, seed: int, secret: bool, 
     console.print(table)
     if secret:
         console.print(replay_text(seed).replace("match", "tournament"), soft_wrap=True)
-    reasons = sorted({f"{short_name((p.a, p.b)[r.forfeit])}: {r.reason}" for p in result.pairs for r in p.records
-                      if r.forfeit is not None})
-    for reason in reasons[:10]:
-        console.print(f"forfeit: {reason}", soft_wrap=True)
-    if len(reasons) > 10:
-        console.print(f"… and {len(reasons) - 10} other forfeit reasons")
+    lines = forfeit_lines((short_name((p.a, p.b)[r.forfeit]), r.reason) for p in result.pairs for r in p.records
+                          if r.forfeit is not None)
+    for line in lines[:10]:
+        console.print(line, soft_wrap=True)
+    if len(lines) > 10:
+        console.print(f"… and {len(lines) - 10} other kinds of forfeit")
     for log in logs:
         console.print(f"file bot output: {log}", soft_wrap=True)
 
