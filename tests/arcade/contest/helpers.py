@@ -16,8 +16,8 @@ BOTS = {
              "    return random.choice(valid_moves(game))\n",
     "middle": "from games.dfootball import valid_moves\n\ndef strategy(game):\n"
               "    moves = valid_moves(game)\n    return moves[len(moves) // 2]\n",
-    "careless": "import random\nfrom games.dfootball import valid_moves\n\ndef strategy(game):\n"
-                "    if random.random() < 0.02:\n        raise ValueError('oops')\n    return valid_moves(game)[-1]\n",
+    "careless": "from games.dfootball import valid_moves\n\ncalls = 0\n\ndef strategy(game):\n    global calls\n"
+                "    calls += 1\n    if calls % 9 == 8:\n        raise ValueError('oops')\n    return valid_moves(game)[-1]\n",
     "slow": "import time\nfrom games.dfootball import valid_moves\n\ndef strategy(game):\n"
             "    time.sleep(0.004)\n    return valid_moves(game)[-1]\n",
     "broken": "def strategy(game):\n    raise ValueError('nope')\n",

@@ -1,0 +1,197 @@
+"""``arcade contest run``, ``standings``, ``status`` and ``rebuild``: exactly the missing games,
+each pair's games the same whenever they are played, ``kill -9`` at several moments losing and
+repeating nothing, the database made again from the records, and the STATS 306 board computed
+again from the records alone."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from arcade.contest.db import Database
+from arcade.contest.run import chunks, run
+from arcade.contest.submit import submit
+from tests.arcade.contest.helpers import CLI, arcade, bot
+from tests.paths import ROOT
+
+
+@pytest.fixture(autouse=True)
+def logs(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+
+
+def season(tmp_path: Path, teams: dict[str, str], games: int, *flags: str) -> Path:
+    folder = tmp_path / "c"
+    assert arcade("contest", "new", str(folder), "--preset", "stats306", "--games", str(games), *flags) == 0
+    for team, name in teams.items():
+        verdict = submit(folder, team, bot(tmp_path, name))
+        assert verdict.accepted, verdict.line
+    return folder
+
+
+def records(folder: Path) -> dict[tuple, dict]:
+    """Every game line of the pairs' records, by pair and number, without its times."""
+    found = {}
+    for path in (folder / "records").glob("*--*.jsonl"):
+        for line in path.read_text().splitlines()[1:]:
+            game = json.loads(line)
+            key = (*game["pair"], game["number"])
+            assert key not in found, f"game {key} twice"
+            found[key] = {k: v for k, v in game.items() if k not in ("times", "max_move_seconds")}
+    return found
+
+
+def board(folder: Path, capsys) -> dict:
+    capsys.readouterr()
+    assert arcade("contest", "standings", str(folder), "--json") == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_the_tasks_are_exactly_the_missing_games_in_the_tournaments_chunks():
+    tasks = chunks(0, "a", "b", 7, {1, 2, 5, 10, 11, 12, 13, 40}, 40)  # chunks of 10: 1-10, 11-20…
+    assert [(t.first, t.games) for t in tasks] == [(1, 2), (5, 1), (10, 1), (11, 3), (40, 1)]
+    assert chunks(0, "a", "b", 7, set(), 40) == []
+    assert sum(t.games for t in chunks(3, "a", "b", 7, set(range(1, 101)), 100)) == 100
+
+
+def test_a_resubmission_plays_only_its_new_pairs_and_the_board_counts_the_current_ones(tmp_path, capsys):
+    folder = season(tmp_path, {"alice": "far", "bob": "near", "carol": "middle"}, 4, "--sandbox", "none")
+    assert run(folder, say=lambda line: None) == 12
+    assert run(folder, say=lambda line: None) == 0  # nothing missing: nothing played
+    first = records(folder)
+    assert submit(folder, "bob", bot(tmp_path, "lucky")).accepted
+    assert run(folder, say=lambda line: None) == 8  # bob's new submission against alice and carol
+    after = records(folder)
+    assert len(after) == 20 and all(after[key] == game for key, game in first.items())
+    rows = {row["team"]: row for row in board(folder, capsys)["standings"]}
+    assert all(row["games"] == 8 for row in rows.values())
+    with Database(folder) as db:
+        assert sum(db.counts().values()) == 20
+
+
+def test_a_pairs_games_are_the_same_on_one_process_or_two_whenever_played(tmp_path):
+    folder = season(tmp_path, {"alice": "lucky", "bob": "middle", "carol": "careless"}, 6, "--sandbox", "none")
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    run(folder, say=lambda line: None)
+    run(copy, jobs=2, say=lambda line: None)
+    assert records(folder) == records(copy) and len(records(folder)) == 18
+    assert any(game["forfeit"] is not None for game in records(folder).values())
+
+
+def test_kill_9_at_several_moments_loses_nothing_and_plays_nothing_twice(tmp_path, capsys):
+    folder = season(tmp_path, {"alice": "slow", "bob": "lucky", "carol": "middle"}, 16)
+    whole = tmp_path / "whole"
+    shutil.copytree(folder, whole)
+    env = {**os.environ, "ARCADE_BOT_LOGS": str(tmp_path / "logs")}
+    for moment in (1, 9, 20, 33):  # games in the records when the kill comes
+        process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--jobs", "2"], cwd=ROOT, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while len(records(folder)) < moment and process.poll() is None:
+                assert time.monotonic() < deadline, f"no {moment} games in 120 s"
+                time.sleep(0.01)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        assert len(records(folder)) >= moment
+    done = subprocess.run([*CLI, "contest", "run", str(folder)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    run(whole, say=lambda line: None)
+    assert records(folder) == records(whole) and len(records(whole)) == 48
+    assert board(folder, capsys)["standings"] == board(whole, capsys)["standings"]
+    with Database(folder) as db:
+        assert sum(db.counts().values()) == 48
+
+
+def test_rebuild_makes_the_database_again_from_the_records(tmp_path, capsys):
+    folder = season(tmp_path, {"alice": "far", "bob": "lucky"}, 4, "--sandbox", "none")
+    run(folder, say=lambda line: None)
+    before = board(folder, capsys)
+    (folder / "contest.db").write_bytes(b"this is no database" * 100)
+    for suffix in ("-wal", "-shm"):
+        (folder / f"contest.db{suffix}").unlink(missing_ok=True)
+    assert arcade("contest", "standings", str(folder)) == 2
+    err = capsys.readouterr().err
+    assert "is damaged" in err and f"arcade contest rebuild {folder}" in err and "Traceback" not in err
+    path = next((folder / "records").glob("*--*.jsonl"))
+    lines = path.read_text().splitlines()
+    forged = json.loads(lines[2])
+    forged["winner"] = 1 - forged["winner"] if forged["winner"] is not None else 0
+    path.write_text("\n".join([*lines, json.dumps({**forged, "number": 9})]) + "\n")
+    assert arcade("contest", "rebuild", str(folder)) == 0
+    out = capsys.readouterr().out
+    assert "left out:" in out and "line 6" in out and "database made again: 2 submissions, 4 games" in out
+    assert board(folder, capsys) == before
+
+
+def test_the_stats306_board_computed_again_from_the_records_alone(tmp_path, capsys):
+    teams = {"alice": "far", "bob": "near", "carol": "lucky", "dave": "careless"}
+    folder = season(tmp_path, teams, 6)
+    run(folder, jobs=2, say=lambda line: None)
+    current = {}
+    for line in (folder / "submissions.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        if entry["verdict"] == "accepted":
+            current[entry["team"]] = entry["digest"]
+    team_of = {digest: team for team, digest in current.items()}
+    wins = dict.fromkeys(current, 0)
+    forfeits = dict.fromkeys(current, 0)
+    games = dict.fromkeys(current, 0)
+    for game in records(folder).values():
+        for player, digest in enumerate(game["pair"]):
+            games[team_of[digest]] += 1
+            wins[team_of[digest]] += game["winner"] == player
+            forfeits[team_of[digest]] += game["forfeit"] == player
+    high = max(wins.values())
+    expected = {team: (wins[team], games[team], forfeits[team],
+                       6 if wins[team] == high else round(5 * wins[team] / high, 2)) for team in current}
+    got = {row["team"]: (row["score"], row["games"], row["forfeits"], row["points"])
+           for row in board(folder, capsys)["standings"]}
+    assert got == expected and set(games.values()) == {18} and forfeits["dave"] > 0
+    assert arcade("contest", "standings", str(folder), "--csv") == 0
+    table = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert table[0] == ["rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted"]
+    assert [row[1] for row in table[1:]] == sorted(current, key=lambda t: (-wins[t], forfeits[t], t))
+
+
+def test_points_follow_the_rules_text():
+    from arcade.contest.standings import points
+
+    assert points([1000, 800, 500]) == [6.0, 4.0, 2.5]  # the seed's table gives the top team 5: its text says 6
+    assert points([3, 3, 0]) == [6.0, 6.0, 0.0] and points([0, 0]) == [0.0, 0.0] and points([4], "none") == [0.0]
+
+
+def test_the_csv_is_safe_in_a_spreadsheet_and_status_says_what_is_left(tmp_path, capsys):
+    folder = tmp_path / "c"
+    arcade("contest", "new", str(folder), "--game", "toothpicks", "--games", "2", "--sandbox", "none")
+    path = folder / "contest.toml"
+    path.write_text(path.read_text().replace('team_names = "^[a-z_]+$"', 'team_names = "^[-a-z_]+$"'))
+    for team in ("-cmd", "=sum"):
+        tool = tmp_path / f"t{len(team)}.py"
+        tool.write_text("def strategy(left):\n    return 1\n")
+        submit(folder, team, str(tool))
+    capsys.readouterr()
+    assert arcade("contest", "status", str(folder)) == 0
+    out = capsys.readouterr().out
+    assert "submissions: 1 (1 accepted, 0 rejected)" in out  # =sum: refused, recorded nowhere and "games: 0 done, 0 missing" in out
+    tool = tmp_path / "two.py"
+    tool.write_text("def strategy(left):\n    return min(2, left)\n")
+    submit(folder, "other", str(tool))
+    assert arcade("contest", "status", str(folder)) == 0
+    assert "games: 0 done, 2 missing" in capsys.readouterr().out
+    run(folder, say=lambda line: None)
+    assert arcade("contest", "standings", str(folder), "--csv") == 0
+    cells = [row[1] for row in csv.reader(io.StringIO(capsys.readouterr().out))][1:]
+    assert sorted(cells) == ["'-cmd", "other"]
