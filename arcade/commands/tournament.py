@@ -95,8 +95,9 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     """Plan the tournament (its pre-flight), then print the plan (``--plan``) or admit the bots,
-    play it and print the standings."""
+    play it and print the standings; a resumed ``--record`` says how many games came from it."""
     import json
+    import sys
 
     game = make_game(args.game, parse_options(args.option))
     if args.jobs is not None and args.jobs < 1:
@@ -124,6 +125,8 @@ def run(args) -> int:
         raise UsageError(stopped(exc, seed, secret, "tournament")) from None
     except KeyboardInterrupt:
         raise interrupted(seed, secret, "tournament", args.record) from None
+    if result.from_record:
+        print(f"arcade: {resumed_text(args.record, result.from_record, planned.total)}", file=sys.stderr)
     if args.json:
         print(json.dumps({**result.as_json(), "seed_was_secret": secret}))
     else:
@@ -158,6 +161,16 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
             raise UsageError(str(exc)) from None
         except RecordError as exc:  # a record that cannot be written any more (a full disk)
             raise UsageError(f"the tournament stopped: {exc}") from None
+
+
+def resumed_text(record: str, taken: int, total: int) -> str:
+    """What resuming ``record`` did: ``t.jsonl: 37 of the 100 games came from the record, 63 were
+    played now``."""
+    from arcade.records.schema import shown
+
+    played = total - taken
+    now = "none was played now" if played == 0 else f"{played} {'was' if played == 1 else 'were'} played now"
+    return f"{shown(record)}: {taken} of the {plural(total, 'game')} came from the record, {now}"
 
 
 def write_csv(path: str, result: TournamentResult) -> None:

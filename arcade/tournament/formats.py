@@ -146,6 +146,8 @@ class TournamentResult:
     pairs: list[PairResult] = field(default_factory=list)
     standings: list[Standing] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
+    from_record: int = 0
+    """Games read from the ``--record`` file resumed (not played again); not in ``as_json``."""
 
     def as_json(self) -> dict:
         data = {

@@ -103,6 +103,8 @@ class Runner:
         self.stream = None
         self.client = None
         self.done = 0
+        self.resumed = 0
+        """Games taken from the record (``log``) rather than played."""
         self.total = 0
         self.all_pairs: list[PairResult] = []
 
@@ -180,6 +182,7 @@ class Runner:
             for record in logged:
                 if record is not None:
                     take(task.pair, record)
+                    self.resumed += 1
             if not all(logged):  # a chunk is played whole (a file bot's process sees the same games)
                 to_play.append(i)
         report()
@@ -322,6 +325,7 @@ def run_tournament(
                 result.standings = round_robin_standings(bots, result.pairs)
             else:
                 run_groups(result, runner)
+            result.from_record = runner.resumed
     finally:
         if log is not None:
             log.close()

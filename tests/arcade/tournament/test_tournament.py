@@ -607,3 +607,27 @@ async def test_t_on_the_menu_opens_the_highlighted_games_tournament_as_the_readm
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is menu
+
+
+def test_a_resumed_tournament_says_how_many_games_came_from_the_record(tmp_path, capsys):
+    """Issue 33: resuming said nothing of what the record held. The count goes to standard error
+    (the standings on standard output stay those of an uninterrupted run)."""
+    from arcade.cli import main
+
+    record = tmp_path / "t.jsonl"
+    command = ["tournament", "toothpicks", "perfect", "random", "always_1", "--games", "10", "--seed", "5",
+               "--jobs", "1", "--record", str(record)]
+    assert main(command) == 0
+    first = capsys.readouterr()
+    assert "came from the record" not in first.err
+    lines = record.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 30
+    record.write_text("".join(lines[:13]))  # the header and 12 games
+    assert main(command) == 0
+    resumed = capsys.readouterr()
+    assert f"arcade: {record}: 12 of the 30 games came from the record, 18 were played now" in resumed.err
+    assert resumed.out == first.out
+    assert main(command) == 0
+    again = capsys.readouterr()
+    assert f"arcade: {record}: 30 of the 30 games came from the record, none was played now" in again.err
+    assert again.out == first.out
