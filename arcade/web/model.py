@@ -1,0 +1,130 @@
+"""What a published site is made from: the contest's metadata, its standings, its teams and its
+games. Plain data, filled by whoever publishes (``arcade.web.contest`` from a contest's folder,
+a test, the bench); every text in it may come from a student (a team's name, a rejection's
+reason, a forfeit's reason, a bot's output) and is shown as text, never markup.
+
+``games_from_record`` turns a record file (``arcade.records``: what matches, tournaments and
+contests write) into ``SiteGame``s through the one safe reader.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Iterator, Mapping, Sequence
+
+COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+"""A standings row's fields (``arcade contest standings --json``'s ``standings``)."""
+
+
+@dataclass(frozen=True)
+class Contest:
+    """The contest: its ``game`` (a catalog id) and ``options``, ``games_per_pair``, ``format``,
+    ``scoring``, the ``points`` rule, the closing time (``closes``, ISO 8601, ``""``: never), a
+    move's ``time_limit`` in seconds (``None``: the game's), ``rules`` (extra lines of the
+    contest's own rules, plain text), its ``title`` and when the data was read (``updated``, ISO)."""
+
+    game: str
+    options: Mapping = field(default_factory=dict)
+    title: str = ""
+    games_per_pair: int | None = None
+    format: str = ""
+    scoring: str = "wins"
+    points: str = ""
+    closes: str = ""
+    time_limit: float | None = None
+    rules: tuple[str, ...] = ()
+    updated: str = ""
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One submission of a team: when, ``accepted`` or not, and the verdict's reason."""
+
+    team: str
+    submitted: str
+    accepted: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SiteGame:
+    """One played game. ``key`` names it uniquely and stably in the contest (its page's name is
+    made from it); ``sides`` are the teams that played side 0 and side 1; ``winner`` and
+    ``forfeit`` are sides (or ``None``); ``moves`` every move and dice outcome as the record
+    writes them; ``number`` the game's number in its pair (some games vary with it: Robot
+    Ludo's first side); ``counted``: a game between two current submissions (the crosstable's)."""
+
+    key: str
+    sides: tuple[str, str]
+    moves: tuple[str, ...]
+    winner: int | None
+    reason: str
+    termination: str = "normal"
+    forfeit: int | None = None
+    number: int = 1
+    stage: str = ""
+    counted: bool = True
+
+    def fingerprint(self) -> str:
+        """A digest of everything its replay page shows (a changed game is drawn again)."""
+        text = repr((self.key, self.sides, self.moves, self.winner, self.reason, self.termination,
+                     self.forfeit, self.number, self.stage, self.counted))
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass
+class Site:
+    """Everything a site shows: the contest, its standings (rows of ``COLUMNS``, ranked), the
+    teams' submissions and the games."""
+
+    contest: Contest
+    standings: Sequence[Mapping]
+    submissions: Sequence[Submission] = ()
+    games: Sequence[SiteGame] = ()
+
+
+_UNSAFE = re.compile(r"[^a-z0-9_-]+")
+
+
+def slug(name: str) -> str:
+    """A file name for ``name`` (a team's, a game's key): its safe letters, lower-cased and cut,
+    then a digest of the whole name, so that two names never share a file (``Team`` and
+    ``team`` neither, on a case-blind disk) and no name makes a path (``..``, ``/``, NUL)."""
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    readable = _UNSAFE.sub("-", name.lower()).strip("-")[:40]
+    return f"{readable}-{digest}" if readable else digest
+
+
+def games_from_record(path: str | os.PathLike, names: Mapping[str, str] | None = None,
+                      counted=lambda a, b: True) -> Iterator[SiteGame]:
+    """The games of record file ``path`` (read by ``arcade.records.reader.RecordReader``: a regular
+    file, line by line, each checked), each as a ``SiteGame``. Players are named by ``names``
+    (a bot's name to a team's), else the header's ``teams`` (a contest's pair record), else
+    their short names; ``counted(a, b)`` says whether the pair's games count (bot names)."""
+    from arcade.records.reader import RecordReader
+    from bots.external import short_name
+
+    with RecordReader(path) as reader:
+        header = reader.header
+        teams = header.get("teams")
+        bots = header.get("bots", [])
+        labels: dict[str, str] = {}
+        if type(teams) is list and len(teams) == len(bots) and all(type(t) is str and t for t in teams):
+            labels = dict(zip(bots, teams))
+        for _number, line in reader.games():
+            a, b = line["pair"]
+            name_a, name_b = ((names or {}).get(x) or labels.get(x) or short_name(x) for x in (a, b))
+            first = line["first"]
+            sides = (name_a, name_b) if first == 0 else (name_b, name_a)
+
+            def side(player: int | None) -> int | None:
+                return None if player is None else (player if first == 0 else 1 - player)
+
+            yield SiteGame(
+                key=f"{line['stage']}/{a}/{b}/{line['number']}", sides=sides, moves=tuple(line["moves"]),
+                winner=side(line["winner"]), reason=line["reason"], termination=line.get("termination", "normal"),
+                forfeit=side(line.get("forfeit")), number=line["number"], stage=line["stage"],
+                counted=bool(counted(a, b)))

@@ -1,0 +1,231 @@
+"""Writing the site: ``publish(site, out)``, incremental.
+
+``OUT/index.html`` the leaderboard (standings, crosstable, the contest's rules, when it was last
+updated, the latest games), ``OUT/rules.html`` the game's rules, ``OUT/teams/<slug>.html`` a page a
+team (its submissions, its games), ``OUT/games/<slug>.html`` a replay page a game, and
+``OUT/static/`` the style sheet and the replay's script. Nothing is fetched from elsewhere.
+
+Incremental: ``OUT/.arcade-site.json`` (the manifest) keeps each page's digest and each game
+page's fingerprint (``SiteGame.fingerprint`` and the site's own version: its templates, script,
+style and this code). A game whose fingerprint is there is not replayed nor drawn again; every
+other page is made (cheap) and written only when its bytes changed; pages no longer made (a game
+gone) are removed. Every file is written whole and renamed into place, so a browser never reads
+half a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from arcade.web import render as pages
+from arcade.web.model import Site, SiteGame, slug
+
+MANIFEST = ".arcade-site.json"
+STATIC = ("site.css", "replay.js")
+
+
+class PublishError(ValueError):
+    """A site that cannot be written (a message for the user, one line)."""
+
+
+@dataclass
+class Report:
+    """What a publication did: pages ``written``, ``kept`` as they were, ``removed``; its
+    ``seconds``; the site's ``bytes`` and ``files`` on disk."""
+
+    written: list[str] = field(default_factory=list)
+    kept: int = 0
+    removed: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    bytes: int = 0
+    files: int = 0
+
+    def line(self, out) -> str:
+        return (f"site in {out}: {len(self.written)} page{'s' * (len(self.written) != 1)} written, {self.kept} "
+                f"unchanged, {len(self.removed)} removed; {self.files} files, {self.bytes / 1e6:.1f} MB, "
+                f"{self.seconds:.2f} s")
+
+
+def version() -> str:
+    """The site's version: a digest of what draws it (templates, static files, the frames and
+    the pages' code). A new version draws every page again."""
+    digest = hashlib.sha256()
+    package = resources.files("arcade.web")
+    for folder in ("templates", "static"):
+        for item in sorted(package.joinpath(folder).iterdir(), key=lambda p: p.name):
+            digest.update(item.name.encode() + item.read_bytes())
+    for module in ("frames.py", "render.py", "publish.py", "model.py"):
+        digest.update(package.joinpath(module).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class Writer:
+    """The files of ``out``: what the manifest says of them, and writing only what changed."""
+
+    def __init__(self, out: Path, report: Report) -> None:
+        self.out = out
+        self.report = report
+        self.version = version()
+        old = self.load()
+        self.same_version = old.get("version") == self.version
+        self.old_pages: dict[str, str] = old.get("pages", {}) if self.same_version else {}
+        self.old_games: dict[str, str] = old.get("games", {}) if self.same_version else {}
+        self.pages: dict[str, str] = {}
+        self.games: dict[str, str] = {}
+
+    def load(self) -> dict:
+        try:
+            with open(self.out / MANIFEST, "rb") as handle:
+                data = json.loads(handle.read(64 << 20))
+        except (OSError, ValueError):
+            return {}
+        return data if type(data) is dict else {}
+
+    def fresh(self, path: str, fingerprint: str) -> bool:
+        """Whether game page ``path`` of this ``fingerprint`` is there as it was published."""
+        if self.old_games.get(path) == fingerprint and path in self.old_pages and (self.out / path).is_file():
+            self.games[path] = fingerprint
+            self.pages[path] = self.old_pages[path]
+            self.report.kept += 1
+            return True
+        return False
+
+    def put(self, path: str, text: str | bytes, fingerprint: str | None = None) -> None:
+        data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
+        digest = hashlib.sha256(data).hexdigest()
+        self.pages[path] = digest
+        if fingerprint is not None:
+            self.games[path] = fingerprint
+        target = self.out / path
+        if self.old_pages.get(path) == digest and target.is_file():
+            self.report.kept += 1
+            return
+        write_whole(target, data)
+        self.report.written.append(path)
+
+    def finish(self) -> None:
+        """Remove the pages no longer made; write the manifest."""
+        for path in sorted(set(self.old_pages) - set(self.pages)):
+            if path.startswith(("games/", "teams/")) and path.endswith(".html") and "/" not in path[6:] \
+                    and ".." not in path:
+                try:
+                    (self.out / path).unlink()
+                    self.report.removed.append(path)
+                except FileNotFoundError:
+                    pass
+        write_whole(self.out / MANIFEST, json.dumps(
+            {"version": self.version, "pages": self.pages, "games": self.games}, separators=(",", ":")).encode())
+
+
+def write_whole(target: Path, data: bytes) -> None:
+    """``data`` into ``target``, written beside it and renamed over it."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def publish(site: Site, out: str | os.PathLike) -> Report:
+    """Write (or bring up to date) the site of ``site`` in folder ``out``."""
+    from arcade.catalog import UnknownGame, load
+
+    started = time.perf_counter()
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PublishError(f"cannot make {out}: {exc.strerror or exc}") from None
+    if not out.is_dir():
+        raise PublishError(f"{out} is not a folder")
+    try:
+        rules = load(site.contest.game)(**dict(site.contest.options))
+    except (UnknownGame, ValueError, TypeError) as exc:
+        raise PublishError(f"the contest's game cannot be set up: {exc}") from None
+    report = Report()
+    writer = Writer(out, report)
+    try:
+        write_site(site, rules, writer)
+        writer.finish()
+    except OSError as exc:
+        raise PublishError(f"cannot write the site in {out}: {exc.strerror or exc}") from None
+    report.seconds = time.perf_counter() - started
+    report.files, report.bytes = size_of(out)
+    return report
+
+
+def write_site(site: Site, rules, writer: Writer) -> None:
+    from arcade.catalog import entry
+
+    package = resources.files("arcade.web")
+    for name in STATIC:
+        writer.put(f"static/{name}", package.joinpath("static", name).read_bytes())
+    info = entry(rules.id)
+    common = {"contest": site.contest, "title": site.contest.title or f"{rules.title} contest",
+              "game_title": rules.title, "sides": [s.name for s in rules.sides]}
+    teams = [str(row.get("team", "")) for row in site.standings]
+    games = list(site.games)
+    for game in games:
+        write_game(writer, rules, game, common, teams)
+    cells = pages.crosstable(teams, games)
+    writer.put("index.html", pages.render(
+        "index.html", root="", rows=pages.standings_rows(site.standings), teams=teams, cells=cells,
+        rules=pages.rules_lines(site.contest, rules.title), latest=games[-30:][::-1],
+        team_href=pages.team_href, game_href=pages.game_href, games_count=len(games), **common))
+    writer.put("rules.html", pages.render(
+        "rules.html", root="", rules=pages.rules_lines(site.contest, rules.title),
+        game_rules=pages.game_rules_html(info.help_markdown()), **common))
+    by_team: dict[str, list] = {team: [] for team in teams}
+    for game in games:
+        for team in game.sides:
+            by_team.setdefault(team, []).append(pages.outcome(game, team))
+    for team in {s.team for s in site.submissions}:
+        by_team.setdefault(team, [])
+    ranks = {str(row.get("team", "")): row for row in pages.standings_rows(site.standings)}
+    for team, outcomes in by_team.items():
+        writer.put(f"teams/{slug(team)}.html", pages.render(
+            "team.html", root="../", team=team, row=ranks.get(team), outcomes=outcomes,
+            submissions=pages.submissions_of(site.submissions, team), game_href=pages.game_href,
+            team_href=pages.team_href, **common))
+
+
+def write_game(writer: Writer, rules, game: SiteGame, common: dict, teams: list[str]) -> None:
+    from arcade.web.frames import replay
+
+    path = f"games/{slug(game.key)}.html"
+    fingerprint = game.fingerprint()
+    if writer.fresh(path, fingerprint):
+        return
+    variant = rules.match_variant(game.number)
+    ending = "" if game.termination == "normal" else game.reason
+    steps = replay(variant, game.moves, ending)
+    writer.put(path, pages.render(
+        "game.html", root="../", game=game, steps=steps, data=steps.as_json(), team_href=pages.team_href,
+        known=set(teams), **common), fingerprint)
+
+
+def size_of(out: Path) -> tuple[int, int]:
+    files = total = 0
+    for folder, _dirs, names in os.walk(out):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(folder, name)).st_size
+                files += 1
+            except OSError:
+                pass
+    return files, total

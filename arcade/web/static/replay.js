@@ -1,0 +1,295 @@
+/* The replay page of one game: its positions (computed by the arcade from the rules, embedded as
+   JSON in #replay-data) drawn one at a time, stepped with the buttons, a click on a move, and the
+   keys ← → Home End. Every text from the data goes in as text (textContent), never as markup. */
+(function () {
+  "use strict";
+  var source = document.getElementById("replay-data");
+  if (!source) { return; }
+  var data = JSON.parse(source.textContent);
+  var frames = data.frames, fixed = data.fixed;
+  var boardEl = document.getElementById("board");
+  var statusEl = document.getElementById("status");
+  var stepEl = document.getElementById("step");
+  var movesEl = document.getElementById("moves");
+  var commentaryEl = document.getElementById("commentary");
+  var step = 0;
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+
+  // -- D-Football: the course's HTML board ------------------------------------------------------
+  function dfootball(b) {
+    var wrap = el("div", "df");
+    var head = el("div", "df-heading", b.heading);
+    if (b.side !== null) { head.classList.add("side" + b.side); }
+    wrap.appendChild(head);
+    var table = el("table", "df-board");
+    var players = el("tr", "players"), numbers = el("tr", "numbers");
+    var last = {}, valid = {};
+    b.last.forEach(function (s) { last[s] = true; });
+    b.valid.forEach(function (s) { valid[s] = true; });
+    for (var sq = 1; sq <= fixed.squares; sq++) {
+      var piece = b.squares[sq - 1];
+      var cell = el("td", piece === 1 ? "michigan" : piece === -1 ? "ohio" : "empty");
+      cell.dataset.square = sq;
+      cell.dataset.piece = piece === 1 ? "M" : piece === -1 ? "O" : "";
+      if (piece) {
+        cell.appendChild(el("span", "token", piece === 1 ? "M" : "O"));
+      } else if (b.ghost && b.ghost[0] === sq) {
+        cell.appendChild(el("span", "ghost side" + b.ghost[1], b.ghost[1] === 0 ? "M" : "O"));
+        cell.dataset.ghost = b.ghost[1] === 0 ? "M" : "O";
+      }
+      if (last[sq]) { cell.classList.add("last"); }
+      players.appendChild(cell);
+      var num = el("td", valid[sq] ? "valid" : "", sq);
+      if (last[sq]) { num.classList.add("last"); }
+      numbers.appendChild(num);
+    }
+    table.appendChild(players);
+    table.appendChild(numbers);
+    wrap.appendChild(table);
+    var legend = el("p", "legend");
+    legend.appendChild(el("span", "key-valid", "green")); legend.appendChild(document.createTextNode(" numbers: valid moves · "));
+    legend.appendChild(el("span", "key-last", "blue")); legend.appendChild(document.createTextNode(" squares: the last move · a faint letter: the player it jumped"));
+    wrap.appendChild(legend);
+    return wrap;
+  }
+
+  // -- Othello: 8×8, row 8 at the top, the last move and its flips ---------------------------------
+  function othello(b) {
+    var wrap = el("div", "oth");
+    var grid = el("div", "oth-grid");
+    var flipped = {}, legal = {};
+    b.flipped.forEach(function (s) { flipped[s] = true; });
+    b.legal.forEach(function (s) { legal[s] = true; });
+    grid.appendChild(el("span", "oth-label"));
+    for (var c = 0; c < 8; c++) { grid.appendChild(el("span", "oth-label", "ABCDEFGH"[c])); }
+    for (var row = 7; row >= 0; row--) {
+      grid.appendChild(el("span", "oth-label", row + 1));
+      for (var col = 0; col < 8; col++) {
+        var sq = row * 8 + col, disc = b.cells[sq];
+        var cell = el("span", "oth-cell");
+        cell.dataset.square = "ABCDEFGH"[col] + (row + 1);
+        cell.dataset.disc = disc === "." ? "" : disc;
+        if (disc !== ".") {
+          var d = el("span", "disc " + (disc === "B" ? "blue" : "orange"));
+          if (flipped[sq]) { d.classList.add("flipped"); d.title = "flipped by the last move"; }
+          cell.appendChild(d);
+        } else if (legal[sq]) {
+          cell.appendChild(el("span", "hint"));
+        }
+        if (b.last === sq) { cell.classList.add("last"); }
+        grid.appendChild(cell);
+      }
+    }
+    wrap.appendChild(grid);
+    var counts = el("p", "oth-counts");
+    counts.appendChild(el("span", "chip blue", fixed.sides[0] + " " + b.counts[0]));
+    counts.appendChild(el("span", "chip orange", fixed.sides[1] + " " + b.counts[1]));
+    if (b.passed) { counts.appendChild(el("span", "chip pass", "pass")); }
+    wrap.appendChild(counts);
+    return wrap;
+  }
+
+  // -- Robot Ludo: the ring, counter-clockwise from Red's home at the bottom left ------------------
+  function ringShape(length) {
+    var total = Math.floor(length / 2) + 2;
+    var height = Math.min(11, Math.floor(total / 2) + 1);
+    return [total - height, height];
+  }
+  function ringCells(length) {
+    var shape = ringShape(length), width = shape[0], height = shape[1], cells = {}, sq = 0, i;
+    for (i = 0; i < width; i++) { cells[sq++] = [i, height - 1]; }
+    for (i = height - 2; i > 0; i--) { cells[sq++] = [width - 1, i]; }
+    for (i = width - 1; i >= 0; i--) { cells[sq++] = [i, 0]; }
+    for (i = 1; i < height - 1; i++) { cells[sq++] = [0, i]; }
+    return cells;
+  }
+  function die(face, cls) {
+    var d = el("span", "die" + (cls ? " " + cls : ""));
+    var pips = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8]}[face] || [];
+    for (var i = 0; i < 9; i++) { d.appendChild(el("span", pips.indexOf(i) >= 0 ? "pip" : "nopip")); }
+    d.dataset.face = face;
+    d.setAttribute("aria-label", "a die showing " + face);
+    return d;
+  }
+  function ludo(b) {
+    var L = fixed.length, shape = ringShape(L), cells = ringCells(L);
+    var wrap = el("div", "ludo");
+    var ring = el("div", "ludo-ring");
+    ring.style.gridTemplateColumns = "repeat(" + shape[0] + ", 3.6em)";
+    ring.style.gridTemplateRows = "repeat(" + shape[1] + ", 2.7em)";
+    var red = {}, blue = {}, safe = {};
+    b.red.forEach(function (p) { red[p[0]] = p[1]; });
+    b.blue.forEach(function (p) { blue[p[0]] = p[1]; });
+    fixed.safe.forEach(function (s) { safe[s] = true; });
+    var last = b.last;
+    for (var sq = 0; sq < L; sq++) {
+      var cell = el("div", "ludo-sq");
+      cell.style.gridColumn = String(cells[sq][0] + 1);
+      cell.style.gridRow = String(cells[sq][1] + 1);
+      if (safe[sq]) { cell.classList.add("safe"); }
+      if (sq === fixed.homes[0]) { cell.classList.add("home-red"); }
+      if (sq === fixed.homes[1]) { cell.classList.add("home-blue"); }
+      cell.appendChild(el("span", "ludo-num", sq));
+      cell.dataset.square = sq;
+      cell.dataset.red = red[sq] || 0;
+      cell.dataset.blue = blue[sq] || 0;
+      var stack = el("span", "stack");
+      if (red[sq]) { stack.appendChild(el("span", "ctr red", red[sq] > 1 ? "R" + red[sq] : "R")); }
+      if (blue[sq]) { stack.appendChild(el("span", "ctr blue", blue[sq] > 1 ? "B" + blue[sq] : "B")); }
+      if (last && last.cut && last.to === sq) {
+        var ghost = el("span", "ctr ghost " + (last.side === 0 ? "blue" : "red"), (last.side === 0 ? "b" : "r") + (last.cut > 1 ? last.cut : ""));
+        ghost.title = "cut: sent back to the pen";
+        stack.appendChild(ghost);
+        cell.classList.add("cut");
+      }
+      cell.appendChild(stack);
+      if (last && last.to === sq) { cell.classList.add("last"); }
+      if (last && last.from === sq) { cell.classList.add("left"); }
+      ring.appendChild(cell);
+    }
+    var middle = el("div", "ludo-middle");
+    middle.style.gridColumn = "2 / " + shape[0];
+    middle.style.gridRow = "2 / " + shape[1];
+    [0, 1].forEach(function (side) {
+      var line = el("div", "ludo-count " + (side === 0 ? "red" : "blue"));
+      line.appendChild(el("b", null, fixed.sides[side]));
+      line.appendChild(el("span", "pen", "pen " + b.pens[side]));
+      line.appendChild(el("span", "homecount", "⌂ " + b.home[side] + "/" + fixed.counters));
+      line.dataset.pen = b.pens[side];
+      line.dataset.home = b.home[side];
+      middle.appendChild(line);
+    });
+    var roll = el("div", "ludo-roll");
+    if (b.roll) {
+      roll.appendChild(die(b.roll, b.turn === 0 ? "red" : "blue"));
+      roll.appendChild(el("span", null, fixed.sides[b.turn] + " rolled " + b.roll));
+    } else if (b.rolling) {
+      roll.appendChild(el("span", null, fixed.sides[b.turn] + " to roll"));
+    }
+    middle.appendChild(roll);
+    if (last) {
+      var text = last.passed ? "no move with a " + last.roll : last.entered ? "entered at " + last.to
+        : last.home ? last.from + " → home" : last.from + " → " + last.to;
+      var said = el("div", "ludo-last", "last: " + fixed.sides[last.side] + " " + text);
+      if (last.cut) { said.appendChild(el("span", "cutnote", " ✂ cut " + last.cut)); }
+      middle.appendChild(said);
+    }
+    ring.appendChild(middle);
+    wrap.appendChild(ring);
+    return wrap;
+  }
+
+  // -- Hog: the scores against the goal, the dice of each player's last turn -----------------------
+  function hogTurn(turn) {
+    var box = el("div", "hog-turn");
+    if (!turn) { box.appendChild(el("span", "quiet", "no turn yet")); return box; }
+    var dice = el("div", "hog-dice");
+    if (turn.piggy) {
+      dice.appendChild(el("span", "badge piggy", "Piggy Points"));
+    } else if (turn.rolling) {
+      dice.appendChild(el("span", "quiet", "rolling " + turn.n + (turn.n === 1 ? " die…" : " dice…")));
+    } else {
+      turn.dice.forEach(function (f) { dice.appendChild(die(f, f === 1 ? "sad" : "")); });
+    }
+    box.appendChild(dice);
+    var line = el("div", "hog-points");
+    if (!turn.rolling) { line.appendChild(el("b", null, "+" + turn.points)); }
+    if (turn.sad) { line.appendChild(el("span", "badge sad", "Sow Sad")); }
+    if (turn.boar) { line.appendChild(el("span", "badge boar", "More Boar: again!")); }
+    box.appendChild(line);
+    return box;
+  }
+  function hog(b) {
+    var wrap = el("div", "hog");
+    [0, 1].forEach(function (p) {
+      var row = el("div", "hog-player side" + p + (b.player === p ? " to-move" : ""));
+      var name = el("div", "hog-name");
+      name.appendChild(el("b", null, fixed.sides[p]));
+      var score = el("span", "hog-score", b.scores[p]);
+      score.dataset.score = b.scores[p];
+      name.appendChild(score);
+      name.appendChild(el("span", "quiet", " / " + fixed.goal));
+      row.appendChild(name);
+      var bar = el("div", "hog-bar");
+      var fill = el("span", "fill");
+      fill.style.width = Math.min(100, 100 * b.scores[p] / fixed.goal) + "%";
+      bar.appendChild(fill);
+      row.appendChild(bar);
+      var shown = b.turn && b.turn.player === p ? b.turn : b.turns[p];
+      row.appendChild(hogTurn(shown));
+      wrap.appendChild(row);
+    });
+    return wrap;
+  }
+
+  // -- Toothpick Takeaway: the sticks left, the last take faint ------------------------------------
+  function toothpicks(b) {
+    var wrap = el("div", "tp");
+    var row = el("div", "tp-sticks");
+    for (var i = 0; i < b.left + b.last; i++) {
+      var stick = el("span", i < b.left ? "stick" : "stick gone");
+      if (i >= b.left && b.by !== null) { stick.classList.add("by" + b.by); }
+      row.appendChild(stick);
+    }
+    wrap.appendChild(row);
+    var counts = el("p", "tp-counts");
+    counts.appendChild(el("span", "chip", b.left + " left of " + fixed.start));
+    counts.appendChild(el("span", "chip side0", fixed.sides[0] + " took " + b.taken[0]));
+    counts.appendChild(el("span", "chip side1", fixed.sides[1] + " took " + b.taken[1]));
+    wrap.appendChild(counts);
+    return wrap;
+  }
+
+  var DRAW = {dfootball: dfootball, othello: othello, ludo: ludo, hog: hog, toothpicks: toothpicks};
+  var moveItems = movesEl ? movesEl.querySelectorAll("li") : [];
+
+  function show(target) {
+    step = Math.max(0, Math.min(frames.length - 1, target));
+    var frame = frames[step];
+    boardEl.replaceChildren(DRAW[data.game](frame.board));
+    boardEl.dataset.step = step;
+    statusEl.textContent = frame.status;
+    stepEl.textContent = step + " / " + (frames.length - 1);
+    for (var i = 0; i < moveItems.length; i++) {
+      moveItems[i].classList.toggle("current", i === step);
+    }
+    if (moveItems[step] && movesEl.parentNode) {
+      var box = movesEl, item = moveItems[step];
+      if (item.offsetTop < box.scrollTop || item.offsetTop + item.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = item.offsetTop - box.clientHeight / 2;
+      }
+    }
+    var lines = [];
+    for (var k = 1; k <= step; k++) {
+      (frames[k].say || []).forEach(function (line) { lines.push(line); });
+    }
+    commentaryEl.replaceChildren.apply(commentaryEl, lines.map(function (line) { return el("li", null, line); }));
+    commentaryEl.scrollTop = commentaryEl.scrollHeight;
+    document.getElementById("back").disabled = step === 0;
+    document.getElementById("first").disabled = step === 0;
+    document.getElementById("on").disabled = step === frames.length - 1;
+    document.getElementById("last").disabled = step === frames.length - 1;
+  }
+
+  document.getElementById("first").addEventListener("click", function () { show(0); });
+  document.getElementById("back").addEventListener("click", function () { show(step - 1); });
+  document.getElementById("on").addEventListener("click", function () { show(step + 1); });
+  document.getElementById("last").addEventListener("click", function () { show(frames.length - 1); });
+  Array.prototype.forEach.call(moveItems, function (item) {
+    item.addEventListener("click", function () { show(Number(item.dataset.step)); });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var to = {ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: frames.length - 1}[event.key];
+    if (to === undefined) { return; }
+    event.preventDefault();
+    show(to);
+  });
+  show(0);
+}());
