@@ -178,6 +178,18 @@ one move. One game adds a median 5,000 entries (at most 58,500 in 200 games at n
 table stays under 87,381 entries, where the copies cost 1-4 ms; the book needs no more, as it
 assumes every search starts from an empty table."""
 TABLE_HARD_CAP = 3_000_000
+MID_GAME_CAP = 120_000
+"""Past the book's two-sided sizes (n > ``FULL_BOOK_MAX_N``, where no book relies on a game's
+proofs staying) a table bigger than this is retired at the start of any move, in the middle of
+a game too. A dict grows by copying itself whole, inside whichever move crosses its next size:
+at n = 15 a game's table reached 373,000 entries, and the copies at 87,382, 174,763 and 349,526
+entries made moves of 94, 144 and 61 ms (over the course's 100 ms at load 11: 128 ms; the copy
+of 349,525 entries alone took 60 ms at load 10). Below this cap a move adds at most
+``MOVE_GROWTH`` entries, so the largest copy a move makes is of 87,381 entries (4 ms unloaded,
+12 ms at load 10), and a game keeps its proofs for as long as that allows."""
+MOVE_GROWTH = 40_000
+"""Entries one move adds to a table at most, measured at n = 15 (``tests/bots/test_dfootball.py``
+checks it): the search's ``WIN_BUDGET``, what the ``EXTRA_SECONDS`` find, the count's table."""
 _RETIRED: list[dict[int, bool]] = []
 """Tables taken out of use, emptied a little at a time by ``release_retired``. Emptying a big
 table at once is not free (600,000 entries: 36 ms on the 2-core machine, 60-70 ms under load;
@@ -195,7 +207,8 @@ def shared_table(size: int, m: int = 0, o: int = 0) -> dict[int, bool]:
     empty table takes its place at once; ``release_retired`` frees the old one in small steps)."""
     with _TABLES_LOCK:
         table = _TABLES.setdefault(size, {})
-        if len(table) > TABLE_HARD_CAP or (len(table) > TABLE_SOFT_CAP and _near_start(m, o, size)):
+        if (len(table) > TABLE_HARD_CAP or (len(table) > TABLE_SOFT_CAP and _near_start(m, o, size))
+                or (len(table) > MID_GAME_CAP and size > 2 * FULL_BOOK_MAX_N + 1)):
             _RETIRED.append(table)
             table = _TABLES[size] = {}
         return table

@@ -338,3 +338,39 @@ def test_dfootball_perfect_answers_well_inside_100_ms_even_on_a_slow_clock():
             bit = rng.choice(options)[0]
             m, o = child(m, o, bit, size)
     assert searched > 50
+
+
+def test_past_the_books_sizes_no_move_copies_a_big_table(monkeypatch):
+    """Issue 33, item 14: at n = 15 a game's table grew to 373,000 entries, and each time a dict
+    outgrows its size it copies itself whole, inside a move: 94, 144 ms (over the course's
+    100 ms under load). Past the book's two-sided sizes a table over ``MID_GAME_CAP`` is retired
+    at the start of any move, so no move ever grows one past 174,762 entries (the largest copy is
+    then of 87,381 entries, a few milliseconds). ``perfect`` plays four games at n = 15 against
+    seeded random moves, on a clock that moves as an unloaded machine's does (64 nodes in
+    0.07 ms), the same every run."""
+    import bots.dfootball as dfb
+
+    n, size = 15, 31
+    monkeypatch.setattr(dfb, "_TABLES", {})
+    monkeypatch.setattr(dfb, "_RETIRED", [])
+    ticks = iter(range(10 ** 9))
+    clock = lambda: next(ticks) * 0.00007  # noqa: E731
+    rng = random.Random(5)
+    largest = grown = 0
+    for game in range(4):
+        m, o = start_position(n)
+        mover = game % 2  # perfect moves first in even games
+        for ply in range(400):
+            options = moves(m, o, size)
+            if not options:
+                break
+            if ply % 2 == mover:
+                before = len(dfb.shared_table(size, m, o))
+                bit = 1 << (decide(m, o, size, clock=clock).square - 1)
+                after = len(dfb._TABLES[size])
+                largest, grown = max(largest, after), max(grown, after - before)
+            else:
+                bit = rng.choice(options)[0]
+            m, o = child(m, o, bit, size)
+    assert grown <= dfb.MOVE_GROWTH
+    assert dfb.MID_GAME_CAP + dfb.MOVE_GROWTH <= 174_762 and largest <= 174_762, largest
