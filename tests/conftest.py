@@ -24,6 +24,9 @@ ONE_AT_A_TIME = frozenset({
     "bots/othello/test_parallel_solve.py",  # the solver's process pool, a deadline
     "arcade/records/test_records.py",  # command-line tournaments in processes, a Dask cluster
     "architecture/test_readme.py",  # the README's commands, each in a process for a few seconds
+    "arcade/contest/test_submit.py",  # submissions probed in the sandbox against their 100 ms limit
+    "arcade/contest/test_run.py",  # contest runs in processes, killed, and their file bots' 100 ms limit
+    "arcade/contest/test_watch.py",  # run --watch in a process while submissions arrive
 })
 """Test files (their paths under tests/) whose tests start processes against a clock or a memory
 cap. The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);

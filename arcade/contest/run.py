@@ -194,6 +194,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                 if publish:
                     publish_board(folder, config, db, publish)
                 continue
+            config = replace(config, closes=load(folder).closes)  # the instructor may move the closing time
             if not watch or config.closed():
                 break
             time.sleep(poll)
