@@ -33,13 +33,18 @@ run's ``Limits`` names):
     own folder is a copy (regular files and folders only, never through a link, at most
     ``sandbox_launch.FOLDER_MAX``), so a folder only its owner may enter works.
 
+    As a user too, the bot's folder is a copy (``Staged``: made by the arcade in a private
+    folder of a neutral name), so no mount names its host path and a hard link in it is left
+    out. A seccomp filter (``seccomp_program``, bwrap's ``--seccomp``) fails ``ptrace`` and its
+    relatives (``DENIED_CALLS``) and every call through another architecture's entry.
+
     Not guaranteed: a bot can read everything in its binds (the runtime, the arcade's code, its
-    folder); it may trace its own processes and bwrap's reaper (its PID namespace's process 1,
-    which has no more rights than the bot; the arcade is out of its sight); its processes share
-    the machine's CPUs and kernel with everything else.
+    folder, its ``.deps``, whose mount names its path); its processes share the machine's CPUs
+    and kernel with everything else.
 ``none``
-    A process of its own (its own session and process group, killed with it), as before: limits
-    apply, nothing is hidden from it. ``auto`` means ``bwrap`` when it works on this machine and
+    A process of its own (its own session and process group, killed with it): limits apply, the
+    seccomp filter is loaded on it (``install_seccomp``) and the arcade makes itself not dumpable
+    (``hide_arcade``), and nothing else is hidden from it: it is the user who runs the arcade. ``auto`` means ``bwrap`` when it works on this machine and
     ``none`` otherwise, with a one-line warning that the bots are not contained.
 
 Either way the process gets rlimits (``set_limits``, then the bot's process itself): CPU seconds,
@@ -57,8 +62,10 @@ import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -160,10 +167,13 @@ UNPRIVILEGED = 65534
 arcade, outside it too (``LAUNCHER``)."""
 
 
-def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list[str]:
+def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder: Path | None = None,
+            seccomp: int | None = None) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
     ``/bot`` (so each student's bot belongs in a folder of its own); as root, through
-    ``LAUNCHER``, which starts bwrap as ``UNPRIVILEGED``."""
+    ``LAUNCHER``, which starts bwrap as ``UNPRIVILEGED`` and copies the folder. ``folder``: what
+    is bound at ``/bot`` instead of the folder itself (a user's copy: ``Staged``); ``seccomp``:
+    the descriptor of the seccomp filter bwrap loads for the bot (``seccomp_program``)."""
     args = ["--unshare-all", "--unshare-user", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
             "--cap-drop", "ALL", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
@@ -193,15 +203,187 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False) -> list
             args += ["--ro-bind", str(path), str(path)]
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
-            args += ["--ro-bind", str(bot_file.parent), "/bot", "--chdir", "/bot"]
+            args += ["--ro-bind", str(folder or bot_file.parent), "/bot", "--chdir", "/bot"]
             deps = bot_file.parent / DEPS
-            if deps.is_dir() and not deps.is_symlink():  # what `arcade bot install` put there
+            if plain_tree(deps):  # what `arcade bot install` put there
                 args += ["--ro-bind", str(deps), f"/bot/{DEPS}"]
+    if seccomp is not None:
+        args += ["--seccomp", str(seccomp)]
     args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp and /dev/shm can be written
     if os.geteuid() != 0:
         return ["bwrap", *args]
     bwrap = shutil.which("bwrap", path=ENVIRONMENT["PATH"]) or "bwrap"
     return [sys.executable, "-I", "-S", str(LAUNCHER), str(os.getpid()), bwrap, *args]
+
+
+def plain_tree(path: Path) -> bool:
+    """Whether ``path`` is a folder (not a link) holding only folders and regular files of one
+    name each, as ``arcade bot install`` makes ``.deps``: one that holds a hard link (perhaps to
+    the instructor's file), a link, a FIFO or a device is not bound into a sandbox."""
+    try:
+        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        for _root, dirs, files, folder in os.fwalk(dir_fd=top):
+            for name in files + dirs:
+                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+                if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode) and info.st_nlink == 1):
+                    return False
+    except OSError:
+        return False
+    finally:
+        os.close(top)
+    return True
+
+
+class Staged:
+    """What one sandboxed process starts with besides its command line: as a user, a copy of
+    the bot's folder (regular files and folders of one name, never through a link, at most
+    ``sandbox_launch.FOLDER_MAX``, readable whatever the ``umask``) in a private folder of a
+    neutral name, so the bot sees neither its folder's host path nor a hard link's target (root's
+    launcher copies it in its own namespace); and the seccomp filter's descriptor. ``argv(...)``
+    is the command, ``pass_fds`` what it must inherit; ``started()`` once it runs, ``close()``
+    when it is gone. A copy that fails makes a command that says why and exits (status 71, as
+    root's launcher does)."""
+
+    def __init__(self, bot_file: Path | None) -> None:
+        self.bot_file = bot_file
+        self.folder: Path | None = None
+        self.problem: str | None = None
+        self.seccomp = seccomp_fd()
+        if bot_file is not None and os.geteuid() != 0:
+            try:
+                self.folder = copy_for_user(bot_file.parent)
+            except OSError as exc:
+                self.problem = f"the sandbox could not copy the bot's folder: {exc.strerror or exc}"
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return (self.seccomp,) if self.seccomp is not None else ()
+
+    def argv(self, argv: list[str]) -> list[str]:
+        if self.problem is not None:
+            return [sys.executable, "-I", "-S", "-c", "import sys; print(sys.argv[1], file=sys.stderr); sys.exit(71)",
+                    self.problem]
+        return command(argv, self.bot_file, folder=self.folder, seccomp=self.seccomp)
+
+    def started(self) -> None:
+        if self.seccomp is not None:
+            os.close(self.seccomp)
+            self.seccomp = None
+
+    def close(self) -> None:
+        self.started()
+        if self.folder is not None:
+            remove_copy(self.folder)
+            self.folder = None
+
+
+def copy_for_user(folder: Path) -> Path:
+    """A copy of ``folder`` for a user's sandbox (``Staged``), ``.deps`` left out (bound on its
+    own): a new private folder ``arcade-bot-XXXXXXXX`` in the temporary folder."""
+    from bots.external.sandbox_launch import FOLDER_MAX, copy_folder
+
+    target = Path(tempfile.mkdtemp(prefix="arcade-bot-"))
+    try:
+        source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            copy_folder(source, str(target), DEPS if plain_tree(folder / DEPS) else None, limit=FOLDER_MAX)
+        finally:
+            os.close(source)
+    except OSError:
+        remove_copy(target)
+        raise
+    return target
+
+
+def remove_copy(target: Path) -> None:
+    """Remove a user's copy (``copy_for_user``), its read-only folders made writable first."""
+    for root, dirs, _files in os.walk(target):
+        for name in dirs:
+            try:
+                os.chmod(os.path.join(root, name), 0o700, follow_symlinks=False)
+            except OSError:
+                pass
+    try:
+        os.chmod(target, 0o700)
+    except OSError:
+        pass
+    shutil.rmtree(target, ignore_errors=True)
+
+
+# -- seccomp: no ptrace and its relatives ------------------------------------------------------
+
+DENIED_CALLS = ("ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd", "process_madvise",
+                "perf_event_open", "bpf", "userfaultfd", "keyctl", "add_key", "request_key",
+                "io_uring_setup", "io_uring_enter", "io_uring_register")
+"""System calls a bot's processes may not make (they fail with ``EPERM``): tracing or reading
+another process (bwrap's reaper, its own), the kernel's keyrings, BPF, perf, userfaultfd and
+io_uring (a kernel attack surface no bot needs)."""
+
+_SYSCALLS = {
+    "x86_64": (0xC000003E, (101, 310, 311, 312, 438, 440, 298, 321, 323, 250, 248, 249, 425, 426, 427)),
+    "aarch64": (0xC00000B7, (117, 270, 271, 272, 438, 440, 241, 280, 282, 219, 217, 218, 425, 426, 427)),
+}
+"""Each machine's audit architecture and the numbers of ``DENIED_CALLS``, in that order."""
+X32 = 0x40000000
+"""x86_64's x32 system calls (``nr | X32``), refused whole, as is any other architecture's call."""
+
+
+def seccomp_program(machine: str | None = None) -> bytes | None:
+    """The classic BPF program (``struct sock_filter`` entries) that fails ``DENIED_CALLS`` with
+    ``EPERM``, and every call made through another architecture's entry (the 32-bit ones, x32);
+    ``None`` on a machine it does not know (no filter there). Built here, not with libseccomp:
+    fifteen comparisons, and the Python bindings of libseccomp on PyPI are unmaintained."""
+    import struct
+
+    machine = machine or os.uname().machine
+    if machine not in _SYSCALLS:
+        return None
+    arch, numbers = _SYSCALLS[machine]
+    load, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    deny, allow = 0x00050000 | errno.EPERM, 0x7FFF0000
+    checks = [(jge, X32)] if machine == "x86_64" else []
+    checks += [(jeq, number) for number in numbers]
+    program = [(load, 0, 0, 4), (jeq, 1, 0, arch), (ret, 0, 0, deny), (load, 0, 0, 0)]
+    for at, (op, value) in enumerate(checks):
+        program.append((op, len(checks) - at, 0, value))  # to the last entry: deny
+    program += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+    return b"".join(struct.pack("=HBBI", *entry) for entry in program)
+
+
+def seccomp_fd() -> int | None:
+    """A new descriptor holding ``seccomp_program()`` from its start, for bwrap's ``--seccomp``
+    (bwrap reads it to its end: one a process), or ``None`` without a program here."""
+    program = seccomp_program()
+    if program is None:
+        return None
+    fd = os.memfd_create("arcade-seccomp", os.MFD_CLOEXEC)
+    os.write(fd, program)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+def install_seccomp() -> bool:
+    """Load ``seccomp_program()`` on this process (and all it starts), with no new privileges:
+    an unsandboxed bot's (``set_limits``). ``False`` where it cannot be loaded."""
+    import ctypes
+
+    program = seccomp_program()
+    if program is None:
+        return False
+
+    class Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = Fprog(len(program) // 8, ctypes.addressof(buffer))
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        return False
+    return libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) == 0
 
 
 # -- limits -------------------------------------------------------------------------------------
@@ -226,6 +408,20 @@ def set_limits() -> None:
         except (ValueError, OSError):
             pass
     _die_with_parent()
+
+
+def hide_arcade() -> None:
+    """Make the arcade's own process not dumpable (``PR_SET_DUMPABLE`` 0) before it starts an
+    unsandboxed bot: its ``/proc/PID`` files then belong to root, so a bot running as the same
+    user cannot read its environment, its open files (the ``--record`` file, with a secret
+    seed), its memory or trace it. Root's bot is root, whom this does not stop."""
+    try:
+        import ctypes
+
+        PR_SET_DUMPABLE = 4
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _die_with_parent() -> None:

@@ -137,16 +137,18 @@ def walk_folder(source: int, other=_skip):
             os.close(folder)
 
 
-def copy_folder(source: int, target: str, skip: str | None = None) -> None:
+def copy_folder(source: int, target: str, skip: str | None = None, limit: int | None = None) -> None:
     """Copy what ``walk_folder`` finds in the folder open as ``source`` (a descriptor: its regular
-    files and folders, never through a symbolic link, nothing else) into ``target`` (an empty folder
-    on a tmpfs), files ``0444`` and folders ``0555``; ``OSError`` when a file cannot be read or
-    the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``). The top folder's ``skip`` (``DEPS``,
-    bound on its own) is not copied: an empty folder stands for it."""
+    files and folders, never through a symbolic link, nothing else) into ``target`` (an empty folder),
+    files ``0444`` and folders ``0555``, set on each one made, whatever the ``umask``; ``OSError``
+    when a file cannot be read or the copy does not fit (``ENOSPC``: over ``FOLDER_MAX``, the size
+    of root's tmpfs, or over ``limit`` bytes). The top folder's ``skip`` (``DEPS``, bound on its
+    own) is not copied: an empty folder stands for it."""
     made = [target]
     if skip is not None:
         os.mkdir(os.path.join(target, skip), 0o755)  # where the bind goes
         made.append(os.path.join(target, skip))
+    left = [limit]
     for kind, path, fd in walk_folder(source):
         if skip is not None and (path == skip or path.startswith(skip + "/")):
             continue
@@ -156,10 +158,10 @@ def copy_folder(source: int, target: str, skip: str | None = None) -> None:
             made.append(here)
             continue
         info = os.fstat(fd)
-        out = os.open(here, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+        out = os.open(here, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o444)
         try:
-            while chunk := os.read(fd, 1 << 20):
-                os.write(out, chunk)
+            _copy_file(fd, out, left)
+            os.fchmod(out, 0o444)
         except OSError as exc:
             raise OSError(exc.errno, f"copying the bot's folder ({path}): {exc.strerror}"
                           + (f"; it must fit in {FOLDER_MAX >> 20} MiB" if exc.errno == 28 else "")) from None
@@ -168,6 +170,19 @@ def copy_folder(source: int, target: str, skip: str | None = None) -> None:
         os.utime(here, ns=(info.st_atime_ns, info.st_mtime_ns))
     for folder in reversed(made):
         os.chmod(folder, 0o555)
+
+
+def _copy_file(source: int, out: int, left: list) -> None:
+    """Copy the rest of ``source`` to ``out``; ``left[0]``: the bytes the copy may still take
+    (``None``: no count), lowered as it goes (``ENOSPC`` past it)."""
+    while chunk := os.read(source, 1 << 20):
+        if left[0] is not None:
+            left[0] -= len(chunk)
+            if left[0] < 0:
+                raise OSError(28, os.strerror(28))
+        view = memoryview(chunk)
+        while view:
+            view = view[os.write(out, view):]
 
 
 def _unbounded_copy(source: int, target: str, skip: str | None = None) -> None:

@@ -157,10 +157,12 @@ class ProcessTransport:
     def __init__(self, launch: Launch) -> None:
         bwrap = launch.sandbox == "bwrap"
         code = R_CHILD_CODE if is_r_file(launch.path) else CHILD_CODE  # an R strategy: Rscript, after a few lines
-        if bwrap:
-            argv = sandbox.command([sys.executable, "-u", "-c", code, "/arcade", "0"], launch.path)
+        self.staged = sandbox.Staged(launch.path) if bwrap else None  # a user's copy, the seccomp filter
+        if self.staged is not None:
+            argv = self.staged.argv([sys.executable, "-u", "-c", code, "/arcade", "0"])
             cwd, env = None, sandbox.ENVIRONMENT
         else:
+            sandbox.hide_arcade()
             argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
         self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
@@ -174,22 +176,30 @@ class ProcessTransport:
             if cgroup is not None:
                 cgroup.join()
             sandbox.set_limits()
+            if not bwrap:  # bwrap loads the filter itself (--seccomp)
+                sandbox.install_seccomp()
 
+        staged = self.staged
         try:
             self.proc: subprocess.Popen | None = _spawn(
                 argv, stdin=subprocess.PIPE, stdout=answers_end.fileno(), stderr=self.log.write_end, cwd=cwd,
                 env=env, start_new_session=True, close_fds=True, preexec_fn=before_exec,
+                pass_fds=staged.pass_fds if staged is not None else (),
             )
         except BaseException:
             self.answers.close()
             self.log.close()
+            if staged is not None:
+                staged.close()
             raise
         finally:
             answers_end.close()  # the process has its own copy: its exit is the end of the stream
+            if staged is not None:
+                staged.started()
         self.log.started()
         self.freezer = Freezer(self.proc.pid, self.cgroup, whole_session=not bwrap)
         _LIVE.add(self)
-        self._finalizer = weakref.finalize(self, _reap, self.proc, self.freezer, self.answers)
+        self._finalizer = weakref.finalize(self, _reap, self.proc, self.freezer, self.answers, self.staged)
 
     @property
     def alive(self) -> bool:
@@ -259,7 +269,7 @@ class ProcessTransport:
         proc = self.proc
         if proc is None:
             return
-        _reap(proc, self.freezer, self.answers)
+        _reap(proc, self.freezer, self.answers, self.staged)
         self._finalizer.detach()
         self.proc = None
         self.cgroup = None
@@ -273,9 +283,10 @@ def _kill_group(pid: int) -> None:
         pass
 
 
-def _reap(proc: subprocess.Popen, freezer: Freezer, answers: socket.socket | None = None) -> None:
+def _reap(proc: subprocess.Popen, freezer: Freezer, answers: socket.socket | None = None,
+          staged: sandbox.Staged | None = None) -> None:
     """Kill the bot's processes (all of them, frozen or not), close its pipes, wait for it and
-    remove its cgroups."""
+    remove its cgroups and a user's copy of its folder."""
     freezer.kill()
     _kill_group(proc.pid)
     for stream in (proc.stdin, answers):
@@ -290,6 +301,8 @@ def _reap(proc: subprocess.Popen, freezer: Freezer, answers: socket.socket | Non
         pass
     if freezer.cgroup is not None:
         freezer.cgroup.remove()
+    if staged is not None:
+        staged.close()
 
 
 @atexit.register

@@ -157,8 +157,12 @@ def test_plain_requirements_pass_and_a_missing_file_or_folder_is_one_line(tmp_pa
 
 
 def _in_sandbox(folder: Path, script: str) -> subprocess.CompletedProcess:
-    argv = sandbox.command([sys.executable, "-I", "-c", script], folder / "b.py")
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=sandbox.ENVIRONMENT)
+    staged = sandbox.Staged(folder / "b.py")
+    try:
+        return subprocess.run(staged.argv([sys.executable, "-I", "-c", script]), capture_output=True, text=True,
+                              timeout=60, env=sandbox.ENVIRONMENT, pass_fds=staged.pass_fds)
+    finally:
+        staged.close()
 
 
 @pytest.mark.skipif(PROBLEM is not None, reason=f"the bwrap sandbox cannot run here: {PROBLEM}")

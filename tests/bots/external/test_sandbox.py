@@ -48,12 +48,13 @@ def attack(name: str) -> str:
     return f"{ATTACKS}:{name}"
 
 
-def match(bot_a: str, bot_b: str, *extra: str, games: int = 2, timeout: float = 120) -> tuple[dict, str]:
+def match(bot_a: str, bot_b: str, *extra: str, games: int = 2, timeout: float = 120, sandbox_mode: str = "bwrap",
+          umask: int = -1) -> tuple[dict, str]:
     """``arcade match toothpicks A B --json`` in the sandbox: its JSON and its standard error."""
     done = subprocess.run(
         [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", "toothpicks",
-         bot_a, bot_b, "--games", str(games), "--seed", "5", "--sandbox", "bwrap", "--json", *extra],
-        capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=os.environ.copy(),
+         bot_a, bot_b, "--games", str(games), "--seed", "5", "--sandbox", sandbox_mode, "--json", *extra],
+        capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=os.environ.copy(), umask=umask,
     )
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout + done.stderr
@@ -434,16 +435,25 @@ def test_root_starts_bwrap_through_the_launcher_and_a_user_directly(monkeypatch,
 
 
 def _in_sandbox(folder: Path, script: str) -> subprocess.CompletedProcess:
-    argv = sandbox.command([sys.executable, "-I", "-c", script], folder / "b.py")
-    return subprocess.run(argv, capture_output=True, text=True, timeout=60, env=sandbox.ENVIRONMENT)
+    """``script`` run in a sandbox whose bot's folder is ``folder``, as the arcade starts one
+    (``sandbox.Staged``: a user's copy of the folder, the seccomp filter)."""
+    staged = sandbox.Staged(folder / "b.py")
+    copy = staged.folder
+    try:
+        return subprocess.run(staged.argv([sys.executable, "-I", "-c", script]), capture_output=True, text=True,
+                              timeout=60, env=sandbox.ENVIRONMENT, pass_fds=staged.pass_fds)
+    finally:
+        staged.close()
+        assert copy is None or not copy.exists()  # a user's copy is gone with the bot
 
 
-def test_a_private_folder_is_the_bots_and_its_links_lead_nowhere(tmp_path):
+def test_a_private_folder_is_the_bots_and_its_links_lead_nowhere(tmp_path, who):
     """A bot's folder that only its owner may enter (pytest's, ``umask 077``, ``/root``) is the
-    bot's in its sandbox, whoever starts the arcade (as root: a copy others may read); a link in
-    it to a file the student may not read, a FIFO and a device give the bot nothing."""
-    folder = tmp_path / "bot"
-    folder.mkdir(mode=0o700)
+    bot's in its sandbox, whoever starts the arcade (a copy, readable whatever the umask); a link
+    in it to a file the student may not read, a hard link to it, a FIFO and a device give the bot
+    nothing, and its mounts name no path of the folder on the host."""
+    folder = tmp_path / "hostfolder-7c1d" / "bot"
+    folder.mkdir(mode=0o700, parents=True)
     (folder / "b.py").write_text("x = 1\n")
     (folder / "pkg").mkdir(mode=0o700)
     (folder / "pkg" / "m.py").write_text("y = 2\n")
@@ -452,27 +462,35 @@ def test_a_private_folder_is_the_bots_and_its_links_lead_nowhere(tmp_path):
     secret.write_text("SECRET GRADES")
     secret.chmod(0o600)
     (folder / "notes.txt").symlink_to(secret)
+    os.link(secret, folder / "hard.txt")
     (folder / "up").symlink_to(tmp_path)
     os.mkfifo(folder / "pipe")
-    done = _in_sandbox(folder, (
-        "import os\n"
-        "print(sorted(os.listdir('/bot')), open('/bot/pkg/m.py').read().strip(), open('b.py').read().strip())\n"
-        "for name in ('notes.txt', 'up/grades.txt'):\n"
-        "    try:\n"
-        "        print(open('/bot/' + name).read())\n"
-        "    except OSError as exc:\n"
-        "        print('refused', name, type(exc).__name__)\n"
-    ))
+    umask = os.umask(0o077)
+    try:
+        done = _in_sandbox(folder, (
+            "import os\n"
+            "print(sorted(os.listdir('/bot')), open('/bot/pkg/m.py').read().strip(), open('b.py').read().strip())\n"
+            "for name in ('notes.txt', 'up/grades.txt', 'hard.txt'):\n"
+            "    try:\n"
+            "        print(open('/bot/' + name).read())\n"
+            "    except OSError as exc:\n"
+            "        print('refused', name, type(exc).__name__)\n"
+            "print('hostfolder' in open('/proc/self/mountinfo').read())\n"
+        ))
+    finally:
+        os.umask(umask)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert "SECRET" not in done.stdout
-    assert "'b.py'" in lines[0] and "'pkg'" in lines[0] and lines[0].endswith("y = 2 x = 1")
-    assert lines[1:] == ["refused notes.txt FileNotFoundError", "refused up/grades.txt FileNotFoundError"]
+    assert lines[0] == "['b.py', 'pkg'] y = 2 x = 1"
+    assert lines[1:] == ["refused notes.txt FileNotFoundError", "refused up/grades.txt FileNotFoundError",
+                         "refused hard.txt FileNotFoundError", "False"]
 
 
-def test_as_root_a_bots_folder_is_copied_within_its_cap_and_as_a_user_bound(tmp_path):
-    """As root the bot's folder is a copy of at most ``FOLDER_MAX`` bytes (more: the launcher says
-    so, in the bot's log); a user's sandbox binds the folder itself, whatever its size."""
+def test_a_bots_folder_is_copied_within_its_cap(tmp_path, who):
+    """The bot's folder is a copy of at most ``FOLDER_MAX`` bytes, as root (root's launcher, in
+    a tmpfs) and as a user (the arcade, into a private folder): more, and the sandbox says so
+    (in the bot's log) and the bot does not start."""
     from bots.external import sandbox_launch
 
     folder = tmp_path / "bot"
@@ -481,7 +499,87 @@ def test_as_root_a_bots_folder_is_copied_within_its_cap_and_as_a_user_bound(tmp_
     with open(folder / "weights.bin", "wb") as handle:
         handle.truncate(sandbox_launch.FOLDER_MAX + (1 << 20))  # sparse: costs no disk
     done = _in_sandbox(folder, "import os; print(os.path.getsize('/bot/weights.bin'))")
-    if os.geteuid() == 0:
-        assert done.returncode != 0 and f"it must fit in {sandbox_launch.FOLDER_MAX >> 20} MiB" in done.stderr
-    else:
-        assert done.returncode == 0 and int(done.stdout) == sandbox_launch.FOLDER_MAX + (1 << 20)
+    assert done.returncode in (71, 1) and f"it must fit in {sandbox_launch.FOLDER_MAX >> 20} MiB" in done.stderr
+    (folder / "weights.bin").unlink()
+    with open(folder / "weights.bin", "wb") as handle:
+        handle.truncate(sandbox_launch.FOLDER_MAX - (1 << 20))
+    done = _in_sandbox(folder, "import os; print(os.path.getsize('/bot/weights.bin'))")
+    assert done.returncode == 0 and int(done.stdout) == sandbox_launch.FOLDER_MAX - (1 << 20)
+
+
+@pytest.fixture(params=["as run", "a user's way"])
+def who(request, monkeypatch) -> str:
+    """The sandbox started as this process's user would (as root: the launcher), or as a user
+    would (``bwrap`` directly, the folder copied by the arcade): as root, the second is tried by
+    making the arcade believe it is not root."""
+    if request.param == "a user's way" and os.geteuid() == 0:
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    return request.param
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+def test_tracing_or_reading_another_process_fails(logs, mode):
+    """``ptrace`` (attach, seize), ``process_vm_readv`` and ``kcmp`` on the bot's parent (bwrap's
+    reaper; without the sandbox, the arcade itself) fail with EPERM: the seccomp filter
+    (``sandbox.seccomp_program``, bwrap's ``--seccomp``, or loaded on an unsandboxed bot)."""
+    result, _ = match(attack("trace"), VICTIM, "--time-limit", "20", games=1, sandbox_mode=mode)
+    (line,) = set(reports(logs, "trace"))
+    got = eval(line.removeprefix("got="))
+    assert len(got) == 4 and set(got.values()) == {"EPERM"}, got
+    assert result["forfeits"] == [0, 0]
+
+
+def test_the_filter_is_the_machines_and_refuses_other_architectures():
+    import struct
+
+    for machine, arch in (("x86_64", 0xC000003E), ("aarch64", 0xC00000B7)):
+        program = sandbox.seccomp_program(machine)
+        entries = [struct.unpack("=HBBI", program[at:at + 8]) for at in range(0, len(program), 8)]
+        assert entries[1] == (0x15, 1, 0, arch) and entries[2][3] == entries[-1][3] == 0x00050000 | 1
+        compared = [value for code, _jt, _jf, value in entries[4:-2]]
+        assert len(compared) == len(sandbox.DENIED_CALLS) + (machine == "x86_64")
+        for at, (code, jt, jf, _value) in enumerate(entries[4:-2], 4):
+            assert at + 1 + jt == len(entries) - 1 and jf == 0  # every match: the last entry, EPERM
+    assert sandbox.seccomp_program("sparc") is None
+
+
+def test_the_bot_sees_no_host_path_and_a_private_umask_loads(logs):
+    """Started under ``umask 077`` (as root: the copy was 0400, and every bot failed to load),
+    the bot loads; ``/proc/self/mountinfo`` names no path of its folder on the host."""
+    result, _ = match(attack("where"), VICTIM, "--time-limit", "20", games=1, umask=0o077)
+    (line,) = set(reports(logs, "where"))
+    assert "attacks.py" in line.split(" bot=", 1)[1]
+    roots = eval(line.split(" bot=", 1)[0].removeprefix("roots="))
+    assert not [root for root in roots if "hostile_bots" in root or "attacker" in root], roots
+    assert result["forfeits"] == [0, 0]
+
+
+def test_unsandboxed_the_arcades_proc_files_are_not_the_bots(tmp_path):
+    """Before an unsandboxed bot starts, the arcade makes itself not dumpable
+    (``sandbox.hide_arcade``): a process of the same user (here, both ``nobody``) can no longer
+    read its environment or its open files (the record with its seed). As root, both are
+    ``nobody`` (a root bot reads anything: the README says so)."""
+    record = tmp_path / "record.jsonl"
+    record.write_text('{"seed": 1234567}\n')
+    record.chmod(0o644)
+    code = ("import ctypes, os, sys, subprocess, time\n"
+            "from bots.external import sandbox\n"
+            "handle = open(sys.argv[1])\n"
+            "if os.geteuid() == 0:  # as root: both processes nobody, a user's case\n"
+            "    os.setgroups([]); os.setresgid(65534, 65534, 65534); os.setresuid(65534, 65534, 65534)\n"
+            "if sys.argv[2] == 'hidden':\n"
+            "    sandbox.hide_arcade()\n"
+            "else:  # a user's process is dumpable (a change of user made this one not)\n"
+            "    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)\n"
+            "me = os.getpid()\n"
+            "for part in ('environ', f'fd/{handle.fileno()}'):\n"
+            "    done = subprocess.run(['/bin/cat', f'/proc/{me}/{part}'], capture_output=True, env={})\n"
+            "    print(part, done.returncode, b'SECRET_TOKEN' in done.stdout or b'1234567' in done.stdout)\n")
+    seen = {}
+    for how in ("plain", "hidden"):
+        done = subprocess.run([sys.executable, "-c", code, str(record), how], capture_output=True, text=True,
+                              timeout=60, cwd=ROOT, env={**os.environ, "SECRET_TOKEN": "x"})
+        assert done.returncode == 0, done.stderr
+        seen[how] = done.stdout.split("\n")[:2]
+    assert [line.endswith("0 True") for line in seen["plain"]] == [True, True]  # the check can fail
+    assert [line.split()[1:] for line in seen["hidden"]] == [["1", "False"], ["1", "False"]]

@@ -372,3 +372,49 @@ def escape(left):
         devices[name] = kind
     report("escape", f"got={got} shm={shm} devices={devices} caps={caps} uid={uid} no_new_privs={no_new_privs}")
     return 1
+
+
+_TRACED = []
+
+
+def trace(left):
+    """Trace or read another process: ``ptrace`` (attach, seize) its parent (in the sandbox, its
+    PID namespace's first process, bwrap's reaper; without it, the arcade), ``process_vm_readv``
+    of its memory and ``kcmp``. Each result in ``got`` (an errno's name, or ``ok``). Once a
+    match."""
+    import ctypes
+
+    if _TRACED:
+        return 1
+    _TRACED.append(True)
+    libc = _libc()
+    got = {}
+
+    class Iovec(ctypes.Structure):
+        _fields_ = [("base", ctypes.c_void_p), ("length", ctypes.c_size_t)]
+
+    buffer = ctypes.create_string_buffer(64)
+    for target in (os.getppid(),):
+        got[f"attach {target}"] = _in_child(lambda t=target: _call("ptrace", 16, t, 0, 0))  # PTRACE_ATTACH
+        got[f"seize {target}"] = _in_child(lambda t=target: _call("ptrace", 0x4206, t, 0, 0))  # PTRACE_SEIZE
+        local, remote = Iovec(ctypes.addressof(buffer), 64), Iovec(0x400000, 64)
+        result = libc.process_vm_readv(target, ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
+        got[f"vm_readv {target}"] = "ok" if result >= 0 else errno_name(ctypes.get_errno())
+        result = libc.syscall(312, os.getpid(), target, 0, 0, 0)  # kcmp (x86_64)
+        got[f"kcmp {target}"] = "ok" if result >= 0 else errno_name(ctypes.get_errno())
+    report("trace", f"got={got}")
+    return 1
+
+
+def errno_name(number):
+    import errno
+
+    return errno.errorcode.get(number, str(number))
+
+
+def where(left):
+    """Where am I on the host: the sources of this process's mounts (``/proc/self/mountinfo``'s
+    root field, each line's 4th), reported whole."""
+    roots = sorted({line.split()[3] for line in Path("/proc/self/mountinfo").read_text().splitlines()})
+    report("where", f"roots={roots} bot={sorted(os.listdir('/bot'))}")
+    return 1
