@@ -38,6 +38,9 @@ def memory_text(limit: int) -> str:
 
 
 RAISE_MEMORY = "raise the cap with --memory MIB (0: no cap)"
+ALL_PROCESSES = "all of its processes together"
+"""What a memory forfeit adds when the bot's memory cgroup counted it (its forks, ``memfd``
+files, tmpfs included)."""
 """How a run's memory cap is raised: the commands' option (``arcade.commands.common``)."""
 
 
@@ -128,9 +131,12 @@ class Host:
                  package=package_of(launch.path)),
             LOAD_TIMEOUT,
         )
-        if isinstance(reply, Loaded):
+        if isinstance(reply, Loaded) and not self.memory_exceeded():
             self.freeze()  # loaded: no CPU until its first turn
             return
+        if self.memory_exceeded():
+            self.kill()
+            raise Forfeit(MEMORY, memory_at_load(self.memory, launch.path.name, ALL_PROCESSES), Termination.MEMORY)
         exit_text = self.exit_text() if isinstance(reply, Eof) else ""
         self.kill()  # the log's end written (its pump waited for)
         raise self._load_failure(reply, exit_text)
@@ -154,6 +160,12 @@ class Host:
         if self.transport is not None:
             self.transport.close()
             self.transport = None
+
+    def memory_exceeded(self) -> bool:
+        """Whether all of the bot's processes together went over its memory cap (its memory
+        cgroup's; ``False`` where there is none)."""
+        exceeded = getattr(self.transport, "memory_exceeded", None)
+        return exceeded is not None and exceeded()
 
     def freeze(self) -> None:
         """Stop every process of the bot until ``thaw``: between its turns it gets no CPU."""
@@ -307,7 +319,7 @@ class FileBotSource:
                 if not self.rolled:  # the match starts: an old log moves aside; this match's stays
                     roll_over(self.log_path)
                     self.rolled = True
-                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox)
+                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox, self.memory)
                 self.host = Host(launch, self.memory, self.connect, self.clock)
                 try:
                     self.host.start()
@@ -364,6 +376,9 @@ class FileBotSource:
             finally:
                 host.freeze()  # its turn is over, whatever came (a process about to be killed too)
             ctx.took = seconds
+            if host.memory_exceeded():
+                self.discard()
+                raise Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, {ALL_PROCESSES}", Termination.MEMORY)
             if isinstance(reply, Cancelled):
                 self.discard()
                 return None

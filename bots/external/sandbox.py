@@ -51,7 +51,12 @@ Either way the process gets rlimits (``set_limits``, then the bot's process itse
 address space (the memory cap), open files, file size, no core files; in the sandbox also
 processes (``RLIMIT_NPROC``, counted in the bot's own user namespace), held as well, when the
 arcade is root and may make one, by a cgroup of the ``pids`` controller (``BotCgroup``), whose
-freezer also stops every process of the bot between its turns.
+freezer also stops every process of the bot between its turns. The memory cap is one budget for
+all of the bot's processes where the arcade may make a memory cgroup (root: cgroup v2's
+``memory.max``, ``memory.swap.max`` 0, ``memory.oom.group``; v1's ``memory.limit_in_bytes`` and
+``memsw``): anonymous and shared memory, ``memfd`` and tmpfs files, dirtied page cache; a kill
+for it is a memory forfeit (``memory_mode`` says which holds). Elsewhere it is each process's
+``RLIMIT_AS``, which a bot's forks together and its ``memfd`` files escape.
 """
 
 from __future__ import annotations
@@ -448,12 +453,16 @@ class BotCgroup:
     sandbox the bot can neither see nor leave them. ``join()`` runs in the bot's process before
     it starts; ``kill()`` and ``remove()`` after."""
 
-    def __init__(self, pids: bool = True) -> None:
+    def __init__(self, pids: bool = True, memory: int | None = None) -> None:
         self.path: Path | None = None
         """The ``pids`` cgroup (``None``: none could be made here)."""
         self.freezer: Path | None = None
         """The cgroup whose freezer stops the bot (``None``: none could be made here)."""
         self.freezer_v2 = False
+        self.memory: Path | None = None
+        """The cgroup whose memory controller holds all of the bot's memory to ``memory`` bytes
+        (``None``: no cap asked, or none could be made here: each process's ``RLIMIT_AS`` then)."""
+        self.memory_v2 = False
         base = _pids_root() if pids else None
         if base is not None:
             self.path = _make_cgroup(base, {"pids.max": str(PROCESSES)})
@@ -464,10 +473,47 @@ class BotCgroup:
                 self.freezer = self.path  # cgroup v2 with pids: one cgroup does both
             else:
                 self.freezer = _make_cgroup(root, {})
+        if memory:
+            self._cap_memory(memory)
+
+    def _cap_memory(self, memory: int) -> None:
+        """One memory budget for every process of the bot: anonymous, shared, ``memfd``, tmpfs
+        and page cache it dirties, no swap; on cgroup v2 its processes are the OOM victims as a
+        group (``memory.oom.group``), on v1 the arcade kills the group once one was."""
+        found = _memory_root()
+        if found is None:
+            return
+        root, self.memory_v2 = found
+        if self.memory_v2:
+            settings = {"memory.max": str(memory), "memory.swap.max": "0", "memory.oom.group": "1"}
+            shared = next((p for p in (self.path, self.freezer) if p is not None and p.parent == root), None)
+            if shared is not None and _write_all(shared, settings):
+                self.memory = shared
+                return
+        else:
+            settings = {"memory.limit_in_bytes": str(memory)}
+            if (root / "memory.memsw.limit_in_bytes").exists():
+                settings["memory.memsw.limit_in_bytes"] = str(memory)  # after the first: never below it
+        self.memory = _make_cgroup(root, settings)
+
+    def memory_exceeded(self) -> bool:
+        """Whether the kernel killed a process of the bot for its memory cgroup's cap (its
+        ``oom_kill`` count, v2's ``memory.events``, v1's ``memory.oom_control``)."""
+        if self.memory is None:
+            return False
+        name = "memory.events" if self.memory_v2 else "memory.oom_control"
+        try:
+            for line in (self.memory / name).read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key in ("oom_kill", "oom_group_kill") and int(value) > 0:
+                    return True
+        except (OSError, ValueError):
+            pass
+        return False
 
     @property
     def paths(self) -> list[Path]:
-        return list(dict.fromkeys(p for p in (self.path, self.freezer) if p is not None))
+        return list(dict.fromkeys(p for p in (self.path, self.freezer, self.memory) if p is not None))
 
     def join(self) -> None:
         for path in self.paths:
@@ -534,7 +580,57 @@ class BotCgroup:
                         break
                 self.kill()
                 time.sleep(0.01)
-        self.path = self.freezer = None
+        self.path = self.freezer = self.memory = None
+
+
+def _write_all(path: Path, settings: dict[str, str]) -> bool:
+    try:
+        for name, value in settings.items():
+            (path / name).write_text(value)
+        return True
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def _memory_root() -> tuple[Path, bool] | None:
+    """Where to make bots' memory cgroups, and whether it is cgroup v2: root only (a user's
+    delegated cgroup is not looked for yet), cgroup v2 with ``memory`` (enabled for its
+    children), else cgroup v1's ``memory`` hierarchy. ``None``: each process's ``RLIMIT_AS``."""
+    if os.geteuid() != 0:
+        return None
+    for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
+                     (Path("/sys/fs/cgroup/memory"), False)):
+        try:
+            if v2 and "memory" not in (base / "cgroup.controllers").read_text().split():
+                continue
+            if not (base / "cgroup.procs").exists():
+                continue
+            root = base / "contest-arcade"
+            root.mkdir(exist_ok=True)
+            if v2:
+                (root / "cgroup.subtree_control").write_text("+memory")
+            probe = _make_cgroup(root, {})
+            if probe is None:
+                continue
+            works = (probe / ("memory.max" if v2 else "memory.limit_in_bytes")).exists()
+            probe.rmdir()
+            if works:
+                _sweep(root)
+                return root, v2
+        except OSError:
+            continue
+    return None
+
+
+def memory_mode() -> str:
+    """How a bot's memory cap holds here, in words: ``one budget (cgroup v2)`` or ``(cgroup
+    v1)``, every process of the bot together; else ``per process`` (``RLIMIT_AS`` on each, which
+    neither a bot's forks together nor its ``memfd`` files obey)."""
+    found = _memory_root()
+    if found is None:
+        return "per process"
+    return f"one budget (cgroup v{2 if found[1] else 1})"
 
 
 def _make_cgroup(base: Path, settings: dict[str, str]) -> Path | None:

@@ -55,6 +55,9 @@ class Launch:
     function: str
     log: BotLog
     sandbox: str = "none"
+    memory: int | None = None
+    """The memory cap, bytes: all of the bot's processes together where a memory cgroup can be
+    made (``BotCgroup``), else each process's (the bot's process sets ``RLIMIT_AS``)."""
 
 
 class Transport(Protocol):
@@ -165,7 +168,7 @@ class ProcessTransport:
             sandbox.hide_arcade()
             argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
-        self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap)  # the process cap is the sandbox's
+        self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap, memory=launch.memory)  # the process cap: the sandbox's
         self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
         self.answers, answers_end = answer_channel()
         self.arrived: float | None = None
@@ -256,6 +259,11 @@ class ProcessTransport:
                 name = f"signal {-code}"
             return f"its process crashed ({name})"
         return f"its process exited with status {code}"
+
+    def memory_exceeded(self) -> bool:
+        """Whether the bot's processes together went over its memory cgroup's cap (the kernel
+        killed one of them for it)."""
+        return self.cgroup is not None and self.cgroup.memory_exceeded()
 
     def freeze(self) -> None:
         if self.proc is not None:

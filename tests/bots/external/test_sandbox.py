@@ -583,3 +583,53 @@ def test_unsandboxed_the_arcades_proc_files_are_not_the_bots(tmp_path):
         seen[how] = done.stdout.split("\n")[:2]
     assert [line.endswith("0 True") for line in seen["plain"]] == [True, True]  # the check can fail
     assert [line.split()[1:] for line in seen["hidden"]] == [["1", "False"], ["1", "False"]]
+
+
+HOG = HOSTILE / "hog" / "hog.py"
+
+
+def _held(arcade: int) -> int:
+    """Bytes held now by the bot of the arcade ``arcade`` that holds the most (its memory
+    cgroup's count: all of its processes, their memfd and tmpfs files, the page cache)."""
+    most = 0
+    for root, name in ((Path("/sys/fs/cgroup/contest-arcade"), "memory.current"),
+                       (Path("/sys/fs/cgroup/unified/contest-arcade"), "memory.current"),
+                       (Path("/sys/fs/cgroup/memory/contest-arcade"), "memory.usage_in_bytes")):
+        for cgroup in root.glob(f"bot-{arcade}-*"):
+            try:
+                most = max(most, int((cgroup / name).read_text()))
+            except (OSError, ValueError):
+                pass
+    return most
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "none"])
+@pytest.mark.parametrize("name", ["forks", "memfds"])
+def test_all_of_a_bots_processes_share_one_memory_budget(logs, mode, name):
+    """Under ``--memory 160`` a bot whose 20 children each touch 100 MiB, or whose 4 processes
+    keep 240 memfd files of 1 MiB, forfeits for the memory cap, with all of its processes
+    counted together (its memory cgroup), holding at most 1.25x the cap meanwhile; the arcade
+    and the other bot play on. Where no memory cgroup can be made (a user without one), the
+    mode says the cap is per process."""
+    mode_here = sandbox.memory_mode()
+    if os.geteuid() != 0:
+        assert mode_here == "per process"
+        return
+    assert mode_here.startswith("one budget (cgroup v")
+    arcade = subprocess.Popen(
+        [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", "toothpicks",
+         f"{HOG}:{name}", VICTIM, "--games", "2", "--seed", "5", "--sandbox", mode, "--json", "--memory", "160",
+         "--time-limit", "20"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    peak = 0
+    while arcade.poll() is None:
+        peak = max(peak, _held(arcade.pid))
+        time.sleep(0.01)
+    out, err = arcade.communicate()
+    assert arcade.returncode == 0, err
+    result = json.loads(out)
+    reasons = result["forfeit_reasons"][0]
+    assert result["forfeits"][0] == 2 and result["forfeits"][1] == 0, result
+    assert reasons and all("exceeded the memory cap (160 MiB, all of its processes together)" in reason
+                           for reason in reasons), reasons
+    assert 0 < peak <= 1.25 * (160 << 20), peak / (1 << 20)
+    print(f"{name} {mode}: peak {peak / (1 << 20):.1f} MiB under --memory 160; {reasons}")
