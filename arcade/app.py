@@ -22,8 +22,12 @@ class ArcadeApp(App[None]):
     """The app's own styles (the menu's); every other screen loads its own when it first opens
     (its ``CSS_PATH``), and a screen with a board the board's (``GameEntry.board_css_file``)."""
 
-    def __init__(self, start_game: str | None = None, seed: int | None = None, replay=None) -> None:
+    def __init__(self, start_game: str | None = None, seed: int | None = None, replay=None,
+                 allow_file_bots: bool = True) -> None:
         super().__init__()
+        self.allow_file_bots = allow_file_bots
+        """Bots from files and tournaments are offered (``arcade serve`` turns both off unless
+        ``--allow-file-bots``: a browser's user runs nothing of theirs on the server)."""
         self.start_game = start_game
         self.replay = replay
         self.seed = seed

@@ -39,6 +39,9 @@ def register(subparsers) -> None:
     form = standings.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="one JSON object")
     form.add_argument("--csv", action="store_true", help="CSV, safe to open in a spreadsheet")
+    publish = sub.add_parser("publish", help="write the contest's site to OUT: the board, the teams, every game's replay")
+    publish.add_argument("dir", metavar="DIR")
+    publish.add_argument("out", metavar="OUT", help="the site's folder (made if missing; only what changed is written)")
     for name, text in (("status", "submissions, games done and missing, the time left"),
                        ("rebuild", "make the database again from the records")):
         sub.add_parser(name, help=text).add_argument("dir", metavar="DIR")
@@ -176,4 +179,10 @@ def rebuild(args) -> int:
     return 0
 
 
-ACTIONS = {"new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}
+def publish(args) -> int:
+    from arcade.web.contest import publish_command
+
+    return publish_command(args.dir, args.out)
+
+
+ACTIONS = {"publish": publish, "new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}

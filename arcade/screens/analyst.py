@@ -6,10 +6,17 @@ number, and its answer (``Analysed``) is taken only if it is of the latest run a
 position on the board: an answer for a position left behind (a move, an undo, the analysis turned
 off) is dropped. The board draws the analysis it is given; the side panel shows its lines, or
 "analysing…" until they come.
+
+While a human is to move, an engine that can keep going (its ``analyse`` takes ``report``:
+Othello's) reports each better answer as it finds it (an ``Analysed`` that is not ``final``) and
+goes on until the position changes, the analysis is turned off or its own time is up: the hint
+deepens while the player thinks. On a bot's turn it gives its first answer only, and leaves the
+processors to the bot.
 """
 
 from __future__ import annotations
 
+import inspect
 from functools import partial
 from typing import Callable
 
@@ -24,10 +31,12 @@ from games.base import Analysis, Game, State
 class Analysed(Message):
     """The engine's analysis of a position, from the worker of run number ``run``."""
 
-    def __init__(self, run: int, analysis: Analysis) -> None:
+    def __init__(self, run: int, analysis: Analysis, final: bool = True) -> None:
         super().__init__()
         self.run = run
         self.analysis = analysis
+        self.final = final
+        """The run's last answer (not ``final``: a better one may follow)."""
 
 
 class Analyst:
@@ -46,7 +55,11 @@ class Analyst:
         self.run = 0
         """The number of the latest run; an answer of any other is dropped."""
         self.analysing: State | None = None
-        """The position the latest run is looking at, until its answer is taken."""
+        """The position the latest run is looking at, until its final answer is taken."""
+        self.finished: State | None = None
+        """The position of the last final answer taken (a run stopped half-way is started again)."""
+        self.deepens = engine is not None and "report" in inspect.signature(engine).parameters
+        """The engine keeps improving its answer while it is let (``report``)."""
 
     def toggle(self, board: Board) -> None:
         """Turn the analysis on (and look at the board's position) or off (and drop the run)."""
@@ -64,29 +77,39 @@ class Analyst:
         if not self.on or self.engine is None or self.analysing == state:
             return
         given = board.analysed
-        if given is not None and given.state == state:
+        if given is not None and given.state == state and self.finished == state:
             return
         self.run += 1
         self.analysing = state
-        self.node.run_worker(partial(self.analyse, state, self.run), thread=True, exclusive=True, group=self.GROUP)
+        deepen = self.deepens and board.human  # a human thinks: the engine may keep going
+        self.node.run_worker(partial(self.analyse, state, self.run, deepen), thread=True, exclusive=True,
+                             group=self.GROUP)
 
-    def analyse(self, state: State, run: int) -> None:
-        """Run the engine on ``state`` (in the worker's thread); its answer comes as a message."""
+    def analyse(self, state: State, run: int, deepen: bool = False) -> None:
+        """Run the engine on ``state`` (in the worker's thread); its answers come as messages
+        (with ``deepen``, each better one as it is found, then the last)."""
         worker = get_current_worker()
 
         def stale() -> bool:
             return worker.is_cancelled or run != self.run
 
-        analysis = self.engine(self.game, state, cancelled=stale)
+        def report(analysis: Analysis) -> None:
+            if not stale():
+                self.node.post_message(Analysed(run, analysis, final=False))
+
+        extra = {"report": report} if deepen else {}
+        analysis = self.engine(self.game, state, cancelled=stale, **extra)
         if not stale():
             self.node.post_message(Analysed(run, analysis))
 
     def take(self, message: Analysed, state: State) -> bool:
-        """Whether ``message`` is the answer awaited: of the latest run, and of ``state`` (the
-        position on the board). The run is over then."""
+        """Whether ``message`` is an answer awaited: of the latest run, and of ``state`` (the
+        position on the board). The run is over with its final answer."""
         if message.run != self.run or message.analysis.state != state:
             return False
-        self.analysing = None
+        if message.final:
+            self.analysing = None
+            self.finished = state
         return True
 
     def cancel(self) -> None:

@@ -50,6 +50,10 @@ class MenuScreen(Screen):
         yield Static("↑↓ choose · Enter set up a game", id="menu-hint")
         yield SteadyFooter()
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """No tournament where the app allows no bots from files (``arcade serve``)."""
+        return action != "tournament" or getattr(self.app, "allow_file_bots", True)
+
     def on_mount(self) -> None:
         games = self.query_one("#games", OptionList)
         games.focus()

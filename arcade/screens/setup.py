@@ -93,7 +93,10 @@ class SetupScreen(Screen):
                          id="setup-title")
             yield Static("Players", classes="setup-heading")
             choices = [("Human", HUMAN)] + [(f"bot: {name}", name) for name in self.bots]
-            choices.append(("bot from a file…", FILE))
+            if self.files_allowed:
+                choices.append(("bot from a file…", FILE))
+            else:  # a remembered bot from a file is not offered: the side's default
+                self.choices = tuple(self.defaults[i] if c == FILE else c for i, c in enumerate(self.choices))
             for side_index, side in enumerate(self.game_cls.sides):
                 with Horizontal(classes="setup-row"):
                     yield Label(plain(f"  {side.name}"), classes="setup-label")
@@ -343,6 +346,11 @@ class SetupScreen(Screen):
         if text:  # a long message (a load error, its reason and log) is brought into sight
             self.call_after_refresh(lambda: self.query_one("#setup").scroll_to_widget(error, animate=False))
 
+    @property
+    def files_allowed(self) -> bool:
+        """Whether bots from files may play (not in ``arcade serve`` without ``--allow-file-bots``)."""
+        return getattr(self.app, "allow_file_bots", True)
+
     def action_start(self) -> None:
         """Start with these players and options. File bots are admitted first (in a worker:
         ``bots.registry.admit`` loads each in its own process, in the sandbox chosen here, the
@@ -354,6 +362,9 @@ class SetupScreen(Screen):
             str(self.query_one(f"#side-{i}", Select).value) for i in range(2)
         )
         files = {i: self.query_one(f"#file-{i}", Input).value.strip() for i in range(2) if players[i] == FILE}
+        if files and not self.files_allowed:
+            self.show_error("bots from files are off here (arcade serve --allow-file-bots turns them on)")
+            return
         limits = Limits(sandbox=str(self.query_one("#sandbox", Select).value))
         if not files:
             self.open_game(players, settings, {}, limits)

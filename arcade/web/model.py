@@ -13,7 +13,7 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Iterator, Mapping, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
 """A standings row's fields (``arcade contest standings --json``'s ``standings``)."""
@@ -99,32 +99,51 @@ def slug(name: str) -> str:
 
 
 def games_from_record(path: str | os.PathLike, names: Mapping[str, str] | None = None,
-                      counted=lambda a, b: True) -> Iterator[SiteGame]:
+                      counted: Callable[[str, str], bool] = lambda a, b: True,
+                      damaged: list[str] | None = None) -> Iterator[SiteGame]:
     """The games of record file ``path`` (read by ``arcade.records.reader.RecordReader``: a regular
-    file, line by line, each checked), each as a ``SiteGame``. Players are named by ``names``
-    (a bot's name to a team's), else the header's ``teams`` (a contest's pair record), else
-    their short names; ``counted(a, b)`` says whether the pair's games count (bot names)."""
+    file, line by line, each line checked against the schema), each as a ``SiteGame``. Players
+    are named by ``names`` (a bot's name to a team's), else the header's ``teams`` (a contest's
+    pair record), else their short names; ``counted(a, b)`` says whether the pair's games count
+    (bot names). A damaged line is left out, its message added to ``damaged`` (without it: the
+    ``RecordError`` is raised); a file that is no record raises ``RecordError``."""
     from arcade.records.reader import RecordReader
-    from bots.external import short_name
+    from arcade.records.schema import RecordError, parse_game
 
     with RecordReader(path) as reader:
-        header = reader.header
-        teams = header.get("teams")
-        bots = header.get("bots", [])
-        labels: dict[str, str] = {}
-        if type(teams) is list and len(teams) == len(bots) and all(type(t) is str and t for t in teams):
-            labels = dict(zip(bots, teams))
-        for _number, line in reader.games():
-            a, b = line["pair"]
-            name_a, name_b = ((names or {}).get(x) or labels.get(x) or short_name(x) for x in (a, b))
-            first = line["first"]
-            sides = (name_a, name_b) if first == 0 else (name_b, name_a)
+        namer = _namer(reader.header, names or {})
+        for line in reader.lines:
+            if not line.complete or line.blank:
+                continue
+            try:
+                data = parse_game(line, reader.name)
+            except RecordError as exc:
+                if damaged is None:
+                    raise
+                damaged.append(str(exc))
+                continue
+            yield _site_game(data, namer, counted)
 
-            def side(player: int | None) -> int | None:
-                return None if player is None else (player if first == 0 else 1 - player)
 
-            yield SiteGame(
-                key=f"{line['stage']}/{a}/{b}/{line['number']}", sides=sides, moves=tuple(line["moves"]),
-                winner=side(line["winner"]), reason=line["reason"], termination=line.get("termination", "normal"),
-                forfeit=side(line.get("forfeit")), number=line["number"], stage=line["stage"],
-                counted=bool(counted(a, b)))
+def _namer(header: dict, names: Mapping[str, str]) -> Callable[[str], str]:
+    from bots.external import short_name
+
+    teams, bots = header.get("teams"), header.get("bots", [])
+    labels: dict[str, str] = {}
+    if type(teams) is list and len(teams) == len(bots) and all(type(t) is str and t for t in teams):
+        labels = dict(zip(bots, teams))
+    return lambda bot: names.get(bot) or labels.get(bot) or short_name(bot)
+
+
+def _site_game(line: dict, namer: Callable[[str], str], counted: Callable[[str, str], bool]) -> SiteGame:
+    a, b = line["pair"]
+    first = line["first"]
+    sides = (namer(a), namer(b)) if first == 0 else (namer(b), namer(a))
+
+    def side(player: int | None) -> int | None:
+        return None if player is None else (player if first == 0 else 1 - player)
+
+    return SiteGame(
+        key=f"{line['stage']}/{a}/{b}/{line['number']}", sides=sides, moves=tuple(line["moves"]),
+        winner=side(line["winner"]), reason=line["reason"], termination=line.get("termination", "normal"),
+        forfeit=side(line.get("forfeit")), number=line["number"], stage=line["stage"], counted=bool(counted(a, b)))

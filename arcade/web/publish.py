@@ -147,12 +147,14 @@ def publish(site: Site, out: str | os.PathLike) -> Report:
 
     started = time.perf_counter()
     out = Path(out)
+    from arcade.untrusted import clean
+
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"{clean(out)} is not a folder: the site is a folder of pages")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PublishError(f"cannot make {out}: {exc.strerror or exc}") from None
-    if not out.is_dir():
-        raise PublishError(f"{out} is not a folder")
+        raise PublishError(f"cannot make {clean(out)}: {exc.strerror or exc}") from None
     try:
         rules = load(site.contest.game)(**dict(site.contest.options))
     except (UnknownGame, ValueError, TypeError) as exc:
@@ -163,7 +165,7 @@ def publish(site: Site, out: str | os.PathLike) -> Report:
         write_site(site, rules, writer)
         writer.finish()
     except OSError as exc:
-        raise PublishError(f"cannot write the site in {out}: {exc.strerror or exc}") from None
+        raise PublishError(f"cannot write the site in {clean(out)}: {exc.strerror or exc}") from None
     report.seconds = time.perf_counter() - started
     report.files, report.bytes = size_of(out)
     return report

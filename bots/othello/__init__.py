@@ -232,6 +232,8 @@ def _alphabeta_hand(game: Othello) -> Bot:
 
 ANALYSIS_EMPTIES = 10
 """From this many empty squares the analysis solves the position exactly instead of searching."""
+ANALYSIS_DEPTH = 3
+"""The depth of the analysis's first answer, a few milliseconds after the position appears."""
 
 _ANALYSIS_ENGINE: Engine | None = None
 _ANALYSIS_LOCK = threading.Lock()
@@ -239,47 +241,116 @@ _ANALYSIS_LOCK = threading.Lock()
 still be finishing in its thread when the next one starts)."""
 
 
-def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = lambda: False) -> Analysis:
+def analysis_seconds(game: Othello) -> float:
+    """How long the analysis keeps deepening on one position: the game's time a move, what the
+    default ``alphabeta`` thinks (the same engine for as long: a hint at least as strong)."""
+    return move_time(game)
+
+
+def analyse(game: Othello, state: OthelloState, cancelled: Callable[[], bool] = lambda: False,
+            report: Callable[[Analysis], None] | None = None) -> Analysis:
     """The game screen's analysis: both sides' mobility, the learned evaluation as the expected
-    final disc margin for blue (a 3-ply search; solved exactly from ``ANALYSIS_EMPTIES``
-    empties) and the best move found, each line short enough for the side panel. A few milliseconds either way: it does not look at ``cancelled``."""
+    final disc margin for blue and the best move found with the depth it was found at, each line
+    short enough for the side panel.
+
+    The first answer comes from a ``ANALYSIS_DEPTH``-ply search (solved exactly from
+    ``ANALYSIS_EMPTIES`` empties), in milliseconds. Without ``report`` that is the answer. With
+    it (the screen gives one while a human thinks), the first answer is reported and the engine
+    keeps going while ``cancelled()`` is false: the exact solve first where ``alphabeta`` would
+    solve, then deeper and deeper searches, each finished depth reported
+    (``best move: d3 · depth 9…``), for ``analysis_seconds`` at most; the answer returned is the
+    deepest (``best move: d3 · depth 12``)."""
     blue_moves = legal_bits(state.blue, state.orange).bit_count()
     orange_moves = legal_bits(state.orange, state.blue).bit_count()
-    lines = [f"moves: blue {blue_moves} · orange {orange_moves}"]
+    head = f"moves: blue {blue_moves} · orange {orange_moves}"
     if state.over:
-        return Analysis(state, lines=tuple(lines))
+        return Analysis(state, lines=(head,))
     value, move, exact = _search_for_analysis(state)
+    quick = _analysis(state, head, value, move, exact, ANALYSIS_DEPTH)
+    if report is None or exact or move == PASS:
+        return quick
+    report(quick)
+    return _deepen(game, state, head, quick, cancelled, report)
+
+
+def _analysis(state: OthelloState, head: str, value: int, move: int, exact: bool, depth: int,
+              going: bool = False) -> Analysis:
+    """An ``Analysis`` of ``value`` for the mover (hundredths of a disc, or the exact margin) and
+    ``move``, found at ``depth`` (``going``: a deeper search is under way)."""
     if state.to_move == ORANGE:
         value = -value
+    lines = [head]
     if exact:
         margin = "a draw" if value == 0 else f"blue {'wins' if value > 0 else 'loses'} by {abs(value)}"
         lines.append(f"solved: {margin}")
-        blue_value = float(value)
-    else:  # one line of the side panel's 26 columns: "expected: blue +0.0 discs"
-        lines.append(f"expected: blue {signed_discs(value, 1)} discs")
-        blue_value = value / 100
-    lines.append(f"best move: {square_name(move)}")
-    return Analysis(state, best=move, value=blue_value, exact=exact, lines=tuple(lines))
+        lines.append(f"best move: {square_name(move)}")
+        return Analysis(state, best=move, value=float(value), exact=True, lines=tuple(lines))
+    # each line fits the side panel's 26 columns: "best move: d3 · depth 12…"
+    lines.append(f"expected: blue {signed_discs(value, 1)} discs")
+    lines.append(f"best move: {square_name(move)} · depth {depth}{'…' if going else ''}")
+    return Analysis(state, best=move, value=value / 100, exact=False, lines=tuple(lines))
+
+
+def _analysis_engine() -> Engine:
+    global _ANALYSIS_ENGINE
+    if _ANALYSIS_ENGINE is None:
+        _ANALYSIS_ENGINE = make_engine(PatternEvaluator(), parallel=False)  # the C core where built
+    return _ANALYSIS_ENGINE
 
 
 def _search_for_analysis(state: OthelloState) -> tuple[int, int, bool]:
     """(value for the mover: hundredths of a disc, or the exact margin in discs; the best move;
-    exact)."""
-    global _ANALYSIS_ENGINE
+    exact): the analysis's first answer."""
     with _ANALYSIS_LOCK:
-        if _ANALYSIS_ENGINE is None:
-            _ANALYSIS_ENGINE = make_engine(PatternEvaluator(), parallel=False)  # the C core where built
-        engine = _ANALYSIS_ENGINE
+        engine = _analysis_engine()
         p, o = state.mover_bits()
         if not legal_bits(p, o):
             return -engine.evaluate(o, p), PASS, False
         if 64 - (p | o).bit_count() <= ANALYSIS_EMPTIES:
             info = engine.solve(p, o)
             return _margin(info.score), info.move, True
-        info = engine.search(p, o, float("inf"), max_depth=3)
+        info = engine.search(p, o, float("inf"), max_depth=ANALYSIS_DEPTH)
         if abs(info.score) >= WIN:  # the search reached the end
             return _margin(info.score), info.move, True
         return info.score, info.move, False
+
+
+def _deepen(game: Othello, state: OthelloState, head: str, quick: Analysis, cancelled: Callable[[], bool],
+            report: Callable[[Analysis], None]) -> Analysis:
+    """``analyse``'s search beyond its first answer, as ``AlphaBetaBot`` spends its time: an
+    exact solve where it would solve (within 60 % of the time), else (or if that does not finish)
+    iterative deepening to the end of ``analysis_seconds``; each deeper answer reported."""
+    seconds = analysis_seconds(game)
+    best = quick
+
+    def deeper(info: SearchInfo) -> None:
+        nonlocal best
+        if info.depth > ANALYSIS_DEPTH or info.exact:
+            best = _from_search(state, head, info, going=True)
+            report(best)
+
+    with _ANALYSIS_LOCK:
+        engine = _analysis_engine()
+        p, o = state.mover_bits()
+        start = engine.clock()
+        if 64 - (p | o).bit_count() <= solve_empties(seconds, isinstance(engine, CompiledEngine)):
+            try:
+                info = engine.solve(p, o, start + 0.6 * seconds, cancelled)
+                return _analysis(state, head, _margin(info.score), info.move, True, 0)
+            except Timeout:
+                if cancelled():
+                    return best
+        info = engine.search(p, o, start + seconds, deeper, cancelled=cancelled, soft_fraction=1.0)
+    if info.depth <= ANALYSIS_DEPTH and not info.exact:
+        return quick  # stopped before it went deeper
+    return _from_search(state, head, info, going=False)
+
+
+def _from_search(state: OthelloState, head: str, info: SearchInfo, going: bool) -> Analysis:
+    """The ``Analysis`` of a search's ``info`` (exact when it reached the end)."""
+    if info.exact or abs(info.score) >= WIN:
+        return _analysis(state, head, _margin(info.score), info.move, True, info.depth)
+    return _analysis(state, head, info.score, info.move, False, info.depth, going)
 
 
 def _margin(score: int) -> int:

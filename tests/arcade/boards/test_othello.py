@@ -14,6 +14,15 @@ from games.othello import PASS, Othello, parse_square
 from tests.conftest import HUMANS, SIZE, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
 
 
+@pytest.fixture(autouse=True)
+def quick_analysis(monkeypatch):
+    """The analysis deepens for the game's time a move (10 s) while a human thinks, and ``settle``
+    waits for it: these tests, which look at the board and the panel, let it think half a second."""
+    import bots.othello
+
+    monkeypatch.setattr(bots.othello, "analysis_seconds", lambda game: 0.5)
+
+
 def first_pass_game(seed_from: int = 0) -> list[int]:
     """The moves of the first seeded random game that reaches a pass, up to just before it."""
     game = Othello()

@@ -200,3 +200,78 @@ async def test_turning_the_analysis_off_drops_the_one_being_made(monkeypatch):
         assert screen.board.analysed is None and screen.analyst.analysing is None
         log = "\n".join(strip.text for strip in screen.query_one("#commentary").lines)
         assert "analysis:" not in log
+
+
+class Spy:
+    """Othello's ``analyse`` as the screen calls it, each call recorded: the position, whether
+    it may keep going (``report``) and whether it ended because it was cancelled."""
+
+    def __init__(self, analyse) -> None:
+        self.analyse = analyse
+        self.calls: list[dict] = []
+
+    def __call__(self, game, state, cancelled=lambda: False, report=None):
+        call = {"state": state, "deepens": report is not None, "done": False, "cancelled": False}
+        self.calls.append(call)
+        extra = {} if report is None else {"report": report}
+        try:
+            return self.analyse(game, state, cancelled=cancelled, **extra)
+        finally:
+            call["cancelled"], call["done"] = cancelled(), True
+
+
+def depth_shown(screen) -> str:
+    line = next((line for line in side_panel(screen).splitlines() if "best move:" in line), "")
+    return line.split("depth ")[1].strip(" │") if "depth " in line else ""
+
+
+async def test_othellos_hint_deepens_while_the_human_thinks_and_stops_when_they_move(monkeypatch):
+    """Issue 33: the "best move" came from a 3-ply search 0.25 s after each position and lost
+    6–58 when followed against ``alphabeta``. While a human is to move it now keeps deepening in
+    its worker (the panel says the depth, ``…`` while it goes on), the screen answering keys
+    meanwhile; a move stops it, and on the bot's turn it gives its first answer only."""
+    import bots.othello as othello_bots
+    from tests.conftest import wait_until
+
+    spy = Spy(othello_bots.analyse)
+    monkeypatch.setattr(othello_bots, "analyse", spy)
+    monkeypatch.setattr(othello_bots, "analysis_seconds", lambda game: 600.0)  # only a move stops it
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "othello", ("human", "alphabeta-0.1s"))
+        await pilot.press("A")
+        await wait_until(pilot, lambda: depth_shown(screen).endswith("…") and int(depth_shown(screen)[:-1]) >= 7,
+                         what="the hint deepening to depth 7")
+        first = spy.calls[0]
+        assert first["deepens"] and not first["done"]
+        cursor = screen.board.cursor
+        await pilot.press("right")  # the board answers keys while the engine thinks
+        assert screen.board.cursor != cursor
+        best = screen.board.recommended(screen.state)
+        assert best in screen.game.legal_moves(screen.state)
+        play_moves(screen, [best])  # the human follows the hint
+        await wait_until(pilot, lambda: first["done"], what="the deepening to stop after the move")
+        assert first["cancelled"]
+        await wait_until(pilot, lambda: screen.state.to_move == 0 and len(spy.calls) >= 3,
+                         what="the bot's move and the human's next turn")
+        bot_turns = [call for call in spy.calls if call["state"].to_move == 1]
+        human_turns = [call for call in spy.calls if call["state"].to_move == 0]
+        assert bot_turns and not any(call["deepens"] for call in bot_turns)
+        assert all(call["deepens"] for call in human_turns)
+        screen.analyst.cancel()
+
+
+async def test_othellos_hint_stops_at_the_default_bots_time_and_says_its_last_depth(monkeypatch):
+    import bots.othello as othello_bots
+    from tests.conftest import wait_until
+
+    monkeypatch.setattr(othello_bots, "analysis_seconds", lambda game: 0.5)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_at_a_choice(pilot, "othello")
+        await pilot.press("A")
+        await wait_until(pilot, lambda: screen.analyst.analysing is None and screen.analyst.finished == screen.state,
+                         what="the analysis to finish")
+        shown = depth_shown(screen)
+        assert shown.isdigit() and int(shown) > othello_bots.ANALYSIS_DEPTH, side_panel(screen)
+        assert "analysing…" not in side_panel(screen)

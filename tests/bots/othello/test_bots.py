@@ -358,3 +358,82 @@ def test_analysis_of_a_near_even_position_reads_plus_zero(monkeypatch):
     monkeypatch.setattr(othello_bots, "_search_for_analysis", lambda state: (-3, 19, False))
     lines = othello_bots.analyse(game, state).lines
     assert "expected: blue +0.0 discs" in lines
+
+
+def midgame(plies: int = 20, seed: int = 3):
+    game = Othello()
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(plies):
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    return game, state
+
+
+def test_the_analysis_without_report_is_its_first_answer_and_says_its_depth():
+    import bots.othello as othello_bots
+
+    game, state = midgame()
+    analysis = othello_bots.analyse(game, state)
+    assert analysis.lines[-1].endswith(f"· depth {othello_bots.ANALYSIS_DEPTH}")
+    assert analysis.best in game.legal_moves(state)
+
+
+def test_the_analysis_keeps_deepening_until_cancelled_and_says_each_depth(monkeypatch):
+    """Issue 33: the hint came from a 3-ply search while the bot it advised against searched
+    seconds deep. Given ``report``, it reports ever deeper answers (``depth N…``) while it is let
+    go on, and stops within moments of ``cancelled``."""
+    import time
+
+    import bots.othello as othello_bots
+
+    monkeypatch.setattr(othello_bots, "analysis_seconds", lambda game: 600.0)  # only the cancel stops it
+    game, state = midgame()
+    seen = []
+    stop_at = {}
+
+    def cancelled() -> bool:
+        if len(seen) >= 6 and "at" not in stop_at:
+            stop_at["at"] = time.monotonic()
+        return "at" in stop_at
+
+    analysis = othello_bots.analyse(game, state, cancelled=cancelled, report=seen.append)
+    stopped = time.monotonic() - stop_at["at"]
+    depths = [int(a.lines[-1].split("depth ")[1].rstrip("…")) for a in seen]
+    assert depths[0] == othello_bots.ANALYSIS_DEPTH and depths == sorted(set(depths)) and depths[-1] >= 8
+    assert all(a.lines[-1].endswith("…") for a in seen[1:]) and all(a.best in game.legal_moves(state) for a in seen)
+    assert analysis.best in game.legal_moves(state) and not analysis.lines[-1].endswith("…")
+    assert stopped < 5.0  # the engine looks at the cancel every few milliseconds; a loaded machine is slow
+
+
+def test_the_analysis_thinks_as_long_as_the_default_bot_and_stops_by_itself(monkeypatch):
+    import time
+
+    import bots.othello as othello_bots
+
+    assert othello_bots.analysis_seconds(Othello()) == AlphaBetaBot(Othello()).move_seconds()
+    assert othello_bots.analysis_seconds(Othello(time_limit=2.5)) == 2.5
+    game, state = midgame()
+    game = Othello(time_limit=0.3)
+    started = time.monotonic()
+    seen = []
+    analysis = othello_bots.analyse(game, state, report=seen.append)
+    assert time.monotonic() - started < 30  # its own time is up, nobody cancelled it
+    depth = int(analysis.lines[-1].split("depth ")[1])
+    assert depth > othello_bots.ANALYSIS_DEPTH and analysis.best == seen[-1].best
+
+
+def test_the_analysis_solves_where_the_bot_would_and_reports_the_exact_margin(monkeypatch):
+    import bots.othello as othello_bots
+
+    game, state = midgame(plies=44, seed=5)
+    empties = 64 - (state.blue | state.orange).bit_count()
+    assert othello_bots.ANALYSIS_EMPTIES < empties <= 16 and not state.over
+    seen = []
+    analysis = othello_bots.analyse(game, state, report=seen.append)
+    assert analysis.exact and analysis.lines[1].startswith("solved: ")
+    p, o = state.mover_bits()
+    from bots.othello import _margin
+
+    margin = _margin(Engine(PatternEvaluator(), parallel=False).solve(p, o).score)
+    assert seen and not seen[0].exact  # the quick answer came first
+    assert analysis.value == (margin if state.to_move == 0 else -margin)

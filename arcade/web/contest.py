@@ -1,0 +1,110 @@
+"""A contest's folder (``arcade.contest``) as a site: ``site_of(DIR)`` reads its ``contest.toml``, its
+database (the standings, exactly ``arcade contest standings``'s, and the submissions with their
+verdicts) and its pairs' records (the games, through the one safe reader), and
+``publish_contest(DIR, OUT)`` writes the site (``arcade contest publish DIR OUT``; ``arcade
+contest run DIR --publish OUT`` calls it after each batch of games). ``OUT/standings.json`` holds
+the board as ``arcade contest standings --json`` prints it."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from arcade.web.model import Contest, Site, SiteGame, Submission
+from arcade.web.publish import Report, publish, write_whole
+
+
+def site_of(folder: str | os.PathLike, db=None, config=None, say: Callable[[str], None] | None = None,
+            now: datetime | None = None) -> tuple[Site, dict]:
+    """The site of the contest in ``folder`` (``db``, ``config``: the run's own, else opened here)
+    and the board as ``arcade contest standings --json`` gives it. A damaged record line is left
+    out, said through ``say``."""
+    from arcade.contest.closing import closing_result
+    from arcade.contest.config import load
+    from arcade.contest.db import Database
+    from arcade.contest.standings import as_dicts, standings
+
+    folder = Path(folder)
+    config = config or load(folder)
+    if db is None:
+        with Database(folder) as opened:
+            return site_of(folder, opened, config, say, now)
+    rows = as_dicts(standings(db, config))
+    submissions = db.submissions()
+    current = {s.digest for s in db.current()}
+    owners = {s.digest: s.team for s in submissions if s.verdict == "accepted"}
+    games = list(contest_games(folder, owners, current, say))
+    contest = Contest(
+        game=config.game, options=dict(config.options), title=f"{_title(config.game)} contest",
+        games_per_pair=config.games, format=config.format, scoring=config.scoring, points=config.points,
+        closes=config.closes, time_limit=config.time,
+        updated=(now or datetime.now(timezone.utc)).isoformat(timespec="seconds"))
+    site = Site(contest, rows, [Submission(s.team, s.submitted, s.verdict == "accepted", s.reason) for s in submissions],
+                games)
+    board = {"game": config.game, "games_per_pair": config.games, "points": config.points, "standings": rows,
+             "closing": closing_result(folder)}
+    return site, board
+
+
+def _title(game: str) -> str:
+    from arcade.catalog import CATALOG
+
+    entry = CATALOG.get(game)
+    return entry.title if entry else game
+
+
+def contest_games(folder: Path, owners: dict[str, str], current: set[str],
+                  say: Callable[[str], None] | None) -> list[SiteGame]:
+    """Every pair's games (``DIR/records/A--B.jsonl``), in the order of the files' names then
+    the games' numbers; a file or line that is damaged is left out and said."""
+    from arcade.records.schema import RecordError
+    from arcade.web.model import games_from_record
+
+    games: list[SiteGame] = []
+    for path in sorted((folder / "records").glob("*--*.jsonl")):
+        damaged: list[str] = []
+        try:
+            games.extend(sorted(games_from_record(path, owners, lambda a, b: a in current and b in current, damaged),
+                                key=lambda g: g.number))
+        except RecordError as exc:
+            damaged.append(str(exc))
+        for message in damaged:
+            if say:
+                say(f"left out of the site: {message}")
+    return games
+
+
+def publish_contest(folder: str | os.PathLike, out: str | os.PathLike, db=None, config=None,
+                    say: Callable[[str], None] | None = None) -> Report:
+    """Write (or bring up to date) the site of the contest in ``folder`` in ``out``."""
+    site, board = site_of(folder, db, config, say)
+    report = publish(site, out)
+    data = (json.dumps(board) + "\n").encode()
+    target = Path(out) / "standings.json"
+    try:
+        same = target.read_bytes() == data
+    except OSError:
+        same = False
+    if not same:
+        write_whole(target, data)
+    return report
+
+
+def publish_command(folder: str, out: str) -> int:
+    """``arcade contest publish DIR OUT``: the site written, one line saying what was done; a
+    problem in one line (``UsageError``), never a traceback."""
+    import sys
+
+    from arcade.commands.common import UsageError
+    from arcade.untrusted import clean
+    from arcade.web.publish import PublishError
+
+    try:
+        report = publish_contest(folder, out, say=lambda line: print(clean(line), file=sys.stderr))
+    except PublishError as exc:
+        raise UsageError(str(exc)) from None
+    print(report.line(clean(out)))
+    return 0

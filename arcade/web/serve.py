@@ -1,0 +1,80 @@
+"""``arcade serve``: the arcade in browsers, by ``textual-serve`` (Textual's own way to run an app
+as a web page). Each browser that opens the page gets its own app in its own process
+(``python -m arcade.web.served``); bots from files and tournaments are off unless the instructor
+passes ``--allow-file-bots``. It listens on loopback unless told otherwise, and says so.
+
+The page is ``textual-serve``'s own, less its link to a web font elsewhere (a lab may be offline:
+the page uses the fonts it serves itself), and the address its script connects back to is the one
+the browser used (a lab's students reach the server by its name or address, not by ``--host``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"
+DEFAULT_PORT = 8000
+_HOST_HEADER = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+_FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>\s*", re.IGNORECASE | re.DOTALL)
+
+
+def command(allow_file_bots: bool) -> str:
+    """The shell command ``textual-serve`` starts for each browser."""
+    return " ".join(shlex.quote(part) for part in (
+        sys.executable, "-m", "arcade.web.served", *(["--allow-file-bots"] if allow_file_bots else [])))
+
+
+def page_templates() -> Path:
+    """A folder holding ``textual-serve``'s page template without its link to fonts elsewhere."""
+    import textual_serve
+
+    source = Path(textual_serve.__file__).parent / "templates"
+    folder = Path(tempfile.mkdtemp(prefix="arcade-serve-"))
+    for template in source.iterdir():
+        if template.is_file():
+            (folder / template.name).write_text(_FONT_LINK.sub("", template.read_text(encoding="utf-8")),
+                                                encoding="utf-8")
+    return folder
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def make_server(host: str, port: int, allow_file_bots: bool):
+    """The ``textual-serve`` server of the arcade."""
+    from textual_serve.server import Server
+
+    class ArcadeServer(Server):
+        async def handle_index(self, request):
+            """The page, its script pointed back at the address the browser used."""
+            if _HOST_HEADER.fullmatch(request.host or ""):
+                self.public_url = f"http://{request.host}"
+            return await super().handle_index(request)
+
+        async def on_startup(self, app) -> None:
+            self.console.print(announcement(host, port, allow_file_bots), highlight=False, markup=False, soft_wrap=True)
+
+    return ArcadeServer(command(allow_file_bots), host=host, port=port, title="Contest Arcade",
+                        templates_path=str(page_templates()))
+
+
+def announcement(host: str, port: int, allow_file_bots: bool) -> str:
+    """What ``arcade serve`` says when it is listening."""
+    where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+    reach = ("on loopback only: browsers on this machine alone (--host 0.0.0.0 lets a lab's machines in)"
+             if is_loopback(host) else f"on {host}: browsers on other machines can reach it")
+    files = ("bots from files and tournaments are ON (--allow-file-bots): they run on this machine"
+             if allow_file_bots else "bots from files and tournaments are off (--allow-file-bots turns them on)")
+    return f"arcade serve: listening at {where}, {reach}\n{files}; each browser gets its own app. Ctrl+C stops it."

@@ -1,0 +1,141 @@
+"""The published site (``arcade.web``): each replay's steps are the rules' positions, texts from
+outside are text, the site is written incrementally, a record file's games read through the safe
+reader, and ``arcade contest publish``'s one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from arcade import cli
+from arcade.catalog import CATALOG
+from arcade.web.frames import DRAWERS, replay
+from arcade.web.model import SiteGame, games_from_record, slug
+from arcade.web.publish import publish
+from arcade.web.render import json_script
+from tests.arcade.web.helpers import HOSTILE, facts, frame_facts, page_data, played, site, site_game
+
+OPTIONS = {"ludo": {"preset": "contest"}}
+
+
+def test_every_game_of_the_catalog_has_a_drawing():
+    assert set(DRAWERS) == set(CATALOG)
+
+
+@pytest.mark.parametrize("game_id", list(CATALOG))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32))
+def test_a_replays_steps_are_the_rules_positions(game_id, seed):
+    game, states, moves = played(game_id, seed, OPTIONS.get(game_id))
+    steps = replay(game, moves)
+    assert not steps.problem
+    assert len(steps.frames) == len(states)
+    for state, frame in zip(states, steps.frames):
+        assert frame_facts(game_id, frame["board"], steps.fixed) == facts(game_id, state)
+        assert frame["status"] == game.describe(state)
+    said = [line for frame in steps.frames[1:] for line in frame["say"]]
+    commentator = game.commentator()
+    assert said == [line for state in states[1:] for line in commentator.see(state)]
+    assert [row[2] for row in steps.rows] == [game.move_label(b, a.event.move) for b, a in zip(states, states[1:])]
+
+
+def test_a_replay_says_where_a_record_stops_making_sense_and_a_forfeit():
+    game, states, moves = played("toothpicks", 1)
+    steps = replay(game, (*moves[:2], "7"))
+    assert len(steps.frames) == 3 and "stops making sense at move 3 ('7'" in steps.problem
+    assert steps.frames[-1]["say"][-1] == steps.problem
+    steps = replay(game, moves[:2], ending="Player 1 strategy took >1000ms to return a move")
+    assert steps.frames[-1]["status"] == "Player 1 strategy took >1000ms to return a move"
+
+
+@given(st.text())
+def test_json_script_never_closes_its_element_and_reads_back(text):
+    value = {"say": [text, "</script><script>alert(1)</script>", "<!--", "\u2028"]}
+    encoded = str(json_script(value))
+    assert "<" not in encoded and ">" not in encoded and "&" not in encoded and encoded.isascii()
+    assert json.loads(encoded) == value
+
+
+@given(st.text(min_size=1))
+def test_a_slug_is_a_plain_file_name_and_two_names_never_share_one(name):
+    made = slug(name)
+    assert re.fullmatch(r"[a-z0-9_-]{1,51}", made) and made not in (".", "..")
+    assert slug(name + "x") != made and (name.lower() == name or slug(name.lower()) != made)
+
+
+def test_hostile_texts_are_shown_as_text_everywhere(tmp_path):
+    game, states, moves = played("toothpicks", 2)
+    hostile_reason = "strategy produced an error (ValueError: </script><script>window.__pwned=3</script>)"
+    games = [site_game("g/1", (HOSTILE, "plain"), states, moves)]
+    games.append(SiteGame("g/2", ("plain", HOSTILE), moves[:1], 0, hostile_reason, "error", 1, number=2))
+    data = site("toothpicks", [HOSTILE, "plain"], games)
+    publish(data, tmp_path / "site")
+    pages = list((tmp_path / "site").rglob("*.html"))
+    assert len(pages) == 2 + 2 + 2  # index, rules; two teams; two games
+    for page in pages:
+        text = page.read_text()
+        assert "<img" not in text and "window.__pwned=1</script>" not in text and "<script>window" not in text
+        assert "</script><script>" not in text
+        assert all(s in ("", ' src="../static/replay.js"') for s in re.findall(r"<script([^>]*)>(?!</)", text)
+                   if 'type="application/json"' not in s)
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x onerror=&#34;window.__pwned=2&#34;&gt;&amp;amp;" in index
+    forfeit = next(p for p in pages if "g-2" in p.name)
+    assert page_data(forfeit)["frames"][-1]["say"][-1] == hostile_reason
+
+
+def test_only_what_a_new_game_changes_is_written_again(tmp_path):
+    out = tmp_path / "site"
+    games = []
+    for number in range(1, 7):
+        _game, states, moves = played("dfootball", number, {"n": 3})
+        teams = ("ann", "bob") if number % 2 else ("bob", "cy")
+        games.append(site_game(f"g/{number}", teams, states, moves, number))
+    first = publish(site("dfootball", ["ann", "bob", "cy"], games[:5], {"n": 3}), out)
+    assert len(first.written) == 2 + 3 + 5 + 2  # index, rules, three teams, five games, two static files
+    again = publish(site("dfootball", ["ann", "bob", "cy"], games[:5], {"n": 3}), out)
+    assert again.written == [] and again.kept == len(first.written)
+    added = publish(site("dfootball", ["ann", "bob", "cy"], games, {"n": 3}, updated="2025-03-03T11:00:00+00:00"), out)
+    assert sorted(added.written) == sorted(["index.html", f"games/{slug('g/6')}.html",
+                                            f"teams/{slug('bob')}.html", f"teams/{slug('cy')}.html"])
+    dropped = publish(site("dfootball", ["ann", "bob", "cy"], games[1:], {"n": 3}), out)
+    assert dropped.removed == [f"games/{slug('g/1')}.html"] and not (out / dropped.removed[0]).exists()
+    (out / f"games/{slug('g/2')}.html").unlink()  # a page lost from the folder is made again
+    assert f"games/{slug('g/2')}.html" in publish(site("dfootball", ["ann", "bob", "cy"], games[1:], {"n": 3}),
+                                                  out).written
+
+
+def test_a_record_files_games_come_through_the_safe_reader(tmp_path, capsys):
+    record = tmp_path / "m.jsonl"
+    assert cli.main(["match", "hog", "always_roll_6", "always_roll_3", "--games", "3", "--seed", "5", "--record", str(record)]) == 0
+    lines = [json.loads(line) for line in record.read_text().splitlines()[1:]]
+    got = list(games_from_record(record))
+    assert [g.number for g in got] == [1, 2, 3]
+    for game, line in zip(got, lines):
+        assert list(game.moves) == line["moves"]
+        players = ("always_roll_6", "always_roll_3")
+        assert game.sides == (players if line["first"] == 0 else players[::-1])
+        winner = None if line["winner"] is None else players[line["winner"]]
+        assert (None if game.winner is None else game.sides[game.winner]) == winner
+    with record.open("a") as handle:
+        handle.write('{"stage": "match"}\n')
+    damaged: list[str] = []
+    assert len(list(games_from_record(record, damaged=damaged))) == 3 and "line 5" in damaged[0]
+    with pytest.raises(Exception, match="line 5"):
+        list(games_from_record(record))
+
+
+def test_publish_says_what_is_wrong_in_one_line(tmp_path, capsys):
+    (tmp_path / "file").write_text("x")
+    assert cli.main(["contest", "publish", str(tmp_path / "none"), str(tmp_path / "out")]) == 2
+    assert "holds no contest" in capsys.readouterr().err
+    assert cli.main(["contest", "new", str(tmp_path / "c"), "--game", "toothpicks", "--sandbox", "none"]) == 0
+    assert cli.main(["contest", "publish", str(tmp_path / "c"), str(tmp_path / "file")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a folder" in err
+    assert cli.main(["contest", "publish", str(tmp_path / "c"), str(tmp_path / "out")]) == 0
+    assert "No team has an accepted submission yet." in (tmp_path / "out" / "index.html").read_text()
