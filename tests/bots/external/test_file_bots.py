@@ -156,7 +156,8 @@ def test_the_memory_cap_is_adjustable():
         ("import_error.py:strategy", "RuntimeError: broken at import"),
         ("chatty.py:missing", "chatty.py has no function 'missing'; its functions: strategy"),
         ("chatty.py:not_a_function", "'not_a_function' in chatty.py is not a function"),
-        ("memory_at_import.py:strategy", "strategy exceeded the memory cap (1 GiB, while loading memory_at_import.py)"),
+        ("memory_at_import.py:strategy", "strategy exceeded the memory cap (1 GiB, reached while loading "
+                                         "memory_at_import.py: MemoryError"),
     ],
 )
 def test_a_file_that_cannot_be_loaded_forfeits_every_game_and_probe_says_why(name, words, capfd):
