@@ -112,7 +112,31 @@ def rebuild(folder: str | os.PathLike, say=print) -> tuple[int, int, int]:
             if got:
                 db.add_games(*got[0], got[1])
                 games += len(got[1])
+        _exact_again(folder, db)
     return len(lines), games, damaged
+
+
+def _exact_again(folder: Path, db: Database) -> None:
+    """Hog's exact pairs computed again from the submissions' kept tables (``hog_exact``)."""
+    import json
+
+    from arcade.contest.config import load
+
+    config = load(folder)
+    if config.scoring != "exact":
+        return
+    from arcade.contest.hog_exact import exact_chance
+
+    tables = {}
+    for sub in db.current():
+        try:
+            tables[sub.digest] = json.loads((folder / "tables" / f"{sub.digest}.json").read_text())["table"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    digests = sorted(d for d, table in tables.items() if table)
+    for i, a in enumerate(digests):
+        for b in digests[i + 1:]:
+            db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
 
 
 def _read_pair(path: Path, secret: int, say) -> tuple[tuple | None, int]:

@@ -118,17 +118,22 @@ class ContestRunner(Runner):
 
 
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
-               say: Callable[[str], None]) -> int:
-    """Play the missing games of the next ``BATCH`` pairs (newest first); the games played."""
+               say: Callable[[str], None]) -> tuple[int, bool]:
+    """Play the missing games of the next ``BATCH`` pairs (newest first): the games played, and
+    whether anything was done (games, pairs computed exactly, records read)."""
     current = db.current()
     logs.teams.update({s.digest: s.team for s in current})
     pairs = missing_pairs(db, config, current)[:BATCH]
     if not pairs:
-        return 0
+        return 0, False
+    computed = 0
     if config.scoring == "exact":
         from arcade.contest.hog_exact import score_exactly
 
-        pairs = score_exactly(folder, config, db, current, pairs, say)
+        sampled = score_exactly(folder, config, db, current, pairs, say, logs.limits)
+        computed, pairs = len(pairs) - len(sampled), sampled
+        if computed:
+            say(f"computed {computed} pair(s) exactly")
     runner.use(folder, current)
     tasks: list[Task] = []
     for index, (a, b) in enumerate(pairs):
@@ -151,7 +156,7 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         logs.close()
     if got:
         say(f"played {len(got)} game{'s' * (len(got) != 1)} of {len({i for i, _ in got})} pair(s)")
-    return len(got) or len(pairs)
+    return len(got), bool(got or computed or pairs)
 
 
 def publish_board(folder: Path, config: Config, db: Database, out: str) -> None:
@@ -188,9 +193,9 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                 from arcade.contest.inbox import read_inbox
 
                 read_inbox(folder, say, quiet)
-            done = play_batch(folder, config, db, runner, logs, say)
-            played += done
-            if done:
+            games, progressed = play_batch(folder, config, db, runner, logs, say)
+            played += games
+            if progressed:
                 if publish:
                     publish_board(folder, config, db, publish)
                 continue
