@@ -1,0 +1,237 @@
+"""The contest on the web in a real browser (Debian's headless Chromium, driven by Selenium through
+its chromedriver): the leaderboard shows the standings ``arcade contest standings`` computed, a
+hostile team name and reason are text (no script runs, no console error); every game's replay
+steps forward and back with the keys and shows the rules' position at each step; ``arcade
+serve`` shows the menu and a game of Toothpick Takeaway is played to the end by key presses.
+
+Without ``chromium`` and ``chromedriver`` these tests skip, except under
+``ARCADE_REQUIRE_BROWSER=1`` (CI installs both and sets it), where they fail."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from arcade import cli
+from arcade.catalog import CATALOG
+from arcade.web.model import slug
+from arcade.web.publish import publish
+from games.othello import square_name
+from tests.arcade.web.helpers import HOSTILE, facts, played, site, site_game
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+SHOTS = os.environ.get("ARCADE_WEB_SHOTS")  # a folder: the tests leave their screenshots there
+
+
+def wait_for(condition, deadline: float = 60.0, what: str = "the condition"):
+    """``condition()``'s first true value, waited for (a busy machine is slow, never wrong)."""
+    start = time.monotonic()
+    while True:
+        value = condition()
+        if value:
+            return value
+        assert time.monotonic() - start < deadline, f"{what} did not happen in {deadline:.0f} s"
+        time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (CHROMIUM and DRIVER):
+        if os.environ.get("ARCADE_REQUIRE_BROWSER") == "1":
+            pytest.fail("chromium and chromedriver are needed (apt-get install chromium chromium-driver)")
+        pytest.skip("no chromium and chromedriver (Debian's chromium, chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    driver.set_page_load_timeout(120)
+    yield driver
+    driver.quit()
+
+
+def shot(driver, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        driver.save_screenshot(str(Path(SHOTS) / f"{name}.png"))
+
+
+def console_errors(driver) -> list[dict]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def press(driver, key: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(key).perform()
+
+
+# -- the leaderboard ----------------------------------------------------------------------------
+
+def test_the_leaderboard_shows_the_contests_standings_and_hostile_texts_as_text(browser, tmp_path, capsys,
+                                                                                 monkeypatch):
+    from arcade.contest.run import run
+    from arcade.contest.submit import submit
+
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+    folder = tmp_path / "c"
+    assert cli.main(["contest", "new", str(folder), "--game", "toothpicks", "--games", "4", "--sandbox", "none"]) == 0
+    bots = {"alpha": "def strategy(left):\n    return 1\n", "bravo": "def strategy(left):\n    return min(2, left)\n",
+            "mallory": "def strategy(left):\n    raise ValueError('<script>window.__pwned=1</script>')\n"}
+    for team, source in bots.items():
+        (tmp_path / f"{team}.py").write_text(source)
+        submit(folder, team, str(tmp_path / f"{team}.py"))
+    run(folder, say=lambda line: None)
+    capsys.readouterr()
+    assert cli.main(["contest", "standings", str(folder), "--json"]) == 0
+    computed = json.loads(capsys.readouterr().out)["standings"]
+    assert cli.main(["contest", "publish", str(folder), str(tmp_path / "site")]) == 0
+    browser.get((tmp_path / "site" / "index.html").as_uri())
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#leaderboard tbody tr')].map(r => [...r.cells].map(c => c.textContent.trim()))")
+    shown = [[r[0].lstrip("★ "), r[1], *r[2:9]] for r in rows]
+    keys = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points")
+    assert shown == [[f"{row[k]:g}" if isinstance(row[k], float) else str(row[k]) for k in keys] for row in computed]
+    shot(browser, "leaderboard")
+    browser.get((tmp_path / "site" / "teams" / f"{slug('mallory')}.html").as_uri())
+    reason = browser.execute_script("return document.querySelector('#submissions td.reason').textContent")
+    assert "<script>window.__pwned=1</script>" in reason
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert console_errors(browser) == []
+
+
+def test_a_hostile_team_name_is_text_on_every_page(browser, tmp_path):
+    _game, states, moves = played("othello", 4)
+    data = site("othello", [HOSTILE, "plain"], [site_game("g/1", (HOSTILE, "plain"), states, moves)])
+    publish(data, tmp_path / "site")
+    pages = [tmp_path / "site" / "index.html", tmp_path / "site" / "teams" / f"{slug(HOSTILE)}.html",
+             tmp_path / "site" / "games" / f"{slug('g/1')}.html"]
+    for page in pages:
+        browser.get(page.as_uri())
+        text = browser.execute_script("return document.body.innerText")
+        assert HOSTILE in text, page
+        assert browser.execute_script("return window.__pwned === undefined && document.images.length === 0")
+        assert console_errors(browser) == []
+    shot(browser, "hostile-game")
+
+
+# -- every game's replay ------------------------------------------------------------------------
+
+READ_BOARD = {
+    "dfootball": "return {pieces: [...document.querySelectorAll('#board td[data-piece]')].map(td => td.dataset.piece || '.').join('')}",
+    "othello": "return Object.fromEntries([...document.querySelectorAll('#board [data-disc]')].map(c => [c.dataset.square, c.dataset.disc || '.']))",
+    "ludo": "return {red: [...document.querySelectorAll('#board .ludo-sq')].map(c => [+c.dataset.square, +c.dataset.red]),"
+            " blue: [...document.querySelectorAll('#board .ludo-sq')].map(c => [+c.dataset.square, +c.dataset.blue]),"
+            " pens: [...document.querySelectorAll('#board .ludo-count')].map(c => +c.dataset.pen)}",
+    "hog": "return {scores: [...document.querySelectorAll('#board .hog-score')].map(s => +s.dataset.score)}",
+    "toothpicks": "return {left: document.querySelectorAll('#board .stick:not(.gone)').length}",
+}
+
+
+def drawn(driver, game_id: str) -> dict:
+    board = driver.execute_script(READ_BOARD[game_id])
+    if game_id == "othello":
+        return {"discs": "".join(board[square_name(sq)] for sq in range(64))}
+    if game_id == "ludo":
+        return {side: [count for _square, count in sorted(board[side])] for side in ("red", "blue")} | {"pens": board["pens"]}
+    return board
+
+
+@pytest.mark.parametrize("game_id", list(CATALOG))
+def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(browser, tmp_path, game_id):
+    game, states, moves = played(game_id, 11)
+    publish(site(game_id, ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)]), tmp_path / "site")
+    browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
+    last = len(states) - 1
+    keys = ["\ue014"] * min(last, 30) + ["\ue012"] * 3 + ["\ue010", "\ue012", "\ue011", "\ue014", "\ue014"]
+    step = 0
+    for key in [None, *keys]:
+        if key is not None:
+            press(browser, key)
+            step = {"\ue014": min(last, step + 1), "\ue012": max(0, step - 1), "\ue010": last, "\ue011": 0}[key]
+        assert browser.execute_script("return document.getElementById('board').dataset.step") == str(step)
+        assert drawn(browser, game_id) == facts(game_id, states[step]), f"step {step}"
+        assert browser.execute_script("return document.getElementById('status').textContent") == game.describe(states[step])
+        if step == min(last, 30):
+            shot(browser, f"replay-{game_id}")
+    assert console_errors(browser) == []
+
+
+# -- arcade serve -------------------------------------------------------------------------------
+
+CAPTURE = """
+window.__screen = "";
+const decoder = new TextDecoder();
+const Native = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const socket = protocols === undefined ? new Native(url) : new Native(url, protocols);
+  socket.addEventListener("message", (event) => {
+    if (event.data instanceof ArrayBuffer) { window.__screen += decoder.decode(event.data, {stream: true}); }
+  });
+  return socket;
+};
+window.WebSocket.prototype = Native.prototype;
+for (const name of ["CONNECTING", "OPEN", "CLOSING", "CLOSED"]) { window.WebSocket[name] = Native[name]; }
+"""
+"""Kept beside the page's own script: what the served app writes to the browser's terminal."""
+
+ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[PX^_].*?\x1b\\|\x1b.", re.S)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_arcade_serve_plays_toothpick_takeaway_to_the_end_by_keys(browser, tmp_path):
+    port = free_port()
+    command = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "serve", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "COLUMNS": "200"})
+    try:
+        said = server.stdout.readline()
+        assert f"listening at http://127.0.0.1:{port}/, on loopback only" in said
+        assert "bots from files and tournaments are off" in server.stdout.readline()
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE})
+        browser.get(f"http://127.0.0.1:{port}/")
+        screen = lambda: ESCAPES.sub("", browser.execute_script("return window.__screen"))  # noqa: E731
+        wait_for(lambda: "Choose a game" in screen() and "Toothpick Takeaway" in screen(), 120, "the menu")
+        assert "Tournament" not in screen()  # tournaments are off without --allow-file-bots
+        shot(browser, "serve-menu")
+        browser.execute_script("document.querySelector('.xterm-helper-textarea').focus()")
+        press(browser, "\ue015")  # down: Toothpick Takeaway
+        press(browser, "\ue007")  # enter: its setup
+        wait_for(lambda: "Players" in screen(), 60, "the setup screen")
+        assert "from a file" not in screen()
+        from selenium.webdriver.common.action_chains import ActionChains
+        from selenium.webdriver.common.keys import Keys
+
+        ActionChains(browser).key_down(Keys.CONTROL).send_keys("s").key_up(Keys.CONTROL).perform()
+        wait_for(lambda: "toothpick" in screen().split("Players")[-1], 60, "the game")
+        end = re.compile(r"Player [12] took the last toothpick and wins")
+        start = time.monotonic()
+        while not end.search(screen()):
+            assert time.monotonic() - start < 180, "the game did not end"
+            press(browser, "1")
+            time.sleep(0.5)
+        shot(browser, "serve-game-over")
+        assert end.search(screen())
+    finally:
+        server.terminate()
+        server.wait(30)
