@@ -11,7 +11,12 @@ the names a spec without ``:function`` looks for, first to last, are ``default_f
 
 ``toothpicks``  ``strategy(toothpicks_left) -> take``
     ``toothpicks_left`` is an ``int``; the answer an ``int``, 1 to the largest take (2 unless the
-    game's option says otherwise) and at most what is left.
+    game's option says otherwise) and at most what is left. The argument is the notebook's
+    ``Board`` too (``games.toothpicks.Board``: ``the_board.state`` the toothpicks left,
+    ``the_board.move_set`` the takes allowed), and a file may be the notebook's ``Player`` class
+    (``file.py`` alone finds ``Player`` when there is no ``strategy``; ``file.py:MyPlayer`` names
+    another): its ``move(the_board)`` plays, on a ``Player()`` (or on the class, for the notebook's
+    own ``def move(the_board)`` without ``self``).
 
 ``hog``  ``final_strategy(score, opponent_score) -> dice``
     The contest's ``final_strategy`` (a file with only ``strategy`` plays that). The two totals,
@@ -42,6 +47,9 @@ the names a spec without ``:function`` looks for, first to last, are ``default_f
     ``player`` is the mover's letter, ``"B"`` (blue, moves first) or ``"O"``. The answer is the
     square's name as the course writes it, ``"E3"`` or ``"E 3"`` (any case), or ``"P"`` to pass
     when there is no move; a pair ``("E", 3)`` does too.
+
+A spec's function may be an object's method built with literal arguments, as a course's own
+script builds it (``path.py:TDPlayer(color=0).make_a_move``: ``bots.external.entry``).
 
 The default time per move is the course's where it has one (100 ms in D-Football; Othello the
 game's ``time_limit`` option, 10 s as in the course) and ``DEFAULT_TIME_LIMIT`` (1 s) otherwise.
@@ -90,6 +98,9 @@ class Adapter:
     game_id = ""
     signature = ""
     default_functions: tuple[str, ...] = ("strategy",)
+    player_method: str | None = None
+    """The method by which the course's own player class plays (the notebook's ``Player.move``),
+    when it has one: a class named as the bot is made and plays by it (``from_class``)."""
 
     @property
     def default_function(self) -> str:
@@ -107,6 +118,26 @@ class Adapter:
                 if found is not None:
                     break
         return found
+
+    def from_class(self, cls: type) -> Callable:
+        """In the bot's process: the function that plays for the player class ``cls``, its
+        ``player_method``: on the class itself when that method takes one argument and no
+        ``self`` (the notebook's ``def move(the_board)``), else on ``cls()``. ``TypeError`` (one
+        line) when it has no such method or cannot be made without arguments."""
+        import inspect
+
+        name = self.player_method or ""
+        method = inspect.getattr_static(cls, name, None)
+        if method is None:
+            raise TypeError(f"class {cls.__name__} has no method {name!r} to play with")
+        if isinstance(method, (staticmethod, classmethod)) or _takes_one(method):
+            return getattr(cls, name)
+        try:
+            player = cls()
+        except TypeError as exc:
+            raise TypeError(f"{cls.__name__}() cannot be made without arguments ({exc}): name it with them, "
+                            f"file.py:{cls.__name__}(...).{name}") from None
+        return getattr(player, name)
 
     def usage(self) -> str:
         """A line on a file bot for this game: the spec, the signature and the default names."""
@@ -137,6 +168,18 @@ class Adapter:
         return whole_number(value)
 
 
+def _takes_one(function: Any) -> bool:
+    """Whether ``function`` (a class's plain function) takes exactly one positional argument:
+    then it has no ``self`` and is called on the class (the notebook's ``def move(the_board)``)."""
+    import inspect
+
+    if not inspect.isfunction(function):
+        return False
+    kinds = [p.kind for p in inspect.signature(function).parameters.values() if p.default is p.empty]
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return sum(kind in positional for kind in kinds) == 1 and inspect.Parameter.VAR_POSITIONAL not in kinds
+
+
 def _check_in(move: Any, legal: Sequence, shown: str, legal_text: str) -> Any:
     if move not in legal:
         raise WrongAnswer(f"{shown} is not a legal move here; legal: {legal_text}")
@@ -146,9 +189,16 @@ def _check_in(move: Any, legal: Sequence, shown: str, legal_text: str) -> Any:
 class ToothpicksAdapter(Adapter):
     game_id = "toothpicks"
     signature = "strategy(toothpicks_left) -> take"
+    default_functions = ("strategy", "Player")  # the function; else the notebook's Player class
+    player_method = "move"  # the notebook's Player.move(the_board)
 
     def request(self, game, state) -> list:
-        return [state.left]
+        return [state.left, game.max_take]
+
+    def call(self, fn: Callable, args: list) -> Any:
+        from games.toothpicks import Board
+
+        return fn(Board(*args))  # the count itself, and the notebook's Board (.state, .move_set)
 
     def to_move(self, game, state, answer: Any) -> int:
         legal = game.legal_moves(state)

@@ -16,7 +16,8 @@ the count is a multiple of ``max_take + 1``; otherwise the winning move takes
 ``count % (max_take + 1)``.
 
 The notebook's own function is here too: ``display_turn_tree(cards_left, player, cards_taken,
-turn)`` prints the tree of every continuation exactly as the notebook prints it.
+turn)`` prints the tree of every continuation exactly as the notebook prints it; and its
+``Board`` as a strategy is handed it (``Board``: ``state``, ``move_set``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Iterator
 from games.base import Event, Game, IllegalMove, Option, Result, Side, State
 
 __all__ = [
+    "Board",
     "Toothpicks",
     "TakeState",
     "TakeEvent",
@@ -128,6 +130,34 @@ class Toothpicks(Game):
 
     def score_text(self, state: TakeState, side: int) -> str:
         return f"took {state.taken[side]}"
+
+
+# -- the notebook's classes, as a strategy sees them ----------------------------------------------
+
+class Board(int):
+    """The notebook's ``Board`` as a strategy is handed it: ``state``, the toothpicks left (the
+    notebook's ``self.state``), and ``move_set``, the takes allowed now (``[1, 2]``; ``[1]`` with
+    one left). It is also the count itself, an ``int``, so a strategy written as
+    ``strategy(toothpicks_left)`` and one written against the notebook's classes
+    (``the_board.state``) read the same argument."""
+
+    move_set: list[int]
+
+    def __new__(cls, left: int, max_take: int = 2) -> "Board":
+        board = super().__new__(cls, left)
+        board.move_set = list(range(1, min(max_take, left) + 1))
+        return board
+
+    @property
+    def state(self) -> int:
+        """The toothpicks on the table."""
+        return int(self)
+
+    def __str__(self) -> str:  # printed, it is the count (as the int it stands for)
+        return str(int(self))
+
+    def __repr__(self) -> str:
+        return f"Board(state={int(self)}, move_set={self.move_set})"
 
 
 # -- the notebook's analysis -------------------------------------------------------------------

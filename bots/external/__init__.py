@@ -17,6 +17,8 @@ The package
 - ``transport``: the seam the host talks through: the real process, or a script in memory;
 - ``child``: the bot's end, the process that loads the file and answers;
 - ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function``;
+  ``entry``: the part after the ``:``, a function or an object's method built with literal
+  arguments (``TDPlayer(color=0).make_a_move``), parsed by the arcade and built by the bot;
 - ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals);
 - ``sandbox``: how the bot's process is contained (bubblewrap, rlimits, cgroups; the modes are
   ``bots.limits.SANDBOXES``), and ``sandbox_launch``, root's launcher of bwrap as ``nobody``

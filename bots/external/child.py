@@ -115,20 +115,28 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     bot's ``numpy<2`` is the numpy it gets), and the courses' helper modules last
     (``bots/course_modules/``: ``from dice import six_sided``, ``from state import getmoves``; the
     bot's own ``dice.py`` wins). Without the name asked for, the game's other default names are
-    tried (``Adapter.find_function``)."""
+    tried (``Adapter.find_function``). ``function`` may be an entry (``bots.external.entry``):
+    ``TDPlayer(color=0).make_a_move`` builds the object here and takes its method; a class the
+    game's course plays by a method (Toothpick Takeaway's ``Player``) is made and its method taken."""
     from bots import DEPS, course_modules_path
 
     sys.path.insert(0, str(path.parent))
     if (path.parent / DEPS).is_dir():
         sys.path.insert(1, str(path.parent / DEPS))
     sys.path.append(course_modules_path())
+    from bots.external.entry import parse_entry
+
+    entry = parse_entry(function)  # checked by the arcade already (an EntryError is a ValueError)
     module = load_module(path, package)
-    fn = adapter.find_function(module, function)
-    if fn is None:
+    found = adapter.find_function(module, entry.name)
+    if found is None:
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
                  and getattr(v, "__module__", None) == module.__name__]
-        raise LookupError(f"{path.name} has no function {function!r}"
+        raise LookupError(f"{path.name} has no function {entry.name!r}"
                           + (f"; its functions: {', '.join(names)}" if names else ""))
+    fn = entry.build(found)  # an object's method: its class's code runs here, in the bot's process
+    if isinstance(fn, type) and adapter.player_method:
+        fn = adapter.from_class(fn)  # the course's player class (the notebook's Player): its method
     if not callable(fn):
         raise TypeError(f"{function!r} in {path.name} is not a function")
     return fn

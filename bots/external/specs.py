@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bots.base import printable
+from bots.external.entry import EntryError, parse_entry
 from bots.external.rlang import R_SUFFIXES, is_r_file, r_problem
 
 SUFFIXES = (".py", *R_SUFFIXES)
@@ -16,19 +17,30 @@ class BadSpec(ValueError):
     """A file bot spec that names no loadable function; the message says why."""
 
 
+def split_spec(name: str) -> tuple[str, str, str]:
+    """``name`` cut at the ``:`` before its entry, as ``str.rpartition`` cuts it: ``(path, ":",
+    entry)``, or ``("", "", name)`` without one. An entry's arguments may hold a ``:`` of their
+    own (``bot.py:Player(name="a:b").move``): the cut is the last ``:`` before the first ``(``."""
+    bracket = name.find("(")
+    if bracket < 0:
+        return name.rpartition(":")
+    path, sep, head = name[:bracket].rpartition(":")
+    return (path, sep, head + name[bracket:]) if sep else ("", "", name)
+
+
 def is_file_spec(name: str) -> bool:
     """Whether ``name`` names a file bot (``x.py`` or ``x.py:function``, ``x.R`` or
     ``x.R:function``, or a package's folder ``path/to/pkg`` or ``pkg:function``) rather than a
     built-in."""
-    path, sep, _function = name.rpartition(":")
+    path, sep, _function = split_spec(name)
     return name.endswith(SUFFIXES) or bool(sep and path.endswith(SUFFIXES)) or _package_spec(name) is not None
 
 
 def _package_spec(name: str) -> tuple[str, str] | None:
     """``(folder, function)`` when ``name`` is a package's folder (one holding ``__init__.py``)
     written with a ``/`` or a ``:function``, so that no built-in bot's name is ever taken for one."""
-    path, sep, function = name.rpartition(":")
-    if not sep or "/" in function:
+    path, sep, function = split_spec(name)
+    if not sep or "/" in function.partition("(")[0]:
         path, function = name, ""
     if not (sep or "/" in path):
         return None
@@ -53,7 +65,7 @@ def short_name(name: str) -> str:
     """A bot's name for a table: a file bot's file name and function, a built-in's name as is."""
     if not is_file_spec(name):
         return name
-    path, sep, function = name.rpartition(":")
+    path, sep, function = split_spec(name)
     package = _package_spec(name)
     if package is not None and not name.endswith(SUFFIXES):
         path, function = package
@@ -66,7 +78,7 @@ def short_name(name: str) -> str:
 def named_file(spec: str) -> tuple[Path, str]:
     """The file ``spec`` names, as written (not resolved: it may be a link), and its function
     (``""``: the game's default). A package's folder stands for its ``__init__.py``."""
-    path_text, sep, function = spec.rpartition(":")
+    path_text, sep, function = split_spec(spec)
     if not sep or not path_text.endswith(SUFFIXES):
         path_text, function = spec, ""
     package = _package_spec(spec)
@@ -87,8 +99,11 @@ def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
         problem = r_problem(game_id, function)
         if problem:
             raise BadSpec(f"bot {spec!r}: {problem}")
-    elif not function.isidentifier():
-        raise BadSpec(f"bot {spec!r}: {function!r} is not a function name (write path/to/file.py:function)")
+    else:
+        try:
+            parse_entry(function)  # parsed, not evaluated: the bot's own process builds it
+        except EntryError as exc:
+            raise BadSpec(f"bot {printable(spec[:80])!r}: {exc} (write path/to/file.py:function)") from None
     if not path.is_file():
         raise BadSpec(f"bot {spec!r}: no such file {str(path)!r} (write path/to/file.py:function)")
     return path.resolve(), function

@@ -28,7 +28,8 @@ def test_the_contests_names_come_first():
     assert ADAPTERS["hog"].default_functions == ("final_strategy", "strategy")
     assert ADAPTERS["ludo"].default_functions == ("engine", "your_engine")
     assert ADAPTERS["dfootball"].default_functions == ("my_strategy", "strategy")
-    assert ADAPTERS["toothpicks"].default_functions == ADAPTERS["othello"].default_functions == ("strategy",)
+    assert ADAPTERS["toothpicks"].default_functions == ("strategy", "Player")  # the notebook's class
+    assert ADAPTERS["othello"].default_functions == ("strategy",)
     for adapter in ADAPTERS.values():
         assert adapter.default_function == adapter.default_functions[0]
         assert adapter.signature.startswith(adapter.default_function + "(")
@@ -69,6 +70,8 @@ SUBMISSIONS = [
     ("hog_contest", "hog_contest.py", "hog", "more_boar", 4),
     ("own_dice", "hog.py", "hog", "always_roll_6", 2),
     ("robot_ludo", "engine.py", "ludo", "random", 2),
+    ("toothpick_notebook", "notebook_player.py", "toothpicks", "random", 4),
+    ("toothpick_notebook", "board_strategy.py", "toothpicks", "random", 4),
 ]
 
 
@@ -117,6 +120,43 @@ def test_without_its_own_dice_the_course_dice_is_found_instead(tmp_path, mode):
                         "--sandbox", mode, "--json")
     assert done.returncode != 0
     assert "cannot import name 'WHOSE' from 'dice'" in done.stderr
+
+
+# -- players that are objects ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("folder, spec, game, wins", [
+    # the notebook's Player with its `def move(the_board)` (no self): found without :function
+    ("toothpick_notebook", "notebook_player.py", "toothpicks", 6),
+    ("toothpick_notebook", "board_strategy.py:SmartPlayer", "toothpicks", 6),  # a class: SmartPlayer().move
+    ("toothpick_notebook", "board_strategy.py:SmartPlayer(greedy=False).move", "toothpicks", 6),
+    # Robot Ludo's tournament script plays TDPlayer(color=0).make_a_move
+    ("ludo_player", "td_player.py:TDPlayer(color=0, weights=[1.0, 0.5], name='td:1').make_a_move", "ludo", None),
+])
+def test_a_player_object_plays_as_its_course_builds_it(tmp_path, logs, mode, folder, spec, game, wins):
+    """Issue 33, items 1 and 2: a Toothpick Takeaway player written against the notebook's classes
+    (``the_board.state``, ``Player.move``) plays every game without a forfeit (and, playing the
+    notebook's analysis, wins every one of six from ten against ``always_1``), and an object's
+    method built with literal arguments is a bot, built in the bot's own process."""
+    own_folder(tmp_path, folder)
+    opponent = "always_1" if game == "toothpicks" else "random"
+    done = arcade_match(tmp_path / "submissions", game, f"{folder}/{spec}", opponent, "--games", "6", "--seed", "4",
+                        "--sandbox", mode, "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["forfeits"] == [0, 0], result["forfeit_reasons"]
+    if wins is not None:
+        assert result["wins"][0] == wins
+
+
+def test_a_players_class_that_needs_arguments_says_how_to_name_it(tmp_path):
+    folder = own_folder(tmp_path, "ludo_player")
+    (folder / "player.py").write_text("class Player:\n    def __init__(self, colour):\n        pass\n\n"
+                                      "    def move(self, the_board):\n        return 1\n")
+    done = arcade_match(folder.parent, "toothpicks", "ludo_player/player.py", "random", "--sandbox", "none")
+    assert done.returncode == 2
+    line, = done.stderr.strip().splitlines()
+    assert "Player() cannot be made without arguments" in line and "file.py:Player(...).move" in line
 
 
 # -- a bot that is a package ---------------------------------------------------------------------

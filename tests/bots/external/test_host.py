@@ -75,7 +75,7 @@ def test_a_move_goes_out_as_the_adapters_request_and_comes_back_a_move():
     transport = bench.transports[0]
     load_message, seed, move = transport.sent
     assert load_message == Load(path=str(GOOD), function="good", game="toothpicks", memory=DEFAULT_MEMORY, processes=None)
-    assert seed == Seed(7) and move == Move([bench.game.initial_state().left])
+    assert seed == Seed(7) and move == Move([bench.game.initial_state().left, bench.game.max_take])
     assert bench.ask() == 2 and len(bench.transports) == 1  # one process serves every move
 
 
