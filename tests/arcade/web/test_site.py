@@ -139,3 +139,25 @@ def test_publish_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "is not a folder" in err
     assert cli.main(["contest", "publish", str(tmp_path / "c"), str(tmp_path / "out")]) == 0
     assert "No team has an accepted submission yet." in (tmp_path / "out" / "index.html").read_text()
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+async def test_arcade_serve_offers_no_file_bot_nor_tournament_unless_allowed(allowed):
+    from textual.widgets import Select
+
+    from arcade.app import ArcadeApp
+    from arcade.screens.setup import FILE, SetupScreen
+    from arcade.web.serve import announcement, command
+
+    app = ArcadeApp(allow_file_bots=allowed)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert bool(app.screen.check_action("tournament", ())) is allowed
+        await app.push_screen(SetupScreen(CATALOG["toothpicks"], choices=("mine.py:strategy", "perfect")))
+        await pilot.pause()
+        side = app.screen.query_one("#side-0", Select)
+        assert (FILE in [value for _prompt, value in side._options]) is allowed
+        assert (side.value == FILE) is allowed
+    assert ("--allow-file-bots" in command(allowed)) is allowed
+    said = announcement("127.0.0.1", 8000, allowed)
+    assert "loopback only" in said and ("are ON" if allowed else "are off") in said
+    assert "loopback" not in announcement("0.0.0.0", 8000, allowed).split("\n")[0].split(",")[1]
