@@ -27,7 +27,7 @@ The course referee's own board print (``*`` empty, ``B`` blue, ``O`` orange, row
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from games.base import Event, Game, IllegalMove, Option, Result, Side, State
 
@@ -82,85 +82,71 @@ def parse_square(text: str) -> int | None:
     return None
 
 
+_BYTE_SQUARES = tuple(tuple(tuple(8 * row + i for i in range(8) if byte >> i & 1) for byte in range(256))
+                      for row in range(8))
+"""For each row of the board and each byte of its discs, the squares set (``bits_to_squares``)."""
+_R0, _R1, _R2, _R3, _R4, _R5, _R6, _R7 = _BYTE_SQUARES
+
+
 def bits_to_squares(bits: int) -> list[int]:
-    """The squares of a bitboard, ascending."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    """The squares of a bitboard, ascending (a row's byte at a time, from tables)."""
+    return [*_R0[bits & 255], *_R1[bits >> 8 & 255], *_R2[bits >> 16 & 255], *_R3[bits >> 24 & 255],
+            *_R4[bits >> 32 & 255], *_R5[bits >> 40 & 255], *_R6[bits >> 48 & 255], *_R7[bits >> 56 & 255]]
+
+
+_REVERSED_BYTE = bytes(int(f"{byte:08b}"[::-1], 2) for byte in range(256))
+_FROM_BYTES = int.from_bytes
+
+
+def rotated(bits: int) -> int:
+    """A bitboard turned half round (square ``s`` to ``63 - s``): its bytes in reverse order,
+    each byte's bits reversed (a table)."""
+    return _FROM_BYTES((bits & FULL).to_bytes(8, "little").translate(_REVERSED_BYTE), "big")
 
 
 def legal_bits(p: int, o: int) -> int:
-    """The squares where the side with discs ``p`` can move against discs ``o`` (a bitboard)."""
-    empty = FULL ^ (p | o)
-    oi = o & _INNER
-    # east (<< 1)
-    t = oi & (p << 1)
+    """The squares where the side with discs ``p`` can move against discs ``o`` (a bitboard).
+
+    Four directions' fills, each run once over two boards packed into one integer with a 64-bit
+    gap: the position, and the position turned half round (``rotated``), on which west is east,
+    south north, south-west north-east and south-east north-west. The rotated board's moves are
+    turned back at the end. Half the operations of eight directions on one board."""
+    pp = p | rotated(p) << 128
+    oo = o | rotated(o) << 128
+    oi = oo & _INNER2
+    # east (<< 1), and west on the rotated board
+    t = oi & (pp << 1)
     t |= oi & (t << 1)
     m = oi & (oi << 1)
     t |= m & (t << 2)
     m &= m << 2
     t |= m & (t << 4)
     moves = t << 1
-    # west (>> 1)
-    t = oi & (p >> 1)
-    t |= oi & (t >> 1)
-    m = oi & (oi >> 1)
-    t |= m & (t >> 2)
-    m &= m >> 2
-    t |= m & (t >> 4)
-    moves |= t >> 1
-    # north (<< 8)
-    t = o & (p << 8)
-    t |= o & (t << 8)
-    m = o & (o << 8)
+    # north (<< 8), and south
+    t = oo & (pp << 8)
+    t |= oo & (t << 8)
+    m = oo & (oo << 8)
     t |= m & (t << 16)
     m &= m << 16
     t |= m & (t << 32)
     moves |= t << 8
-    # south (>> 8)
-    t = o & (p >> 8)
-    t |= o & (t >> 8)
-    m = o & (o >> 8)
-    t |= m & (t >> 16)
-    m &= m >> 16
-    t |= m & (t >> 32)
-    moves |= t >> 8
-    # north-east (<< 9)
-    t = oi & (p << 9)
+    # north-east (<< 9), and south-west
+    t = oi & (pp << 9)
     t |= oi & (t << 9)
     m = oi & (oi << 9)
     t |= m & (t << 18)
     m &= m << 18
     t |= m & (t << 36)
     moves |= t << 9
-    # north-west (<< 7)
-    t = oi & (p << 7)
+    # north-west (<< 7), and south-east
+    t = oi & (pp << 7)
     t |= oi & (t << 7)
     m = oi & (oi << 7)
     t |= m & (t << 14)
     m &= m << 14
     t |= m & (t << 28)
     moves |= t << 7
-    # south-west (>> 9)
-    t = oi & (p >> 9)
-    t |= oi & (t >> 9)
-    m = oi & (oi >> 9)
-    t |= m & (t >> 18)
-    m &= m >> 18
-    t |= m & (t >> 36)
-    moves |= t >> 9
-    # south-east (>> 7)
-    t = oi & (p >> 7)
-    t |= oi & (t >> 7)
-    m = oi & (oi >> 7)
-    t |= m & (t >> 14)
-    m &= m >> 14
-    t |= m & (t >> 28)
-    moves |= t >> 7
-    return moves & empty
+    return ((moves & FULL) | rotated(moves >> 128 & FULL)) & (FULL ^ (p | o))
 
 
 def legal_pair(p: int, o: int) -> int:
@@ -311,10 +297,15 @@ def perft(p: int, o: int, depth: int, passed: bool = False) -> int:
 
 @dataclass(frozen=True, kw_only=True)
 class OthelloState(State):
-    """A position: the ``blue`` and ``orange`` discs as bitboards (bit ``square``)."""
+    """A position: the ``blue`` and ``orange`` discs as bitboards (bit ``square``).
+
+    ``legal`` is the side to move's legal squares as a bitboard when ``Othello.play`` has worked
+    them out already (it must, to know whether the game is over), else ``-1``: a cache, not part
+    of the position (not compared, not shown)."""
 
     blue: int
     orange: int
+    legal: int = field(default=-1, compare=False, repr=False)
 
     def discs(self, side: int) -> int:
         return self.blue if side == BLUE else self.orange
@@ -346,6 +337,8 @@ class OthelloEvent(Event):
     flipped: tuple[int, ...] = ()
     passed: bool = False
 
+
+_new = object.__new__
 
 INITIAL_BLUE = (1 << 27) | (1 << 36)  # D4, E5
 INITIAL_ORANGE = (1 << 28) | (1 << 35)  # E4, D5
@@ -394,15 +387,47 @@ class Othello(Game):
         """Squares that flip, ascending; ``[PASS]`` when there is none; ``[]`` when over."""
         if state.result is not None:
             return []
-        p, o = state.mover_bits()
-        moves = legal_bits(p, o)
+        moves = state.legal
+        if moves < 0:
+            p, o = state.mover_bits()
+            moves = legal_bits(p, o)
         return bits_to_squares(moves) if moves else [PASS]
 
     def play(self, state: OthelloState, move: int) -> OthelloState:
         if state.result is not None:
             raise IllegalMove("the game is over")
         mover = state.to_move
-        p, o = state.mover_bits()
+        p, o = (state.orange, state.blue) if mover == ORANGE else (state.blue, state.orange)
+        legal = state.legal if state.legal >= 0 else legal_bits(p, o)
+        if type(move) is int and 0 <= move < 64 and legal >> move & 1:  # a legal square: the fast way
+            return self._place(state, mover, p, o, move)
+        return self._play_checked(state, mover, p, o, move)
+
+    def _place(self, state: OthelloState, mover: int, p: int, o: int, move: int) -> OthelloState:
+        """``state`` after the legal square ``move`` of ``mover`` (discs ``p``, against ``o``); the
+        next side's legal squares worked out once, for the end and for ``legal``."""
+        flips = flip_bits(p, o, move)
+        p |= flips | (1 << move)
+        o ^= flips
+        n = flips.bit_count()
+        # the event and the state made as their dataclasses' __init__ would make them (every
+        # field set, the same values), without its per-field object.__setattr__: a third of the cost
+        event = _new(OthelloEvent)
+        event.__dict__.update(side=mover, move=move, square=move, flipped=tuple(bits_to_squares(flips)), passed=False,
+                              text=f"{self.sides[mover].name} plays {COLUMNS[move & 7]}{(move >> 3) + 1}, "
+                                   f"flipping {n} disc{'s' if n != 1 else ''}")
+        blue, orange = (p, o) if mover == BLUE else (o, p)
+        following = legal_bits(o, p)
+        if following or legal_bits(p, o):  # the next side moves, or passes: not over
+            nxt = _new(OthelloState)
+            nxt.__dict__.update(to_move=1 - mover, ply=state.ply + 1, event=event, result=None, blue=blue,
+                                orange=orange, legal=following)
+            return nxt
+        return self._settle(OthelloState(to_move=1 - mover, blue=blue, orange=orange, ply=state.ply + 1, event=event))
+
+    def _play_checked(self, state: OthelloState, mover: int, p: int, o: int, move: int) -> OthelloState:
+        """``play`` for anything but a legal square: a pass (legal only without a square), or the
+        illegal move's reason in the seed's words."""
         name = self.sides[mover].name
         if move == PASS and not isinstance(move, bool):
             if legal_bits(p, o):
@@ -416,15 +441,7 @@ class Othello(Game):
         if problem:
             shown = square_name(move) if isinstance(move, int) and 0 <= move < 64 else repr(move)
             raise IllegalMove(f"{shown} is not a legal move: {problem}")
-        flips = flip_bits(p, o, move)
-        p |= flips | (1 << move)
-        o ^= flips
-        flipped = tuple(bits_to_squares(flips))
-        n = len(flipped)
-        text = f"{name} plays {square_name(move)}, flipping {n} disc{'s' if n != 1 else ''}"
-        event = OthelloEvent(mover, move, text, square=move, flipped=flipped)
-        blue, orange = (p, o) if mover == BLUE else (o, p)
-        return self._settle(OthelloState(to_move=1 - mover, blue=blue, orange=orange, ply=state.ply + 1, event=event))
+        return self._place(state, mover, p, o, int(move))  # an int subclass naming a legal square
 
     def _settle(self, state: OthelloState) -> OthelloState:
         """Fill in the result if the board is full or neither side can move."""

@@ -302,3 +302,71 @@ def test_each_placement_follows_at_most_one_pass_so_no_game_outlasts_120_plies(s
     assert len(placed) <= 60 and moves[-1] != PASS and moves[0] != PASS
     assert all(not (a == PASS and b == PASS) for a, b in zip(moves, moves[1:]))
     assert len(moves) <= game.max_game_length() == 120
+
+
+# -- the game API's fast path (issue 33: random playouts at OpenSpiel's speed) ------------------
+
+disjoint_boards = st.tuples(st.integers(0, FULL), st.integers(0, FULL)).map(lambda po: (po[0], po[1] & ~po[0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(disjoint_boards)
+def test_legal_bits_is_the_naive_rule_on_any_board(boards):
+    """The packed, half-turned fill against the square-by-square rule, on any two disjoint
+    bitboards (reachable or not)."""
+    p, o = boards
+    assert legal_bits(p, o) == sum(1 << s for s in range(64) if naive_flips(p, o, s))
+
+
+@given(st.integers(0, FULL))
+def test_rotated_turns_the_board_half_round(bits):
+    from games.othello import rotated
+
+    assert rotated(bits) == sum(1 << (63 - s) for s in range(64) if bits >> s & 1)
+    assert rotated(rotated(bits)) == bits
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_play_makes_what_the_dataclasses_make_and_caches_the_next_sides_moves(seed):
+    """The fast path of ``play`` (fields set straight, the next side's moves kept in
+    ``state.legal``) gives states and events equal to ones built by their constructors, and the
+    cache is the next side's legal squares; a state built without it works them out."""
+    from games.othello import OthelloState
+
+    game = Othello()
+    rng = random.Random(seed)
+    state = game.initial_state()
+    while not state.over:
+        move = rng.choice(game.legal_moves(state))
+        after = game.play(state, move)
+        event = after.event
+        again = OthelloEvent(event.side, event.move, event.text, square=event.square, flipped=event.flipped,
+                             passed=event.passed)
+        assert event == again and hash(event) == hash(again) and repr(event) == repr(again)
+        built = game.state_from(after.blue, after.orange, after.to_move, after.ply)
+        built = OthelloState(to_move=built.to_move, ply=built.ply, event=event, result=built.result,
+                             blue=built.blue, orange=built.orange)
+        assert after == built and hash(after) == hash(built) and repr(after) == repr(built)
+        assert built.legal == -1 and game.legal_moves(built) == game.legal_moves(after)
+        if not after.over and after.legal >= 0:
+            p, o = after.mover_bits()
+            assert after.legal == legal_bits(p, o)
+        if move != PASS:
+            assert event.text == f"{game.sides[state.to_move].name} plays {square_name(move)}, flipping " \
+                                 f"{len(event.flipped)} disc{'s' if len(event.flipped) != 1 else ''}"
+        state = after
+
+
+def test_a_square_given_as_an_int_subclass_or_a_bool_is_judged_as_before():
+    import enum
+
+    game = Othello()
+    state = game.initial_state()
+    first = game.legal_moves(state)[0]
+    Square = enum.IntEnum("Square", {"FIRST": first})
+    assert game.play(state, Square.FIRST) == game.play(state, first)
+    with pytest.raises(IllegalMove):
+        game.play(state, True)
+    with pytest.raises(IllegalMove, match="no trap"):
+        game.play(state, 0)
