@@ -33,7 +33,8 @@ def register(subparsers) -> None:
     where.add_argument("--cluster", metavar="tcp://HOST:PORT", help="play on a Dask cluster")
     run.add_argument("--watch", action="store_true", help="keep going as submissions arrive (the inbox too), "
                                                            "until the contest closes")
-    run.add_argument("--publish", metavar="OUT", help="write the board to OUT (JSON) after each batch of games")
+    run.add_argument("--publish", metavar="OUT", help="keep the contest's site in folder OUT (arcade contest publish's) "
+                                                      "up to date as games finish")
     standings = sub.add_parser("standings", help="the board")
     standings.add_argument("dir", metavar="DIR")
     form = standings.add_mutually_exclusive_group()
@@ -93,14 +94,8 @@ def run(args) -> int:
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    publish = None
-    if args.publish:
-        from arcade.commands.common import check_output
-
-        check_output(args.publish, "--publish")
-        publish = args.publish
     try:
-        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster, publish=publish)
+        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster, publish=args.publish)
     except KeyboardInterrupt:
         raise KeyboardInterrupt("interrupted: run it again to go on (nothing played is lost)") from None
     print(f"{played} game{'s' * (played != 1)} played; nothing missing")

@@ -159,27 +159,23 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
     return len(got), bool(got or computed or pairs)
 
 
-def publish_board(folder: Path, config: Config, db: Database, out: str) -> None:
-    """The board as JSON in ``out``, replaced whole (a reader never sees half of it)."""
-    import json
-    import os
+def publish_site(folder: Path, config: Config, db: Database, out: str, say: Callable[[str], None]) -> None:
+    """The contest's site (``arcade.web.contest``) brought up to date in folder ``out``: only the
+    pages that changed are written; a site that cannot be written is a ``ContestError``."""
+    from arcade.web.contest import publish_contest
+    from arcade.web.publish import PublishError
 
-    from arcade.contest.standings import as_dicts, standings
-
-    data = json.dumps({"game": config.game, "standings": as_dicts(standings(db, config))}) + "\n"
-    part = f"{out}.part"
     try:
-        Path(part).write_text(data, encoding="utf-8")
-        os.replace(part, out)
-    except OSError as exc:
-        raise ContestError(f"cannot write --publish {out}: {exc.strerror or exc}") from None
+        publish_contest(folder, out, db=db, config=config, say=say)
+    except PublishError as exc:
+        raise ContestError(f"--publish: {exc}") from None
 
 
 def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | None = None,
         say: Callable[[str], None] = print, poll: float = 1.0, quiet: float = 2.0, publish: str | None = None) -> int:
     """Play what is missing (``watch``: and keep going as submissions arrive, the inbox read,
-    until the contest closes; then its closing stage), the board written to ``publish`` after
-    each batch. The games played."""
+    until the contest closes; then its closing stage), the contest's site kept in folder
+    ``publish`` (at the start, after each batch of games, at the end). The games played."""
     folder = Path(folder)
     config = load(folder)
     limits = settle(config)
@@ -188,6 +184,8 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
+        if publish:
+            publish_site(folder, config, db, publish, say)
         while True:
             if watch:
                 from arcade.contest.inbox import read_inbox
@@ -197,7 +195,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
             played += games
             if progressed:
                 if publish:
-                    publish_board(folder, config, db, publish)
+                    publish_site(folder, config, db, publish, say)
                 continue
             config = replace(config, closes=load(folder).closes)  # the instructor may move the closing time
             if not watch or config.closed():
@@ -207,4 +205,6 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
             from arcade.contest.closing import run_closing
 
             run_closing(folder, config, limits, jobs, say)
+            if publish:
+                publish_site(folder, config, db, publish, say)
     return played

@@ -46,7 +46,7 @@ def test_submissions_arriving_while_run_watches_are_played_and_nothing_twice(tmp
         assert submit(folder, team, bot(tmp_path, name)).accepted
     env = {**os.environ, "ARCADE_BOT_LOGS": str(tmp_path / "logs")}
     process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--jobs", "2", "--watch", "--publish",
-                                str(tmp_path / "board.json")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                str(tmp_path / "site")], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         wait_for(lambda: len(records(folder)) >= 1, "the first game", process)
@@ -61,7 +61,7 @@ def test_submissions_arriving_while_run_watches_are_played_and_nothing_twice(tmp
         (evil / "mine.py").write_text(BOTS["far"])
         wait_for(lambda: len(records(folder)) == 36, "the four teams' 36 games", process)
         wait_for(lambda: len(os.listdir(folder / "inbox" / ".done")) == 2, "both drops judged", process)
-        published = tmp_path / "board.json"
+        published = tmp_path / "site" / "standings.json"
         wait_for(lambda: published.exists() and sum(r["games"] for r in json.loads(published.read_text())["standings"])
                  == 72, "the published board", process)
         board = json.loads(published.read_text())
@@ -72,6 +72,7 @@ def test_submissions_arriving_while_run_watches_are_played_and_nothing_twice(tmp
     done = sorted(os.listdir(folder / "inbox" / ".done"))
     assert done[0].endswith("-accepted-dave") or done[1].endswith("-accepted-dave")
     assert any(name.endswith("-rejected-Eve") for name in done) and board["game"] == "dfootball"
+    assert len(list((tmp_path / "site" / "games").iterdir())) == 36  # every game's replay page
     with Database(folder) as db:
         assert sorted(db.counts().values()) == [6] * 6
 

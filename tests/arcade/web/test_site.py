@@ -141,6 +141,35 @@ def test_publish_says_what_is_wrong_in_one_line(tmp_path, capsys):
     assert "No team has an accepted submission yet." in (tmp_path / "out" / "index.html").read_text()
 
 
+def test_contest_run_publish_keeps_the_site_as_games_finish(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+    folder, out = tmp_path / "c", tmp_path / "site"
+    assert cli.main(["contest", "new", str(folder), "--game", "toothpicks", "--games", "1", "--sandbox", "none"]) == 0
+    (tmp_path / "file").write_text("x")
+    assert cli.main(["contest", "run", str(folder), "--publish", str(tmp_path / "file")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--publish" in err and "is not a folder" in err
+    for team, answer in (("ann", "1"), ("bob", "min(2, left)"), ("cy", "2 if left % 3 == 2 else 1")):
+        (tmp_path / f"{team}.py").write_text(f"def strategy(left):\n    return {answer}\n")
+    assert cli.main(["contest", "submit", str(folder), "ann", str(tmp_path / "ann.py")]) == 0
+    assert cli.main(["contest", "submit", str(folder), "bob", str(tmp_path / "bob.py")]) == 0
+    assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
+    first = sorted(p.name for p in (out / "games").iterdir())
+    assert len(first) == 1
+    capsys.readouterr()
+    assert cli.main(["contest", "standings", str(folder), "--json"]) == 0
+    assert json.loads((out / "standings.json").read_text())["standings"] == json.loads(capsys.readouterr().out)["standings"]
+    old = (out / "games" / first[0]).stat().st_ino
+    index = (out / "index.html").read_text()
+    assert slug("ann") in index and slug("bob") in index and slug("cy") not in index
+    assert cli.main(["contest", "submit", str(folder), "cy", str(tmp_path / "cy.py")]) == 0
+    assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
+    assert len(list((out / "games").iterdir())) == 3  # one game a pair: cy's two added
+    assert (out / "games" / first[0]).stat().st_ino == old  # the old game's page not written again
+    assert slug("cy") in (out / "index.html").read_text() and (out / "teams" / f"{slug('cy')}.html").is_file()
+    assert sum(row["games"] for row in json.loads((out / "standings.json").read_text())["standings"]) == 6
+
+
 @pytest.mark.parametrize("allowed", [False, True])
 async def test_arcade_serve_offers_no_file_bot_nor_tournament_unless_allowed(allowed):
     from textual.widgets import Select
