@@ -5,8 +5,8 @@ The bot's process is one long-lived ``Rscript`` per bot, like a Python file bot'
 ``ProcessTransport`` in the same sandbox, with the same limits, speaking the same protocol
 (``bots.external.wire``). It begins as a few lines of Python (``r_child_main``): they read
 the arcade's ``Load``, set the memory and process caps (``child.set_caps``, as a Python bot's
-process does before the file runs), move the protocol off the standard descriptors (requests on
-3, answers on 4; standard input ``/dev/null``, output and error the bot's log), and ``exec``
+process does before the file runs), move the answers off the standard descriptors (to 4; the
+requests stay on standard input, which R reads directly; output and error the bot's log), and ``exec``
 ``Rscript`` on ``r/child.R``, which loads the course's API (``r/d_football.R``, the project's own,
 written from the seed) and ``dplyr``, sources the student's file and answers the ``Load`` and
 every request after it (``r/json.R`` reads and writes the protocol's JSON in base R). Loading,
@@ -85,7 +85,8 @@ def _read_line(fd: int) -> bytes:
 
 def r_child_main() -> None:
     """The R bot's process until it becomes ``Rscript``: read the ``Load``, set the caps, move
-    the protocol to descriptors 3 (requests) and 4 (answers), ``exec`` ``Rscript child.R``. A
+    the answers to descriptor 4 (the requests stay on 0, read by R's ``file("stdin")`` itself:
+    no relay process to wake on the clock), ``exec`` ``Rscript child.R``. A
     ``Failed`` answer if ``Rscript`` cannot be started; a bare exit if the arcade is gone or
     sends no ``Load``."""
     from bots.adapters import ADAPTERS
@@ -102,11 +103,7 @@ def r_child_main() -> None:
     if not isinstance(request, Load):
         os._exit(70)
     set_caps(request.memory, request.processes)
-    os.dup2(0, 3)
     os.dup2(1, 4)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
     os.dup2(2, 1)  # the bot's output (R's, C's, its subprocesses') goes to the log
     adapter = ADAPTERS.get(request.game)
     defaults = adapter.default_functions if adapter is not None else (request.function,)

@@ -1,8 +1,7 @@
 # The bot's end of the wire for a strategy written in R: the process that loads a student's .R
 # file and answers the arcade (bots/external/rlang.py starts it: Rscript child.R R_DIR PATH
-# FUNCTION GAME DEFAULTS, after setting the memory and process caps and moving the protocol to
-# descriptors 3, the arcade's requests, and 4, the answers; 0 is /dev/null, 1 and 2 the bot's
-# log). It speaks bots/external/wire.py's messages, as bots/external/child.py does for a
+# FUNCTION GAME DEFAULTS, after setting the memory and process caps and moving the answers to
+# descriptor 4; the arcade's requests come on 0, standard input, and 1 and 2 are the bot's log). It speaks bots/external/wire.py's messages, as bots/external/child.py does for a
 # Python file: "loaded" or "failed" once the file is loaded, then for each "move" a "moved",
 # "failed", "invalid", "memory" or "exited"; a "seed" sets R's random numbers, no answer.
 #
@@ -21,9 +20,11 @@ local(envir = new.env(parent = baseenv()), {
   defaults <- strsplit(argv[[5]], ",", fixed = TRUE)[[1]]
   sys.source(file.path(r_dir, "json.R"), envir = environment())
 
-  # Both ends of the protocol go through cat: base R cannot write to a descriptor it has not
-  # opened, nor reopen a pipe it does not own (the sandbox's bot is not the pipe's owner).
-  requests <- pipe("exec cat <&3", open = "r")
+  # The requests are read from standard input itself (file("stdin") is C's stdin): no relay
+  # process has to wake up before R sees one (under load each wake-up waits for a CPU, on the
+  # bot's clock). The answers go through cat: base R cannot write to a descriptor it has not
+  # opened, nor open a socket's (the answer channel is a packet socket, bots/external/transport.py).
+  requests <- file("stdin", open = "r")
   answers <- pipe("exec cat >&4", open = "w")
   state <- new.env()
   state$moving <- FALSE

@@ -170,6 +170,32 @@ def test_r_random_numbers_follow_the_match_seed_and_loading_is_off_the_clock():
     assert set(runs[1]) <= set(game.legal_moves(state)) and len(set(runs[1])) > 1
 
 
+@needs_r
+def test_r_reads_its_requests_itself_with_no_relay_process_to_wake():
+    """Issue 33, item 13: each request went through a ``cat`` relay (``cat <&3``) before R could
+    read it: one more process to wake up on the bot's clock (under load, a wait for a CPU). R
+    reads its standard input itself now; only the answers' relay to the packet socket remains."""
+    from bots.external.freezer import tree
+
+    game = load("dfootball")()
+    source = FileBotSource("dfootball", f"{SAMPLES / 'stats306_course' / 'course_strategies.R'}:random_move",
+                           Limits(time=2.0, sandbox="none"))
+    try:
+        host = source.ready_host(game)
+        commands = {}
+        for pid in tree(host.transport.proc.pid):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            commands[pid] = [part.decode() for part in argv if part]
+        rscript = [pid for pid, argv in commands.items() if any(part.endswith("child.R") for part in argv)]
+        relays = [argv for argv in commands.values() if argv[:1] in (["cat"], ["/bin/sh"], ["sh"])
+                  or (argv and argv[0].endswith("/cat"))]
+        assert len(rscript) == 1 and os.readlink(f"/proc/{rscript[0]}/fd/0").startswith("pipe:")
+        assert len(relays) == 1, commands  # the answers' cat only
+        assert source.ask(game, game.initial_state(), Context(), 1) in game.legal_moves(game.initial_state())
+    finally:
+        source.close()
+
+
 # -- forfeits in the course's words ---------------------------------------------------------------
 
 # function -> (seconds a move, the forfeit's words)
