@@ -18,6 +18,24 @@ install``, ``bots.external.deps``), just after the bot's folder on its ``sys.pat
 its own at ``/bot/.deps`` in the sandbox (``bots.external.sandbox``)."""
 
 
+DEPS_RULE = ("a bot finds the packages `arcade bot install DIR` put in DIR/.deps when its file is in DIR; "
+             "for a bot in a package, DIR is the package's own folder (the one holding __init__.py), "
+             "never a folder above it")
+"""Where a bot's ``.deps`` is, in one line: the install command says it, and so does a bot that
+cannot import a package installed in a folder above its own (``bots.external.specs.deps_elsewhere``)."""
+
+
+def deps_folder(path: "os.PathLike[str]"):
+    """The ``.deps`` of the bot whose file is ``path`` (``DEPS_RULE``), a ``pathlib.Path``: in the
+    bot's folder, the folder of its file, which for a bot in a package is the package's folder;
+    never a folder above it, since the bot's folder is all its sandbox shows it (bound at
+    ``/bot``, its ``.deps`` at ``/bot/.deps``). The bot's process looks there
+    (``bots.external.child.load_function``)."""
+    from pathlib import Path
+
+    return Path(path).parent / DEPS
+
+
 def course_modules_path() -> str:
     """The absolute path of ``bots/course_modules/`` wherever ``bots`` itself was imported from:
     the checkout (or installed package) outside the sandbox, ``/arcade/bots`` inside it."""

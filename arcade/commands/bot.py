@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from arcade.commands.common import UsageError
+from bots import DEPS_RULE
 
 
 def register(subparsers) -> None:
@@ -18,9 +19,10 @@ def register(subparsers) -> None:
         "install", help="install DIR/requirements.txt into DIR/.deps, where the bot (and its sandbox) finds it",
         description="Install the packages DIR/requirements.txt lists into DIR/.deps with the arcade's Python "
                     "(pip install --target), wheels only unless --build. The bot finds them just after its own "
-                    "folder on sys.path, in the sandbox too. Run it once before the matches: a match never "
-                    "installs anything.")
-    install.add_argument("folder", metavar="DIR", help="the bot's folder (holding requirements.txt)")
+                    "folder on sys.path, in the sandbox too: " + DEPS_RULE + ". Run it once before the matches: "
+                    "a match never installs anything.")
+    install.add_argument("folder", metavar="DIR", help="the bot's folder (holding requirements.txt): the folder "
+                                                       "its file is in, a package's own folder for a bot in one")
     install.add_argument("--find-links", action="append", default=[], metavar="PATH_OR_URL",
                          help="also look for packages here (a folder of wheels; repeatable)")
     install.add_argument("--no-index", action="store_true", help="do not use the package index (PyPI)")
@@ -49,6 +51,7 @@ def run_install(args: argparse.Namespace) -> int:
     print(f"Installing {len(wanted)} requirement{'s' if len(wanted) != 1 else ''} of {folder / 'requirements.txt'} "
           f"into {folder / '.deps'} (pip, Python {sys.version_info.major}.{sys.version_info.minor})…",
           file=sys.stderr, flush=True)
+    say_the_rule(folder)
 
     def progress(line: str) -> None:
         if live:
@@ -66,3 +69,20 @@ def run_install(args: argparse.Namespace) -> int:
     names = ", ".join(done.packages) or "nothing new"
     print(f"Installed {names} into {done.folder} ({done.size / (1 << 20):.1f} MiB)")
     return 0
+
+
+def say_the_rule(folder: Path) -> None:
+    """Where the bot finds what is installed (``bots.DEPS_RULE``), on standard
+    error; and, for each package in ``folder`` (a subfolder holding ``__init__.py``, a few named),
+    that a bot in it does not see ``folder/.deps``."""
+    print(f"Where: {DEPS_RULE}.", file=sys.stderr)
+    try:
+        packages = sorted(p for p in folder.iterdir()
+                          if p.is_dir() and not p.is_symlink() and (p / "__init__.py").is_file())
+    except OSError:
+        return
+    for package in packages[:3]:
+        print(f"Note: {package} is a package: a bot in it finds {package / '.deps'}, not {folder / '.deps'} "
+              f"(put its requirements.txt there and run arcade bot install {package})", file=sys.stderr)
+    if len(packages) > 3:
+        print(f"Note: and {len(packages) - 3} more packages in {folder}, the same", file=sys.stderr)

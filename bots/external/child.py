@@ -118,11 +118,12 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     tried (``Adapter.find_function``). ``function`` may be an entry (``bots.external.entry``):
     ``TDPlayer(color=0).make_a_move`` builds the object here and takes its method; a class the
     game's course plays by a method (Toothpick Takeaway's ``Player``) is made and its method taken."""
-    from bots import DEPS, course_modules_path
+    from bots import course_modules_path, deps_folder
 
     sys.path.insert(0, str(path.parent))
-    if (path.parent / DEPS).is_dir():
-        sys.path.insert(1, str(path.parent / DEPS))
+    deps = deps_folder(path)  # the one rule: the bot's own folder's (a package's: the package's)
+    if deps.is_dir():
+        sys.path.insert(1, str(deps))
     sys.path.append(course_modules_path())
     from bots.external.entry import parse_entry
 

@@ -14,7 +14,8 @@ from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, t
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
-from bots.external.specs import package_of, parse_spec
+from bots import DEPS_RULE
+from bots.external.specs import deps_elsewhere, package_of, parse_spec
 from bots.external.transport import Launch, ProcessTransport, Transport
 from bots.limits import DEFAULT_MEMORY, Limits, move_time
 from games.base import Termination
@@ -153,6 +154,9 @@ class Host:
                 return Forfeit(MEMORY, memory_at_load(self.memory, name, f"{sign} ({exit_text})"), Termination.MEMORY)
             return Forfeit(ERROR, f"could not load {name}: {exit_text}")
         detail = getattr(reply, "detail", "") or _unexpected(reply)
+        elsewhere = deps_elsewhere(self.launch.path) if "ModuleNotFoundError" in detail else None
+        if elsewhere is not None:  # installed for a folder above the bot's: say the rule
+            detail += f" ({elsewhere} is not this bot's: {DEPS_RULE}; run arcade bot install {self.launch.path.parent})"
         return Forfeit(ERROR, f"could not load {name}: {detail}")
 
     def kill(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bots import deps_folder
 from bots.base import printable
 from bots.external.entry import EntryError, parse_entry
 from bots.external.rlang import R_SUFFIXES, is_r_file, r_problem
@@ -58,6 +59,22 @@ def package_of(path: Path) -> str | None:
     folder = path.parent
     if folder.name.isidentifier() and (folder / "__init__.py").is_file():
         return folder.name
+    return None
+
+
+def deps_elsewhere(path: Path) -> Path | None:
+    """A ``.deps`` that the bot whose file is ``path`` does not see because it is not in the bot's
+    folder but in a folder above it (``arcade bot install PARENT`` for a bot in ``PARENT/pkg``),
+    when the bot's own folder has none; ``None`` otherwise."""
+    if deps_folder(path).is_dir():
+        return None
+    for folder in list(path.parent.parents)[:2]:
+        candidate = deps_folder(folder / path.name)
+        try:
+            if candidate.is_dir():
+                return candidate
+        except OSError:
+            return None
     return None
 
 
