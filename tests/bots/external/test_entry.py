@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import keyword
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -84,8 +85,8 @@ LITERALS = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(args=st.lists(LITERALS, max_size=3), keywords=st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True),
-                                                                      LITERALS, max_size=2))
+@given(args=st.lists(LITERALS, max_size=3), keywords=st.dictionaries(
+    st.from_regex(r"[a-z]{1,6}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name)), LITERALS, max_size=2))
 def test_any_literal_arguments_come_to_the_constructor_as_written(args, keywords):
     text = "Player(" + ", ".join([*map(repr, args), *(f"{k}={v!r}" for k, v in keywords.items())]) + ").move"
     if len(text) > MAX_ENTRY:
