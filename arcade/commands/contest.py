@@ -116,7 +116,7 @@ def standings(args) -> int:
     import json
 
     from arcade.contest.closing import closing_result
-    from arcade.contest.standings import COLUMNS, as_dicts
+    from arcade.contest.standings import as_dicts, columns
 
     config, rows = board(args.dir)
     if args.json:
@@ -130,9 +130,9 @@ def standings(args) -> int:
         from arcade.commands.tournament import cell
 
         writer = csv.writer(sys.stdout)
-        writer.writerow(COLUMNS)
+        writer.writerow(columns(config))
         for row in as_dicts(rows):
-            writer.writerow([cell(row[c]) for c in COLUMNS])
+            writer.writerow([cell(row[c]) for c in columns(config)])
         return 0
     print_board(config, rows, closing_result(args.dir))
     return 0
@@ -141,15 +141,22 @@ def standings(args) -> int:
 def print_board(config, rows, closing) -> None:
     from rich.table import Table
 
+    from arcade.contest.standings import columns as columns_of
+
     console = plain_console()
-    table = Table(title=f"{config.game} contest · {config.games} games a pair · points: {config.points}",
+    per = "a meeting" if config.format == "ladder" else "a pair"
+    table = Table(title=f"{config.game} contest · {config.format} · {config.games} games {per} · points: {config.points}",
                   box=None, pad_edge=False, padding=(0, 1), header_style="bold")
-    columns = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+    columns = columns_of(config)
+    if config.format == "ladder":  # the score is the rating: shown once, as rating ± uncertainty
+        columns = tuple(c for c in columns if c not in ("score", "uncertainty"))
     for column in columns:
         table.add_column(column, justify="left" if column in ("team", "submitted") else "right", no_wrap=True,
                          min_width=len(column) if column != "team" else 4)
     for row in rows:
         shown = {**row.as_json(), "submitted": row.submitted[5:16].replace("T", " ")}  # MM-DD HH:MM
+        if row.rating is not None:
+            shown["rating"] = f"{row.rating:.2f} ± {row.uncertainty:.2f}"
         table.add_row(*(f"{shown[c]:g}" if c in ("score", "points") else str(shown[c]) for c in columns))
     console.print(table)
     if closing:

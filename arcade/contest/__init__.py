@@ -8,7 +8,8 @@ A contest is a folder the instructor owns::
     DIR/submissions.jsonl   every submission's verdict, one JSON line each, appended (evidence)
     DIR/submissions/DIGEST/ each accepted or tried submission's files, named by their SHA-256
     DIR/records/A--B.jsonl  each pair's games (``arcade.records``: the evidence, checked on every read)
-    DIR/contest.db          the SQLite database every command reads (WAL): a cache of the two above
+    DIR/ladder.jsonl        a ladder's rounds, each written before its games are played (evidence)
+    DIR/contest.db          the SQLite database every command reads (WAL): a cache of the evidence
     DIR/inbox/TEAM/...      a drop folder ``run --watch`` submits from
 
 One module a job; import the one you need:
@@ -24,5 +25,7 @@ One module a job; import the one you need:
 - ``run``: ``play_missing`` (exactly the games missing, streamed to the records and the database),
   ``watch`` and the inbox.
 - ``standings``: the board (``standings``) and the points rule (``points``).
+- ``ladder``: ``format = "ladder"``: OpenSkill ratings, each round's meetings where a game tells
+  most, the stopping rule.
 - ``hog_exact``: Hog's exact scoring (a strategy tabulated in the sandbox, ``games.hog_solver``).
 """

@@ -39,7 +39,8 @@ class Config:
     ``scoring`` (``wins``; ``exact``: Hog's exact win chances), the ``points`` rule, the
     ``teams`` rule (a regular expression), the closing time (``closes``, ISO 8601, ``""``: never),
     the closing stage (``closing``: ``groups`` plays CS4341's groups over the final field), the
-    limits of a move, the submissions' cap (``max_bytes``) and the probe's positions."""
+    limits of a move, the submissions' cap (``max_bytes``) and the probe's positions; a ladder's
+    stopping rule (``ladder_sigma``, ``ladder_games``: ``arcade.contest.ladder``)."""
 
     game: str
     options: dict = field(default_factory=dict)
@@ -55,6 +56,8 @@ class Config:
     sandbox: str = "auto"
     max_bytes: int = 1 << 20
     probe_positions: int = 6
+    ladder_sigma: float = 2.0
+    ladder_games: int = 60
 
     @property
     def limits(self) -> Limits:
@@ -113,6 +116,13 @@ def check(config: Config) -> Config:
             raise ContestError(f"{name} must be a whole number from {low}, not {value!r}")
     if config.scoring == "exact" and config.game != "hog":
         raise ContestError("scoring = \"exact\" is Hog's alone (a strategy that is a function of the scores)")
+    if config.scoring == "exact" and config.format == "ladder":
+        raise ContestError("scoring = \"exact\" computes every pair: it is all-pairs' alone, not a ladder's")
+    sigma = config.ladder_sigma
+    if type(sigma) not in (int, float) or not 0 < sigma <= 100:
+        raise ContestError(f"ladder_sigma must be a number above 0 (a rating's uncertainty), not {sigma!r}")
+    if type(config.ladder_games) is not int or config.ladder_games < 1:
+        raise ContestError(f"ladder_games must be a whole number from 1, not {config.ladder_games!r}")
     try:
         re.compile(config.teams)
     except (re.error, TypeError) as exc:
@@ -147,7 +157,7 @@ HEADER = """\
 COMMENTS = {
     "game": "the game (arcade options GAME lists its options)",
     "format": "all-pairs: every current submission plays every other; ladder: ratings, pairs chosen",
-    "games_per_pair": "each pair's games, each side first in half",
+    "games_per_pair": "each pair's games, each side first in half (a ladder: each meeting's)",
     "scoring": "wins: a team's score is its wins; exact: Hog's win chances, computed (x 100 per pair)",
     "points": "stats306: 6 for the top score, 5 x score / high score for the rest; none",
     "team_names": "a team's name must match this rule",
@@ -155,6 +165,8 @@ COMMENTS = {
     "closing_stage": "groups: CS4341's groups over the final field, once closed (empty: none)",
     "max_bytes": "the most a submission's files may hold",
     "probe_positions": "positions of real games a submission must answer to be accepted",
+    "ladder_sigma": "the ladder stops for an entry once its rating's uncertainty (sigma) is below this",
+    "ladder_games": "... or once it has played this many games (or its place is settled: README)",
 }
 
 
@@ -175,6 +187,8 @@ def dumps(config: Config) -> str:
            "scoring": config.scoring, "points": config.points, "team_names": config.teams,
            "closes": config.closes, "closing_stage": config.closing, "max_bytes": config.max_bytes,
            "probe_positions": config.probe_positions}
+    if config.format == "ladder":
+        top |= {"ladder_sigma": config.ladder_sigma, "ladder_games": config.ladder_games}
     lines = [HEADER]
     for key, value in top.items():
         lines.append(f"# {COMMENTS[key]}\n{key} = {_toml(value)}\n")

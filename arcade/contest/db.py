@@ -128,10 +128,12 @@ class Database:
         """Games played by each pair."""
         return {(a, b): n for a, b, n in self.read("SELECT a, b, COUNT(*) FROM games GROUP BY a, b")}
 
-    def games_of(self, digests: set[str]) -> list[tuple]:
-        """``(a, b, number, winner, forfeit, reason)`` of every game between two of ``digests``."""
+    def games_of(self, digests: set[str], both: bool = True) -> list[tuple]:
+        """``(a, b, number, winner, forfeit, reason)`` of every game between two of ``digests``
+        (``both=False``: every game of one of them)."""
         rows = self.read("SELECT a, b, number, winner, forfeit, reason FROM games")
-        return [row for row in rows if row[0] in digests and row[1] in digests]
+        keep = all if both else any
+        return [row for row in rows if keep((row[0] in digests, row[1] in digests))]
 
     def set_exact(self, a: str, b: str, chance: float) -> None:
         self.write("INSERT OR REPLACE INTO exact (a, b, chance) VALUES (?, ?, ?)", [(a, b, float(chance))])

@@ -62,11 +62,12 @@ def missing_pairs(db: Database, config: Config, current: list[Submission]) -> li
     return pairs
 
 
-def chunks(index: int, a: str, b: str, seed: int, missing: set[int], games: int) -> list[Task]:
-    """The tasks that play exactly the ``missing`` games of a pair: within each of the
-    tournament's chunks, each run of consecutive missing numbers."""
+def chunks(index: int, a: str, b: str, seed: int, missing: set[int], games: int, per_pair: int | None = None) -> list[Task]:
+    """The tasks that play exactly the ``missing`` games (numbered up to ``games``) of a pair:
+    within each of the tournament's chunks (of ``per_pair`` games a pair, by default ``games``),
+    each run of consecutive missing numbers."""
     tasks = []
-    size = chunk_size(games)
+    size = chunk_size(per_pair or games)
     for start in range(1, games + 1, size):
         run: list[int] = []
         for number in range(start, min(start + size, games + 1)):
@@ -119,10 +120,19 @@ class ContestRunner(Runner):
 
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
                say: Callable[[str], None]) -> tuple[int, bool]:
-    """Play the missing games of the next ``BATCH`` pairs (newest first): the games played, and
-    whether anything was done (games, pairs computed exactly, records read)."""
+    """Play the missing games of the next ``BATCH`` pairs (newest first; a ladder: its next
+    round, ``arcade.contest.ladder``): the games played, and whether anything was done (games,
+    pairs computed exactly, records read)."""
     current = db.current()
     logs.teams.update({s.digest: s.team for s in current})
+    if config.format == "ladder":
+        from arcade.contest.ladder import next_games
+
+        wanted = next_games(folder, config, db, [s.digest for s in current], logs.secret)
+        if not wanted:
+            return 0, False
+        runner.use(folder, current)
+        return play_pairs(config, runner, logs, wanted, say), True
     pairs = missing_pairs(db, config, current)[:BATCH]
     if not pairs:
         return 0, False
@@ -135,12 +145,20 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         if computed:
             say(f"computed {computed} pair(s) exactly")
     runner.use(folder, current)
+    every = set(range(1, config.games + 1))
+    return play_pairs(config, runner, logs, [(pair, every) for pair in pairs], say), True
+
+
+def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
+               say: Callable[[str], None]) -> int:
+    """Play the games of ``wanted`` (pairs and their games' numbers) that the pairs' records do
+    not hold, each into its record, then the database, as it ends: the games played."""
     tasks: list[Task] = []
-    for index, (a, b) in enumerate(pairs):
+    pairs = [pair for pair, _numbers in wanted]
+    for index, ((a, b), numbers) in enumerate(wanted):
         log = logs.open(a, b)
         have = {key[3] for key in log.games}
-        missing = set(range(1, config.games + 1)) - have
-        tasks += chunks(index, a, b, logs.seed(a, b), missing, config.games)
+        tasks += chunks(index, a, b, logs.seed(a, b), numbers - have, max(numbers, default=0), config.games)
     got: set[tuple[int, int]] = set()
 
     def take(index: int, record) -> None:
@@ -156,7 +174,7 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         logs.close()
     if got:
         say(f"played {len(got)} game{'s' * (len(got) != 1)} of {len({i for i, _ in got})} pair(s)")
-    return len(got), bool(got or computed or pairs)
+    return len(got)
 
 
 def publish_site(folder: Path, config: Config, db: Database, out: str, say: Callable[[str], None]) -> None:

@@ -5,6 +5,12 @@ strategy wins"); with Hog's exact scoring, a pair computed exactly counts its ex
 (``games_per_pair`` × the win chance, both orders alike) instead. The board is ordered by score,
 then fewer forfeits, then the team's name; equal scores share a rank.
 
+On a **ladder** (``arcade.contest.ladder``) a team's score is its ``rating`` (OpenSkill's μ, 2
+decimals), shown with its ``uncertainty`` (σ): teams meet different opponents, a different number
+of times, so their wins do not compare. Its games, wins, draws, losses and forfeits are all its
+current submission's games, those against a submission replaced since included (the rating counts
+them too).
+
 **Points** (``points = "stats306"``), the rule's text: the team(s) with the highest score get 6,
 the others ``5 × score / high score`` (rounded to 2 decimals). The seed's example table gives the
 top team 5; the text is followed. Before anyone has won a game, every team has 0.
@@ -31,12 +37,21 @@ class Row:
     forfeits: int = 0
     points: float = 0.0
     rank: int = 0
+    rating: float | None = None
+    uncertainty: float | None = None
 
     def as_json(self) -> dict:
-        return {key: getattr(self, key) for key in COLUMNS} | {"digest": self.digest}
+        ladder = {"rating": self.rating, "uncertainty": self.uncertainty} if self.rating is not None else {}
+        return {key: getattr(self, key) for key in COLUMNS} | ladder | {"digest": self.digest}
 
 
 COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+LADDER_COLUMNS = COLUMNS[:3] + ("rating", "uncertainty") + COLUMNS[3:]
+
+
+def columns(config: Config) -> tuple[str, ...]:
+    """The board's columns: a ladder's have ``rating`` and ``uncertainty`` after the score."""
+    return LADDER_COLUMNS if config.format == "ladder" else COLUMNS
 
 
 def points(scores: list[float], rule: str = "stats306") -> list[float]:
@@ -45,16 +60,18 @@ def points(scores: list[float], rule: str = "stats306") -> list[float]:
     high = max(scores, default=0)
     if rule != "stats306" or high <= 0:
         return [0.0 for _ in scores]
-    return [6.0 if score == high else round(5 * score / high, 2) for score in scores]
+    return [6.0 if score == high else max(0.0, round(5 * score / high, 2)) for score in scores]
 
 
 def standings(db: Database, config: Config) -> list[Row]:
     """The board of the contest now, ranked, with the points."""
     current = db.current()
     rows = {s.digest: Row(s.team, s.submitted, s.digest) for s in current}
-    for a, b, _number, winner, forfeit, _reason in db.games_of(set(rows)):
+    for a, b, _number, winner, forfeit, _reason in db.games_of(set(rows), both=config.format != "ladder"):
         for player, digest in enumerate((a, b)):
-            row = rows[digest]
+            row = rows.get(digest)
+            if row is None:
+                continue
             row.games += 1
             row.draws += winner is None
             row.wins += winner == player
@@ -62,6 +79,12 @@ def standings(db: Database, config: Config) -> list[Row]:
             row.forfeits += forfeit == player
     for row in rows.values():
         row.score = row.wins
+    if config.format == "ladder":
+        from arcade.contest.ladder import board
+
+        for digest, rating in board(db.path.parent, db, list(rows)).items():
+            rows[digest].rating, rows[digest].uncertainty = round(rating.mu, 2), round(rating.sigma, 2)
+            rows[digest].score = rows[digest].rating
     if config.scoring == "exact":
         for (a, b), chance in db.exact().items():
             if a in rows and b in rows:

@@ -1,4 +1,5 @@
-"""``arcade contest status``: the submissions, the games done and missing, and the time the
+"""``arcade contest status``: the submissions, the games done and missing (a ladder: its rounds,
+the entries that still need games and the most games its stopping rule leaves), and the time the
 missing ones may take (``arcade.tournament.jobs``'s costs: a file bot's move taken as a share of
 its limit, its process started once a chunk) on the processes ``run`` would use."""
 
@@ -21,20 +22,42 @@ def status_lines(folder: str | Path) -> list[str]:
         every = db.submissions()
         current = db.current()
         counts = db.counts()
-        pairs = missing_pairs(db, config, current)
+        if config.format == "ladder":
+            progress, missing, pairs = ladder_lines(folder, config, db, current)
+        else:
+            pairs = missing_pairs(db, config, current)
     accepted = sum(s.verdict == "accepted" for s in every)
     games = config.make_game()
     n = len(current)
     all_pairs = n * (n - 1) // 2
-    missing = sum(config.games - counts.get(pair, 0) for pair in pairs)
-    done = all_pairs * config.games - missing if config.scoring != "exact" else all_pairs - len(pairs)
+    if config.format != "ladder":
+        missing = sum(config.games - counts.get(pair, 0) for pair in pairs)
+        done = all_pairs * config.games - missing if config.scoring != "exact" else all_pairs - len(pairs)
+        progress = f"pairs: {all_pairs} ({len(pairs)} with games missing); games: {done} done, {missing} missing"
     move = FILE_BOT_SHARE * config.limits.move_time(games)
     serial = missing * typical_moves(games) * move + len(pairs) * -(-config.games // chunk_size(config.games)) * 2 * FILE_BOT_START
     closes = f"closes {config.closes}" + (" (closed)" if config.closed() else "") if config.closes else "never closes"
+    per = "a meeting" if config.format == "ladder" else "a pair"
     return [
-        f"{config.game} contest, {config.format}, {config.games} games a pair, {closes}",
+        f"{config.game} contest, {config.format}, {config.games} games {per}, {closes}",
         f"submissions: {len(every)} ({accepted} accepted, {len(every) - accepted} rejected); teams on the board: {n}",
-        f"pairs: {all_pairs} ({len(pairs)} with games missing); games: {done} done, {missing} missing",
+        progress,
         f"time left: about {duration(serial)} on one process, {duration(serial / 2)} on --jobs 2; on a cluster "
         f"of W workers, that divided by W (a move taken as {FILE_BOT_SHARE:.0%} of its limit)",
     ]
+
+
+def ladder_lines(folder, config, db, current) -> tuple[str, int, list]:
+    """A ladder's progress line, the most games its stopping rule leaves (each entry that needs
+    games playing up to its ``ladder_games``), and the meetings that bound implies."""
+    from arcade.contest.ladder import board, needing, read_rounds
+
+    rated = board(Path(folder), db, [s.digest for s in current])
+    need = needing(config, rated)
+    left = sum(max(0, config.ladder_games - rated[d].games) for d in need)
+    meetings = -(-left // config.games)
+    played = sum(db.counts().values())
+    line = (f"ladder: {len(read_rounds(folder))} rounds, {played} games played; {len(need)} of {len(current)} "
+            f"entries still need games (sigma >= {config.ladder_sigma:g}, fewer than {config.ladder_games} games, "
+            f"place not settled): up to {left} games left (their budgets)")
+    return line, left, [None] * meetings
