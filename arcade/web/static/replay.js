@@ -1,12 +1,33 @@
 /* The replay page of one game: its positions (computed by the arcade from the rules, embedded as
    JSON in #replay-data) drawn one at a time, stepped with the buttons, a click on a move, and the
-   keys ← → Home End. Every text from the data goes in as text (textContent), never as markup. */
+   keys ← → Home End. Every text from the data goes in as text (textContent), never as markup.
+
+   The data is compact (arcade/web/frames.py, Replay.as_json): "texts" holds each text once, and
+   each of "frames" is [changes, status, who, move, ...say], the changes made to the step before's
+   board (a path of keys and indices joined by "." to its new value) and the rest indices into
+   "texts". The frames are read back here once, into whole boards. */
 (function () {
   "use strict";
   var source = document.getElementById("replay-data");
   if (!source) { return; }
   var data = JSON.parse(source.textContent);
-  var frames = data.frames, fixed = data.fixed;
+  var fixed = data.fixed;
+  var frames = expand(data);
+
+  function expand(data) {
+    var texts = data.texts, out = [], board = {};
+    data.frames.forEach(function (entry, index) {
+      board = JSON.parse(JSON.stringify(board));
+      Object.keys(entry[0]).forEach(function (path) {
+        var keys = path.split("."), node = board;
+        for (var i = 0; i < keys.length - 1; i++) { node = node[keys[i]]; }
+        node[keys[keys.length - 1]] = entry[0][path];
+      });
+      out.push({board: board, status: texts[entry[1]], who: texts[entry[2]], move: texts[entry[3]],
+                say: entry.slice(4).map(function (k) { return texts[k]; }), index: index});
+    });
+    return out;
+  }
   var boardEl = document.getElementById("board");
   var statusEl = document.getElementById("status");
   var stepEl = document.getElementById("step");
@@ -123,11 +144,10 @@
     var ring = el("div", "ludo-ring");
     ring.style.gridTemplateColumns = "repeat(" + shape[0] + ", 3.6em)";
     ring.style.gridTemplateRows = "repeat(" + shape[1] + ", 2.7em)";
-    var red = {}, blue = {}, safe = {};
-    b.red.forEach(function (p) { red[p[0]] = p[1]; });
-    b.blue.forEach(function (p) { blue[p[0]] = p[1]; });
+    var red = b.r, blue = b.b, safe = {};
     fixed.safe.forEach(function (s) { safe[s] = true; });
-    var last = b.last;
+    // the last move: [side, from, to, cut, roll, kind] (kind: move, enter, home or pass)
+    var last = b.l && {side: b.l[0], from: b.l[1], to: b.l[2], cut: b.l[3], roll: b.l[4], kind: b.l[5]};
     for (var sq = 0; sq < L; sq++) {
       var cell = el("div", "ludo-sq");
       cell.style.gridColumn = String(cells[sq][0] + 1);
@@ -137,8 +157,8 @@
       if (sq === fixed.homes[1]) { cell.classList.add("home-blue"); }
       cell.appendChild(el("span", "ludo-num", sq));
       cell.dataset.square = sq;
-      cell.dataset.red = red[sq] || 0;
-      cell.dataset.blue = blue[sq] || 0;
+      cell.dataset.red = red[sq];
+      cell.dataset.blue = blue[sq];
       var stack = el("span", "stack");
       if (red[sq]) { stack.appendChild(el("span", "ctr red", red[sq] > 1 ? "R" + red[sq] : "R")); }
       if (blue[sq]) { stack.appendChild(el("span", "ctr blue", blue[sq] > 1 ? "B" + blue[sq] : "B")); }
@@ -159,23 +179,23 @@
     [0, 1].forEach(function (side) {
       var line = el("div", "ludo-count " + (side === 0 ? "red" : "blue"));
       line.appendChild(el("b", null, fixed.sides[side]));
-      line.appendChild(el("span", "pen", "pen " + b.pens[side]));
-      line.appendChild(el("span", "homecount", "⌂ " + b.home[side] + "/" + fixed.counters));
-      line.dataset.pen = b.pens[side];
-      line.dataset.home = b.home[side];
+      line.appendChild(el("span", "pen", "pen " + b.p[side]));
+      line.appendChild(el("span", "homecount", "⌂ " + b.h[side] + "/" + fixed.counters));
+      line.dataset.pen = b.p[side];
+      line.dataset.home = b.h[side];
       middle.appendChild(line);
     });
     var roll = el("div", "ludo-roll");
-    if (b.roll) {
-      roll.appendChild(die(b.roll, b.turn === 0 ? "red" : "blue"));
-      roll.appendChild(el("span", null, fixed.sides[b.turn] + " rolled " + b.roll));
-    } else if (b.rolling) {
-      roll.appendChild(el("span", null, fixed.sides[b.turn] + " to roll"));
+    if (b.d) {
+      roll.appendChild(die(b.d, b.t === 0 ? "red" : "blue"));
+      roll.appendChild(el("span", null, fixed.sides[b.t] + " rolled " + b.d));
+    } else if (b.d === 0) {
+      roll.appendChild(el("span", null, fixed.sides[b.t] + " to roll"));
     }
     middle.appendChild(roll);
     if (last) {
-      var text = last.passed ? "no move with a " + last.roll : last.entered ? "entered at " + last.to
-        : last.home ? last.from + " → home" : last.from + " → " + last.to;
+      var text = last.kind === "pass" ? "no move with a " + last.roll : last.kind === "enter" ? "entered at " + last.to
+        : last.kind === "home" ? last.from + " → home" : last.from + " → " + last.to;
       var said = el("div", "ludo-last", "last: " + fixed.sides[last.side] + " " + text);
       if (last.cut) { said.appendChild(el("span", "cutnote", " ✂ cut " + last.cut)); }
       middle.appendChild(said);
@@ -247,7 +267,28 @@
   }
 
   var DRAW = {dfootball: dfootball, othello: othello, ludo: ludo, hog: hog, toothpicks: toothpicks};
-  var moveItems = movesEl ? movesEl.querySelectorAll("li") : [];
+
+  // the move list: "start", then a row a step (its number, who moved, the move)
+  var moveItems = frames.map(function (frame) {
+    var item = el("li", frame.index ? null : "start", frame.index ? null : "start");
+    if (frame.index) {
+      item.appendChild(el("span", "ply", frame.index));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(el("span", "who", frame.who));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(el("span", "mv", frame.move));
+    }
+    item.dataset.step = frame.index;
+    return item;
+  });
+  if (movesEl) { movesEl.replaceChildren.apply(movesEl, moveItems); }
+
+  var current = -1, said = -1;
+  function lines(k) {
+    var frame = frames[k];
+    if (!frame.lines) { frame.lines = frame.say.map(function (line) { return el("li", null, line); }); }
+    return frame.lines;
+  }
 
   function show(target) {
     step = Math.max(0, Math.min(frames.length - 1, target));
@@ -256,20 +297,22 @@
     boardEl.dataset.step = step;
     statusEl.textContent = frame.status;
     stepEl.textContent = step + " / " + (frames.length - 1);
-    for (var i = 0; i < moveItems.length; i++) {
-      moveItems[i].classList.toggle("current", i === step);
-    }
+    if (moveItems[current]) { moveItems[current].classList.remove("current"); }
+    current = step;
+    moveItems[step].classList.add("current");
     if (moveItems[step] && movesEl.parentNode) {
       var box = movesEl, item = moveItems[step];
       if (item.offsetTop < box.scrollTop || item.offsetTop + item.offsetHeight > box.scrollTop + box.clientHeight) {
         box.scrollTop = item.offsetTop - box.clientHeight / 2;
       }
     }
-    var lines = [];
-    for (var k = 1; k <= step; k++) {
-      (frames[k].say || []).forEach(function (line) { lines.push(line); });
+    // the commentary up to this step: each step's lines added or taken away, not all made again
+    for (; said < step; said++) {
+      lines(said + 1).forEach(function (line) { commentaryEl.appendChild(line); });
     }
-    commentaryEl.replaceChildren.apply(commentaryEl, lines.map(function (line) { return el("li", null, line); }));
+    for (; said > step; said--) {
+      lines(said).forEach(function (line) { line.remove(); });
+    }
     commentaryEl.scrollTop = commentaryEl.scrollHeight;
     document.getElementById("back").disabled = step === 0;
     document.getElementById("first").disabled = step === 0;
@@ -281,7 +324,7 @@
   document.getElementById("back").addEventListener("click", function () { show(step - 1); });
   document.getElementById("on").addEventListener("click", function () { show(step + 1); });
   document.getElementById("last").addEventListener("click", function () { show(frames.length - 1); });
-  Array.prototype.forEach.call(moveItems, function (item) {
+  moveItems.forEach(function (item) {
     item.addEventListener("click", function () { show(Number(item.dataset.step)); });
   });
   document.addEventListener("keydown", function (event) {

@@ -40,9 +40,12 @@ def site(game_id: str, teams: list[str], games: list[SiteGame], options: dict | 
 
 
 def page_data(path: Path) -> dict:
-    """The steps embedded in a replay page."""
+    """The steps embedded in a replay page, their frames whole again (``arcade.web.frames.expand``)."""
+    from arcade.web.frames import expand
+
     text = path.read_text(encoding="utf-8")
-    return json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S).group(1))
+    data = json.loads(re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.S).group(1))
+    return {**data, "frames": expand(data)}
 
 
 def facts(game_id: str, state) -> dict:
@@ -67,12 +70,7 @@ def frame_facts(game_id: str, board: dict, fixed: dict) -> dict:
     if game_id == "othello":
         return {"discs": board["cells"].replace(".", ".")}
     if game_id == "ludo":
-        red, blue = [0] * fixed["length"], [0] * fixed["length"]
-        for square, count in board["red"]:
-            red[square] = count
-        for square, count in board["blue"]:
-            blue[square] = count
-        return {"red": red, "blue": blue, "pens": board["pens"]}
+        return {"red": board["r"], "blue": board["b"], "pens": board["p"]}
     if game_id == "hog":
         return {"scores": board["scores"]}
     return {"left": board["left"]}

@@ -133,18 +133,32 @@ def test_a_hostile_team_name_is_text_on_every_page(browser, tmp_path):
 # -- every game's replay ------------------------------------------------------------------------
 
 READ_BOARD = {
-    "dfootball": "return {pieces: [...document.querySelectorAll('#board td[data-piece]')].map(td => td.dataset.piece || '.').join('')}",
-    "othello": "return Object.fromEntries([...document.querySelectorAll('#board [data-disc]')].map(c => [c.dataset.square, c.dataset.disc || '.']))",
-    "ludo": "return {red: [...document.querySelectorAll('#board .ludo-sq')].map(c => [+c.dataset.square, +c.dataset.red]),"
+    "dfootball": "({pieces: [...document.querySelectorAll('#board td[data-piece]')].map(td => td.dataset.piece || '.').join('')})",
+    "othello": "Object.fromEntries([...document.querySelectorAll('#board [data-disc]')].map(c => [c.dataset.square, c.dataset.disc || '.']))",
+    "ludo": "({red: [...document.querySelectorAll('#board .ludo-sq')].map(c => [+c.dataset.square, +c.dataset.red]),"
             " blue: [...document.querySelectorAll('#board .ludo-sq')].map(c => [+c.dataset.square, +c.dataset.blue]),"
-            " pens: [...document.querySelectorAll('#board .ludo-count')].map(c => +c.dataset.pen)}",
-    "hog": "return {scores: [...document.querySelectorAll('#board .hog-score')].map(s => +s.dataset.score)}",
-    "toothpicks": "return {left: document.querySelectorAll('#board .stick:not(.gone)').length}",
+            " pens: [...document.querySelectorAll('#board .ludo-count')].map(c => +c.dataset.pen)})",
+    "hog": "({scores: [...document.querySelectorAll('#board .hog-score')].map(s => +s.dataset.score)})",
+    "toothpicks": "({left: document.querySelectorAll('#board .stick:not(.gone)').length})",
 }
+"""What each game's drawing shows, read from the page (an expression)."""
+
+WALK = """
+const read = () => (%s);
+const key = (name) => document.dispatchEvent(new KeyboardEvent("keydown", {key: name, bubbles: true}));
+const seen = [];
+key("Home");
+for (;;) {
+  seen.push([+document.getElementById("board").dataset.step, read(), document.getElementById("status").textContent,
+             [...document.querySelectorAll("#commentary li")].slice(-3).map((li) => li.textContent)]);
+  if (document.getElementById("on").disabled) { return seen; }
+  key("ArrowRight");
+}
+"""
+"""Every step from the start to the end, one → at a time: what each one drew."""
 
 
-def drawn(driver, game_id: str) -> dict:
-    board = driver.execute_script(READ_BOARD[game_id])
+def shown(game_id: str, board: dict) -> dict:
     if game_id == "othello":
         return {"discs": "".join(board[square_name(sq)] for sq in range(64))}
     if game_id == "ludo":
@@ -152,13 +166,21 @@ def drawn(driver, game_id: str) -> dict:
     return board
 
 
+def drawn(driver, game_id: str) -> dict:
+    return shown(game_id, driver.execute_script(f"return {READ_BOARD[game_id]}"))
+
+
 @pytest.mark.parametrize("game_id", list(CATALOG))
 def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(browser, tmp_path, game_id):
-    game, states, moves = played(game_id, 11)
-    publish(site(game_id, ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)]), tmp_path / "site")
+    options = {"ludo": {"preset": "contest"}, "dfootball": {"n": 11}}.get(game_id)  # the contests' long games
+    game, states, moves = played(game_id, 11, options)
+    publish(site(game_id, ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], options), tmp_path / "site")
     browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
     last = len(states) - 1
     keys = ["\ue014"] * min(last, 30) + ["\ue012"] * 3 + ["\ue010", "\ue012", "\ue011", "\ue014", "\ue014"]
+    commentator = game.commentator()
+    said = [[]] + [commentator.see(state) for state in states[1:]]  # the commentary's lines at each step
+    heard = [sum(len(lines) for lines in said[:step + 1]) for step in range(len(states))]
     step = 0
     for key in [None, *keys]:
         if key is not None:
@@ -167,8 +189,15 @@ def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(brows
         assert browser.execute_script("return document.getElementById('board').dataset.step") == str(step)
         assert drawn(browser, game_id) == facts(game_id, states[step]), f"step {step}"
         assert browser.execute_script("return document.getElementById('status').textContent") == game.describe(states[step])
+        assert browser.execute_script("return document.querySelectorAll('#commentary li').length") == heard[step]
         if step == min(last, 30):
             shot(browser, f"replay-{game_id}")
+    walked = browser.execute_script(WALK % READ_BOARD[game_id])
+    assert [step for step, *_rest in walked] == list(range(len(states)))
+    for (step, board, status, latest), state in zip(walked, states):  # every step, the rules' position
+        assert shown(game_id, board) == facts(game_id, state), f"step {step}"
+        assert status == game.describe(state), f"step {step}"
+        assert latest == [line for lines in said[:step + 1] for line in lines][-3:], f"step {step}"
     assert console_errors(browser) == []
 
 

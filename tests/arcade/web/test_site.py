@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from arcade import cli
 from arcade.catalog import CATALOG
-from arcade.web.frames import DRAWERS, replay
+from arcade.web.frames import DRAWERS, apply, changes, expand, replay
 from arcade.web.model import SiteGame, games_from_record, slug
 from arcade.web.publish import publish
 from arcade.web.render import json_script
@@ -41,6 +41,24 @@ def test_a_replays_steps_are_the_rules_positions(game_id, seed):
     commentator = game.commentator()
     assert said == [line for state in states[1:] for line in commentator.see(state)]
     assert [row[2] for row in steps.rows] == [game.move_label(b, a.event.move) for b, a in zip(states, states[1:])]
+    assert expand(json.loads(json.dumps(steps.as_json()))) == steps.frames  # the page's compact steps read back
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3),
+                    lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.sampled_from("abc"), inner),
+                    max_leaves=30)
+
+
+@given(keys=st.sets(st.sampled_from("xyz")), data=st.data())
+def test_a_steps_changes_turn_the_board_before_into_its_own(keys, data):
+    """Every step's board has the same keys (the first step's changes are made to an empty one)."""
+    import copy
+
+    after = {key: data.draw(JSON) for key in sorted(keys)}
+    before = data.draw(st.just({}) | st.fixed_dictionaries({key: JSON for key in sorted(keys)}))
+    patch = changes(before, after)
+    assert apply(copy.deepcopy(before), json.loads(json.dumps(patch))) == after
+    assert changes(after, after) == {}
 
 
 def test_a_replay_says_where_a_record_stops_making_sense_and_a_forfeit():
