@@ -273,3 +273,21 @@ def plain_console(stderr: bool = False):
             return super().render_str(clean(text, cap=None, multiline=True), **kwargs)
 
     return PlainConsole(stderr=stderr, markup=False, emoji=False, highlight=False)
+
+
+def containment_text(specs, mode: str, memory: int | None) -> str | None:
+    """A line on how the file bots among ``specs`` would run in ``mode`` (``auto`` and ``bwrap``:
+    in the sandbox, as a tournament runs them; ``none``: not contained) and how their memory cap
+    of ``memory`` bytes holds (``memory_mode``); ``None`` without file bots (``--plan``)."""
+    from bots.external import memory_text, sandbox
+    from bots.external.specs import is_file_spec
+
+    if not any(map(is_file_spec, specs)):
+        return None
+    mode = "none" if mode == "none" else "bwrap"
+    where = "in the bwrap sandbox" if mode == "bwrap" else "NOT contained (--sandbox none)"
+    problem = sandbox.bwrap_problem() if mode == "bwrap" else None
+    if problem is not None:
+        where = f"need the bwrap sandbox, which cannot run here ({problem})"
+    cap = f"{memory_text(memory)}, {sandbox.memory_mode(mode)}" if memory else "no cap"
+    return f"file bots: {where}; memory: {cap}"

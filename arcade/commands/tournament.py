@@ -241,6 +241,7 @@ def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) 
     move, ``TournamentPlan.clocks``, over the game's typical length: random play's, 40 games) and
     the worker processes it would use (``--jobs``, or chosen: ``arcade.tournament.jobs``), playing nothing."""
     from arcade.tournament.jobs import plan_jobs, typical_moves
+    from arcade.commands.common import containment_text
 
     n = len(planned.bots)
     moves = typical_moves(game)
@@ -267,6 +268,9 @@ def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) 
                   f"{duration(expected)}, on one process {duration(serial)}; {machine}; "
                   f"--jobs J to choose)")
     print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
+    held = containment_text(planned.bots, limits.sandbox, limits.memory)
+    if held is not None:
+        print(held)
     return 0
 
 

@@ -23,11 +23,17 @@ from bots.base import BotEntry
 from bots.limits import Limits
 from bots.external import is_file_spec
 from bots.registry import UnknownBot, admit, bots_for, contain
-from bots.external.sandbox import SandboxUnavailable
+from bots.external.sandbox import SandboxUnavailable, memory_mode
 from games.base import Game, OptionError
 
 FILE = "file"
 """The choice of a bot from a file (``path/to/bot.py:function``, run in its own process)."""
+
+
+def sandbox_tooltip() -> str:
+    """The sandbox field's tooltip: what the modes do, and how the memory cap holds in each here."""
+    return (f"how file bots are contained (bubblewrap); none runs them as you. Memory cap: in the sandbox "
+            f"{memory_mode('bwrap')}; without it {memory_mode('none')}")
 
 
 class SetupScreen(Screen):
@@ -149,7 +155,7 @@ class SetupScreen(Screen):
                     compact=True,
                     id="sandbox",
                     classes="setup-field",
-                    tooltip="how file bots are contained (bubblewrap); none runs them as you",
+                    tooltip=sandbox_tooltip(),
                 )
         time_row = Horizontal(classes="setup-row file-limits", id="file-time-row")
         time_row.display = FILE in self.choices
@@ -384,6 +390,9 @@ class SetupScreen(Screen):
             return
         if contained.warning:
             self.notify(contained.warning, title="Sandbox", severity="warning", timeout=10)
+        held = memory_mode(contained.limits.sandbox)
+        if not held.startswith("one budget"):  # the cap does not hold all of a bot's processes together
+            self.notify(f"memory cap: {held}", title="Sandbox", timeout=10)
         players = tuple(files.get(i, players[i]) for i in range(2))
         self.query_one("#setup-error", Static).update("Loading the bot's file…")
         self.query_one("#setup-error", Static).add_class("shown")

@@ -45,11 +45,21 @@ files, tmpfs included)."""
 """How a run's memory cap is raised: the commands' option (``arcade.commands.common``)."""
 
 
-def memory_at_load(limit: int | None, name: str, sign: str = "") -> str:
+def memory_at_load(limit: int | None, name: str, sign: str = "", split: bool = False) -> str:
     """What a bot that reached its memory cap while its file loaded (a large library mapped)
     forfeits with: that the cap was reached, the cap, what said so, and how to raise it."""
     said = f": {sign}" if sign else ""
-    return f"{memory_text(limit or 0)}, reached while loading {name}{said}; {RAISE_MEMORY}"
+    return f"{cap_text(limit, split)}, reached while loading {name}{said}; {RAISE_MEMORY}"
+
+
+def cap_text(limit: int | None, split: bool = False) -> str:
+    """The memory cap in words: ``160 MiB``, or where it is split over the bot's processes
+    (``sandbox.process_caps``) ``53 MiB a process, 160 MiB over 3`` (the share rounded down)."""
+    if not split or not limit:
+        return memory_text(limit or 0)
+    share = limit // sandbox.SPLIT
+    share -= share % (1 << 20) if share >= 1 << 20 else 0
+    return f"{memory_text(share)} a process, {memory_text(limit)} over {sandbox.SPLIT}"
 
 
 LOG_LOOK = 8192
@@ -112,6 +122,8 @@ class Host:
         self.connect = connect
         self.clock = clock
         self.transport: Transport | None = None
+        self.split = False
+        """Whether the memory cap is split over the bot's processes (no memory cgroup holds them)."""
         self.lines = Lines()
         self.arrival: float | None = None
         """When the bytes that ended the last answer reached the arcade (the host's clock)."""
@@ -126,10 +138,11 @@ class Host:
         self.transport = self.connect(launch)
         self.lines = Lines()
         bwrap = launch.sandbox == "bwrap"
+        memory, processes = sandbox.process_caps(self.memory, bwrap, getattr(self.transport, "cgroup", None))
+        self.split = memory != self.memory
         reply = self.exchange(
             Load(path=f"/bot/{launch.path.name}" if bwrap else str(launch.path), function=launch.function,
-                 game=launch.game_id, memory=self.memory, processes=sandbox.PROCESSES if bwrap else None,
-                 package=package_of(launch.path)),
+                 game=launch.game_id, memory=memory, processes=processes, package=package_of(launch.path)),
             LOAD_TIMEOUT,
         )
         if isinstance(reply, Loaded) and not self.memory_exceeded():
@@ -147,11 +160,12 @@ class Host:
         if isinstance(reply, TimedOut):
             return Forfeit(ERROR, f"could not load {name} within {LOAD_TIMEOUT:g}s")
         if isinstance(reply, OutOfMemory):
-            return Forfeit(MEMORY, memory_at_load(self.memory, name, reply.detail), Termination.MEMORY)
+            return Forfeit(MEMORY, memory_at_load(self.memory, name, reply.detail, self.split), Termination.MEMORY)
         if isinstance(reply, Eof):
             sign = log_memory_sign(self.launch.log.path) if self.memory else None
             if sign is not None:  # the process ended itself for want of memory
-                return Forfeit(MEMORY, memory_at_load(self.memory, name, f"{sign} ({exit_text})"), Termination.MEMORY)
+                return Forfeit(MEMORY, memory_at_load(self.memory, name, f"{sign} ({exit_text})", self.split),
+                               Termination.MEMORY)
             return Forfeit(ERROR, f"could not load {name}: {exit_text}")
         detail = getattr(reply, "detail", "") or _unexpected(reply)
         elsewhere = deps_elsewhere(self.launch.path) if "ModuleNotFoundError" in detail else None
@@ -401,7 +415,7 @@ class FileBotSource:
                 self._lost(host)
             case OutOfMemory():
                 self.discard()
-                raise Forfeit(MEMORY, memory_text(self.memory or 0), Termination.MEMORY)
+                raise Forfeit(MEMORY, cap_text(self.memory, host.split), Termination.MEMORY)
             case Exited(detail=detail):
                 self.discard()
                 raise Forfeit(ERROR, detail)

@@ -77,11 +77,13 @@ def clean(text: str) -> str:
     return _CONTROLS.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-def log_header(path: Path, function: str, game_id: str, sandbox: str) -> str:
-    """The arcade's line that opens a process's part of the log: when, which bot, and whether contained."""
+def log_header(path: Path, function: str, game_id: str, sandbox: str, memory: str = "") -> str:
+    """The arcade's line that opens a process's part of the log: when, which bot, whether
+    contained, and how its memory cap holds (``sandbox.memory_mode``'s words)."""
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     contained = "in the bwrap sandbox" if sandbox == "bwrap" else "NOT contained (no sandbox)"
-    return clean(f"=== {stamp} · {path}:{function} · {game_id} · {contained} ===") + "\n"
+    held = f" · memory: {memory}" if memory else ""
+    return clean(f"=== {stamp} · {path}:{function} · {game_id} · {contained}{held} ===") + "\n"
 
 
 def _locked(path: Path) -> bool:

@@ -49,14 +49,17 @@ run's ``Limits`` names):
 
 Either way the process gets rlimits (``set_limits``, then the bot's process itself): CPU seconds,
 address space (the memory cap), open files, file size, no core files; in the sandbox also
-processes (``RLIMIT_NPROC``, counted in the bot's own user namespace), held as well, when the
-arcade is root and may make one, by a cgroup of the ``pids`` controller (``BotCgroup``), whose
-freezer also stops every process of the bot between its turns. The memory cap is one budget for
-all of the bot's processes where the arcade may make a memory cgroup (root: cgroup v2's
+processes (``RLIMIT_NPROC``, counted in the bot's own user namespace). Where the arcade may make
+cgroups (``BotCgroup``: as root, or as a user in a cgroup delegated to them, as systemd's
+``user@UID.service``) the bot's processes and threads are one count (``pids.max``), a freezer
+stops them between turns (root's), and the memory cap is one budget for all of them (cgroup v2's
 ``memory.max``, ``memory.swap.max`` 0, ``memory.oom.group``; v1's ``memory.limit_in_bytes`` and
 ``memsw``): anonymous and shared memory, ``memfd`` and tmpfs files, dirtied page cache; a kill
-for it is a memory forfeit (``memory_mode`` says which holds). Elsewhere it is each process's
-``RLIMIT_AS``, which a bot's forks together and its ``memfd`` files escape.
+for it is a memory forfeit. Without a memory cgroup, a sandboxed bot's cap is split
+(``process_caps``): ``SPLIT`` processes at most, each ``RLIMIT_AS`` a ``1/SPLIT`` share, and
+``SPLIT_OPEN_FILES`` open files a process (``memfd`` files, outside any address space, are not
+held, only bounded); an unsandboxed one gets the cap a process, its processes not counted.
+``memory_mode`` says which holds (the log's header, ``--plan``, the setup screen).
 """
 
 from __future__ import annotations
@@ -88,6 +91,9 @@ CPU_SECONDS = 3600
 PROCESSES = 64
 """Processes (and threads) a bot may run at once."""
 OPEN_FILES = 256
+SPLIT_OPEN_FILES = 64
+"""Open files a process of a bot may have where no memory cgroup holds its memory: a ``memfd``
+file (at most ``LOG_FILE_SIZE``) is in no address space, so this bounds them a process."""
 LOG_FILE_SIZE = 1 << 20
 """Bytes a file the bot writes may reach (its private ``/tmp`` is a tmpfs of ``TMP_SIZE``)."""
 TMP_SIZE = 64 << 20
@@ -167,6 +173,11 @@ ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 bot can read, so bwrap gets none of the arcade's (the bot's own is cleared: ``--clearenv``)."""
 
 
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""Set to 1 in the sandbox where the memory cap is split (``process_caps``): with a thread
+each of the machine's processors, OpenBLAS (numpy) would fail to load within ``SPLIT`` tasks."""
+
+
 UNPRIVILEGED = 65534
 """The user and group the bot is inside its sandbox (``nobody``), and, when root starts the
 arcade, outside it too (``LAUNCHER``)."""
@@ -212,6 +223,9 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder:
             deps = bot_file.parent / DEPS
             if plain_tree(deps):  # what `arcade bot install` put there
                 args += ["--ro-bind", str(deps), f"/bot/{DEPS}"]
+    if not probe and _memory_root() is None:  # the cap split over SPLIT processes: one thread for BLAS
+        for name in ONE_THREAD:
+            args += ["--setenv", name, "1"]
     if seccomp is not None:
         args += ["--seccomp", str(seccomp)]
     args += ["--remount-ro", "/", "--"] + argv  # the root too: only /tmp and /dev/shm can be written
@@ -393,14 +407,15 @@ def install_seccomp() -> bool:
 
 # -- limits -------------------------------------------------------------------------------------
 
-def set_limits() -> None:
+def set_limits(open_files: int = OPEN_FILES) -> None:
     """In the bot's process before it starts (``preexec_fn``): CPU seconds, open files, file
     size (as root its hard limit is lowered by ``sandbox_launch``, once the bot's folder is copied),
     no core files, and death with the arcade (``PR_SET_PDEATHSIG``: a bot stuck in a long C
     call holding the GIL, whose watchdog thread cannot run, still dies when the arcade is killed).
     The memory cap and the process count are set by the bot's process itself, once it is inside
-    its namespaces (``bots.external.child.set_caps``)."""
-    for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_NOFILE, OPEN_FILES),
+    its namespaces (``bots.external.child.set_caps``). ``open_files``: ``SPLIT_OPEN_FILES`` where
+    the memory cap is split (``process_caps``): fewer ``memfd`` files a process, outside its cap."""
+    for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_NOFILE, open_files),
                          (resource.RLIMIT_FSIZE, LOG_FILE_SIZE), (resource.RLIMIT_CORE, 0)):
         try:
             soft, hard = resource.getrlimit(limit)
@@ -445,9 +460,11 @@ FREEZE_WAIT = 0.5
 
 
 class BotCgroup:
-    """The cgroups that hold a bot's processes, where the arcade may make them (as root): one of
-    the ``pids`` controller that caps them at ``PROCESSES`` (``pids=True``, the sandbox's:
-    ``RLIMIT_NPROC`` does not hold root's processes), and one with a freezer (``freeze``,
+    """The cgroups that hold a bot's processes, where the arcade may make them (as root, or in
+    a cgroup delegated to the user: ``_delegated_root``): one of the ``pids`` controller that caps
+    its processes and threads together at ``PROCESSES`` (``RLIMIT_NPROC`` does not hold root's
+    processes, nor an unsandboxed user's apart from the user's others), one of ``memory`` (its cap
+    for all of them: ``memory``), and, as root, one with a freezer (``freeze``,
     ``thaw``: cgroup v2's ``cgroup.freeze``, else cgroup v1's ``freezer``) that stops every one
     of them between the bot's turns, whatever sessions or process groups they made. Inside the
     sandbox the bot can neither see nor leave them. ``join()`` runs in the bot's process before
@@ -465,7 +482,7 @@ class BotCgroup:
         self.memory_v2 = False
         base = _pids_root() if pids else None
         if base is not None:
-            self.path = _make_cgroup(base, {"pids.max": str(PROCESSES)})
+            self.path = _make_cgroup(base, {"pids.max": str(PROCESSES)})  # processes and threads
         found = _freezer_root()
         if found is not None:
             root, self.freezer_v2 = found
@@ -485,7 +502,9 @@ class BotCgroup:
             return
         root, self.memory_v2 = found
         if self.memory_v2:
-            settings = {"memory.max": str(memory), "memory.swap.max": "0", "memory.oom.group": "1"}
+            settings = {"memory.max": str(memory), "memory.oom.group": "1"}
+            if (root / "memory.swap.max").exists() or not (root / "memory.max").exists():
+                settings["memory.swap.max"] = "0"  # absent where swap is not accounted: no swap to hold
             shared = next((p for p in (self.path, self.freezer) if p is not None and p.parent == root), None)
             if shared is not None and _write_all(shared, settings):
                 self.memory = shared
@@ -594,11 +613,12 @@ def _write_all(path: Path, settings: dict[str, str]) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _memory_root() -> tuple[Path, bool] | None:
-    """Where to make bots' memory cgroups, and whether it is cgroup v2: root only (a user's
-    delegated cgroup is not looked for yet), cgroup v2 with ``memory`` (enabled for its
-    children), else cgroup v1's ``memory`` hierarchy. ``None``: each process's ``RLIMIT_AS``."""
+    """Where to make bots' memory cgroups, and whether it is cgroup v2: as root, cgroup v2 with
+    ``memory`` (enabled for its children), else cgroup v1's ``memory`` hierarchy; as a user, a
+    cgroup delegated to the user (``_delegated_root``). ``None``: each process's ``RLIMIT_AS``
+    (``process_caps``)."""
     if os.geteuid() != 0:
-        return None
+        return _delegated_root("memory")
     for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
                      (Path("/sys/fs/cgroup/memory"), False)):
         try:
@@ -623,14 +643,118 @@ def _memory_root() -> tuple[Path, bool] | None:
     return None
 
 
-def memory_mode() -> str:
-    """How a bot's memory cap holds here, in words: ``one budget (cgroup v2)`` or ``(cgroup
-    v1)``, every process of the bot together; else ``per process`` (``RLIMIT_AS`` on each, which
-    neither a bot's forks together nor its ``memfd`` files obey)."""
+SPLIT = 3
+"""The processes a sandboxed bot may have at once where no memory cgroup holds them together
+(``process_caps``): each gets ``1/SPLIT`` of the memory cap, so together they hold the cap."""
+
+
+def memory_mode(sandbox: str = "bwrap", cgroup: "BotCgroup | None" = None) -> str:
+    """How a bot's memory cap holds here for a bot in ``sandbox`` (``bwrap`` or ``none``), in
+    a few words (the log's header, ``--plan``, the setup screen): ``one budget (cgroup v1)``,
+    ``(cgroup v2)`` or ``(delegated cgroup v2)``: every process of the bot and everything they
+    hold together; else, in the sandbox, ``split: 3 processes × 1/3 of the cap`` (``SPLIT``,
+    ``RLIMIT_NPROC`` and ``RLIMIT_AS``: their address spaces hold the cap, not ``memfd`` or tmpfs
+    files); else ``per process, processes not counted`` (nothing holds the total). With
+    ``cgroup``, the bot's own (whether its memory cgroup could be made)."""
     found = _memory_root()
-    if found is None:
-        return "per process"
-    return f"one budget (cgroup v{2 if found[1] else 1})"
+    if cgroup is not None and cgroup.memory is None:
+        found = None
+    if found is not None:
+        delegated = "delegated " if os.geteuid() != 0 else ""
+        return f"one budget ({delegated}cgroup v{2 if found[1] else 1})"
+    if sandbox == "bwrap":
+        return f"split: {SPLIT} processes × 1/{SPLIT} of the cap (no memory cgroup)"
+    return "per process, processes not counted (no memory cgroup)"
+
+
+def process_caps(memory: int | None, bwrap: bool, cgroup: "BotCgroup | None") -> tuple[int | None, int | None]:
+    """The bot's process's own ``RLIMIT_AS`` and ``RLIMIT_NPROC`` (``child.set_caps``) for a
+    memory cap of ``memory`` bytes: where its memory cgroup holds all of its processes, the cap
+    and ``PROCESSES``; else, in the sandbox, ``1/SPLIT`` of the cap each and ``SPLIT`` processes
+    (``RLIMIT_NPROC`` counts the sandbox's tasks: bwrap's first process, one more, and threads
+    too, so ``SPLIT`` address spaces of the bot's at most); else (no sandbox, no cgroup) the cap
+    each, the processes not counted (``RLIMIT_NPROC`` would count all of the user's)."""
+    held = cgroup is not None and cgroup.memory is not None
+    if not bwrap:
+        return memory, None
+    if held or not memory:
+        return memory, PROCESSES
+    return memory // SPLIT, SPLIT + 1
+
+
+def _owned(path: Path) -> bool:
+    """Whether ``path`` is this user's to write (a delegated cgroup's folder or file is chowned
+    to the user it is delegated to)."""
+    try:
+        return path.stat().st_uid == os.geteuid() and os.access(path, os.W_OK)
+    except OSError:
+        return False
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """The arcade's own cgroup of ``controller``'s hierarchy (``""``: cgroup v2's), from
+    ``/proc/self/cgroup``; ``None`` where it is in none."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, names, path = line.split(":", 2)
+        if (controller == "" and names == "") or controller in names.split(","):
+            return path
+    return None
+
+
+def _delegated_root(controller: str) -> tuple[Path, bool] | None:
+    """A user's place for bots' cgroups of ``controller`` (``memory``, ``pids``): the cgroup
+    closest to the arcade's own that contains it and is delegated to the user (its folder and
+    ``cgroup.procs`` theirs, as systemd makes ``user@UID.service`` and what runs under it), on
+    cgroup v2 one that gives ``controller`` to its children (``cgroup.subtree_control``); the
+    bots' cgroups go in its ``contest-arcade``. ``None`` where there is none."""
+    for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
+                     (Path("/sys/fs/cgroup") / controller, False)):
+        own = _own_cgroup("" if v2 else controller)
+        try:
+            if own is None or (v2 and controller not in (base / "cgroup.controllers").read_text().split()):
+                continue
+        except OSError:
+            continue
+        here = base / own.strip("/")
+        while here == base or base in here.parents:
+            found = _delegation(here, controller, v2)
+            if found is not None:
+                return found, v2
+            if here == base:
+                break
+            here = here.parent
+    return None
+
+
+def _delegation(here: Path, controller: str, v2: bool) -> Path | None:
+    """``here/contest-arcade`` ready for bots' cgroups, when ``here`` is delegated to this user
+    (and on cgroup v2 gives ``controller`` to its children); else ``None``."""
+    if not (_owned(here) and _owned(here / "cgroup.procs")):
+        return None
+    try:
+        if v2 and controller not in (here / "cgroup.subtree_control").read_text().split():
+            return None
+        root = here / "contest-arcade"
+        root.mkdir(exist_ok=True)
+        if v2:
+            given = set((root / "cgroup.controllers").read_text().split())
+            (root / "cgroup.subtree_control").write_text(" ".join(f"+{c}" for c in ("memory", "pids") if c in given))
+        probe = _make_cgroup(root, {})
+        if probe is None:
+            return None
+        knob = "pids.max" if controller == "pids" else "memory.max" if v2 else "memory.limit_in_bytes"
+        works = (probe / knob).exists()
+        probe.rmdir()
+    except OSError:
+        return None
+    if works:
+        _sweep(root)
+        return root
+    return None
 
 
 def _make_cgroup(base: Path, settings: dict[str, str]) -> Path | None:
@@ -692,10 +816,12 @@ def _sweep(root: Path) -> None:
 
 @functools.lru_cache(maxsize=1)
 def _pids_root() -> Path | None:
-    """Where to make bots' pids cgroups: root only (others are held by ``RLIMIT_NPROC``, counted
-    in the bot's own user namespace), cgroup v1's ``pids`` hierarchy or v2 with ``pids``."""
+    """Where to make bots' pids cgroups: as root, cgroup v1's ``pids`` hierarchy or v2 with
+    ``pids``; as a user, a delegated cgroup (``_delegated_root``). Elsewhere a sandboxed bot is
+    held by ``RLIMIT_NPROC``, counted in its own user namespace."""
     if os.geteuid() != 0:
-        return None
+        found = _delegated_root("pids")
+        return found[0] if found is not None else None
     v1 = Path("/sys/fs/cgroup/pids")
     v2 = Path("/sys/fs/cgroup")
     for base, v2_style in ((v1, False), (v2, True)):

@@ -168,17 +168,20 @@ class ProcessTransport:
             sandbox.hide_arcade()
             argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
             cwd, env = str(launch.path.parent), None
-        self.cgroup: BotCgroup | None = BotCgroup(pids=bwrap, memory=launch.memory)  # the process cap: the sandbox's
-        self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox))
+        self.cgroup: BotCgroup | None = BotCgroup(memory=launch.memory)  # processes and memory: one budget
+        self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox,
+                                                  sandbox.memory_mode(launch.sandbox, self.cgroup)
+                                                  if launch.memory else "no cap"))
         self.answers, answers_end = answer_channel()
         self.arrived: float | None = None
         self.written: float | None = None
         cgroup = self.cgroup
+        split = bwrap and bool(launch.memory) and (cgroup is None or cgroup.memory is None)  # process_caps
 
         def before_exec() -> None:  # in the bot's process, before it runs anything
             if cgroup is not None:
                 cgroup.join()
-            sandbox.set_limits()
+            sandbox.set_limits(sandbox.SPLIT_OPEN_FILES if split else sandbox.OPEN_FILES)
             if not bwrap:  # bwrap loads the filter itself (--seccomp)
                 sandbox.install_seccomp()
 
