@@ -128,6 +128,21 @@ static inline u64 flips(u64 P, u64 O, int sq)
     return f;
 }
 
+/* A position, the side to move first. */
+typedef struct {
+    u64 p, o;
+} Board;
+
+/* The position after the mover of (p, o) plays sq flipping f, the opponent to move: the one place a
+ * move is made. */
+static inline Board after(u64 p, u64 o, int sq, u64 f)
+{
+    Board c = {o ^ f, p | f | (1ULL << sq)};
+    return c;
+}
+
+static inline Board play(u64 p, u64 o, int sq) { return after(p, o, sq, flips(p, o, sq)); }
+
 static u64 perft(u64 P, u64 O, int depth, int passed)
 {
     if (depth == 0)
@@ -144,8 +159,8 @@ static u64 perft(u64 P, u64 O, int depth, int passed)
     while (moves) {
         int sq = lowest(moves);
         moves &= moves - 1;
-        u64 f = flips(P, O, sq);
-        total += perft(O ^ f, P | f | (1ULL << sq), depth - 1, 0);
+        Board c = play(P, O, sq);
+        total += perft(c.p, c.o, depth - 1, 0);
     }
     return total;
 }
@@ -538,7 +553,8 @@ static void et_store(Core *e, u64 p, u64 o, int lo, int hi, int move, int emptie
     t->empties = (uint8_t)empties;
 }
 
-/* sort squares by (key, square) ascending: insertion sort, the lists are short */
+/* Sort squares by (key, square) ascending: insertion sort, the lists are short. The one sort of
+ * the core: moves, empty squares and children are all ordered by it. */
 static void sort_keyed(long long *keys, int *sqs, int n)
 {
     for (int i = 1; i < n; i++) {
@@ -555,38 +571,144 @@ static void sort_keyed(long long *keys, int *sqs, int n)
     }
 }
 
-/* Engine._ordered: the moves in search order; returns their count. */
-static int ordered(Core *e, u64 p, u64 o, u64 moves, int depth, int ply, int tt_move, int *out)
+/* -- a node's children ------------------------------------------------------------------------ */
+
+/* A node's moves in search order, with the child positions made so far (by square: made's bit
+ * set) and, in the endgame, the children's own moves where ordering computed them (known's bit). */
+typedef struct {
+    int n;
+    int sq[64];
+    u64 made, known;
+    Board child[64];
+    u64 replies[64];
+} Children;
+
+/* How the children of a node are searched: by negamax (their depth and ply) or solved exactly
+ * (their empties). */
+typedef struct {
+    int endgame, depth, ply, empties;
+} Step;
+
+/* A node's outcome over the children searched so far: the best value, its move, the raised alpha. */
+typedef struct {
+    int best, move, alpha;
+} Best;
+
+static int negamax(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int ply, int passed);
+static int solve(Core *e, u64 p, u64 o, int alpha, int beta, int empties, int passed, u64 moves, int known);
+
+static inline Board child_of(Children *cs, u64 p, u64 o, int sq)
 {
-    int n = 0;
-    while (moves) {
-        out[n++] = lowest(moves);
-        moves &= moves - 1;
+    if (!(cs->made >> sq & 1)) {
+        cs->child[sq] = play(p, o, sq);
+        cs->made |= 1ULL << sq;
     }
-    if (n == 1)
-        return n;
-    long long keys[64];
-    int k0 = e->killers[ply][0], k1 = e->killers[ply][1];
-    if (depth >= FASTEST_DEPTH) {
-        for (int i = 0; i < n; i++) {
-            int sq = out[i];
-            if (sq == tt_move) {
-                keys[i] = -1000000000LL;
-            } else {
-                u64 f = flips(p, o, sq);
-                u64 np = p | f | (1ULL << sq);
-                keys[i] = (long long)popcount(get_moves(o ^ f, np)) * 100 - PRIOR[sq]
-                          - ((sq == k0 || sq == k1) ? 50 : 0);
+    return cs->child[sq];
+}
+
+/* The value of the child reached by sq, for the mover, searched with the window (alpha, beta). */
+static int child_value(Core *e, Children *cs, u64 p, u64 o, int sq, int alpha, int beta, const Step *s)
+{
+    Board c = child_of(cs, p, o, sq);
+    if (s->endgame) {
+        int known = (int)(cs->known >> sq & 1);
+        return -solve(e, c.p, c.o, -beta, -alpha, s->empties, 0, known ? cs->replies[sq] : 0, known);
+    }
+    return -negamax(e, c.p, c.o, s->depth, -beta, -alpha, s->ply, 0);
+}
+
+/* The child step of the principal-variation search, the same at the root, in the midgame and in
+ * the endgame: the first child searched with the whole window, every other with a null window,
+ * searched again with the rest of the window when it falls inside. */
+static int child_step(Core *e, Children *cs, u64 p, u64 o, int sq, int first, int alpha, int beta, const Step *s)
+{
+    if (first)
+        return child_value(e, cs, p, o, sq, alpha, beta, s);
+    int value = child_value(e, cs, p, o, sq, alpha, alpha + 1, s);
+    if (alpha < value && value < beta)
+        value = child_value(e, cs, p, o, sq, value, beta, s);
+    return value;
+}
+
+/* The children from..to-1 in order, raising r (the first one of the node gets the whole window).
+ * Stops at a cut-off (alpha >= beta) and returns 1, unless scores is given: the root, where every
+ * move is searched, its score kept and the best so far published as the partial result. */
+static int search_children(Core *e, u64 p, u64 o, Children *cs, int from, int to, int beta, const Step *s, Best *r,
+                           int *scores)
+{
+    for (int i = from; i < to; i++) {
+        int sq = cs->sq[i];
+        int value = child_step(e, cs, p, o, sq, r->best == -INF, r->alpha, beta, s);
+        if (value > r->best) {
+            r->best = value;
+            r->move = sq;
+            if (value > r->alpha) {
+                r->alpha = value;
+                if (value >= beta && scores == NULL)
+                    return 1;
             }
         }
-    } else {
-        for (int i = 0; i < n; i++) {
-            int sq = out[i];
-            keys[i] = -(e->history[sq] + PRIOR[sq] * 8 + (sq == tt_move ? 1 << 20 : 0)
-                        + ((sq == k0 || sq == k1) ? 1 << 16 : 0));
+        if (scores != NULL) {
+            scores[i] = value;
+            e->partial_best = r->best;
+            e->partial_move = r->move;
+            e->has_partial = 1;
         }
     }
-    sort_keyed(keys, out, n);
+    return 0;
+}
+
+/* -- the midgame ------------------------------------------------------------------------------ */
+
+/* Engine._ordered: the moves in search order, into cs (the children made where ordering made them). */
+static void ordered(Core *e, u64 p, u64 o, u64 moves, int depth, int ply, int tt_move, Children *cs)
+{
+    int n = 0;
+    cs->made = cs->known = 0;
+    while (moves) {
+        cs->sq[n++] = lowest(moves);
+        moves &= moves - 1;
+    }
+    cs->n = n;
+    if (n == 1)
+        return;
+    long long keys[64];
+    int k0 = e->killers[ply][0], k1 = e->killers[ply][1];
+    for (int i = 0; i < n; i++) {
+        int sq = cs->sq[i], killer = sq == k0 || sq == k1;
+        if (depth < FASTEST_DEPTH) {
+            keys[i] = -(e->history[sq] + PRIOR[sq] * 8 + (sq == tt_move ? 1 << 20 : 0) + (killer ? 1 << 16 : 0));
+        } else if (sq == tt_move) {
+            keys[i] = -1000000000LL;
+        } else { /* fastest first: fewest opponent replies, corners and killers as tie-breaks */
+            Board c = child_of(cs, p, o, sq);
+            keys[i] = (long long)popcount(get_moves(c.p, c.o)) * 100 - PRIOR[sq] - (killer ? 50 : 0);
+        }
+    }
+    sort_keyed(keys, cs->sq, n);
+}
+
+/* Engine._frontier's order: best squares first, the killer first of all. */
+static int frontier_order(Core *e, u64 moves, int ply, int *sqs)
+{
+    long long keys[64];
+    int n = 0;
+    while (moves) {
+        int sq = lowest(moves);
+        moves &= moves - 1;
+        keys[n] = -PRIOR[sq];
+        sqs[n++] = sq;
+    }
+    if (n > 1) {
+        sort_keyed(keys, sqs, n);
+        int k0 = e->killers[ply][0];
+        for (int i = 1; i < n; i++)
+            if (sqs[i] == k0) {
+                memmove(sqs + 1, sqs, sizeof(int) * i);
+                sqs[0] = k0;
+                break;
+            }
+    }
     return n;
 }
 
@@ -597,6 +719,82 @@ static inline void add_killer(Core *e, int ply, int sq)
         k[1] = k[0];
         k[0] = sq;
     }
+}
+
+/* Engine._frontier: a node one ply from the leaves, its children evaluated in order until one
+ * reaches beta (fail-soft; the children count as nodes). */
+static int frontier(Core *e, u64 p, u64 o, u64 moves, int beta, int ply)
+{
+    int sqs[64];
+    int n = frontier_order(e, moves, ply, sqs);
+    int best = -INF, count = 0;
+    for (int i = 0; i < n; i++) {
+        Board c = play(p, o, sqs[i]);
+        int value = -evaluate(e, c.p, c.o);
+        count++;
+        if (value > best) {
+            best = value;
+            if (value >= beta) {
+                add_killer(e, ply, sqs[i]);
+                e->history[sqs[i]] += 1;
+                break;
+            }
+        }
+    }
+    e->nodes += count;
+    return best;
+}
+
+/* The midgame table's entry for (p, o): its move into *tt_move; 1 with *value when it decides the
+ * node at this depth, else the window narrowed by its bound. */
+static int tt_probe(Core *e, u64 p, u64 o, int depth, int *alpha, int *beta, int *tt_move, int *value)
+{
+    TTEntry *entry = tt_find(e, p, o);
+    if (entry == NULL)
+        return 0;
+    *tt_move = entry->move;
+    if (entry->depth < depth)
+        return 0;
+    int v = *value = entry->value;
+    if (entry->flag == EXACT)
+        return 1;
+    if (entry->flag == LOWER) {
+        if (v >= *beta)
+            return 1;
+        if (v > *alpha)
+            *alpha = v;
+    } else if (v <= *alpha) {
+        return 1;
+    } else if (v < *beta) {
+        *beta = v;
+    }
+    return 0;
+}
+
+/* Multi-ProbCut at a null-window node: a shallow null-window search predicts the deep one (deep ~
+ * a * shallow + b, residual sigma by disc count); 1 with *value (beta or alpha) when it is
+ * confident the node fails high or low. The bounds are Python's float floor divisions. */
+static int probcut(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int ply, int passed, int *value)
+{
+    if (beta - alpha != 1 || alpha <= -HEURISTIC_MAX || beta >= HEURISTIC_MAX || depth > 64 || !e->probcut[depth])
+        return 0;
+    const ProbCut *cut = e->probcut[depth];
+    double margin = e->probcut_t * cut->sigma[popcount(p | o)];
+    double x = (double)beta + margin;
+    x = x - cut->b;
+    int bound = (int)(-py_floordiv(-x, cut->a)); /* ceil: the shallow value that predicts >= beta */
+    if (bound < HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound - 1, bound, ply, passed) >= bound) {
+        *value = beta;
+        return 1;
+    }
+    x = (double)alpha - margin;
+    x = x - cut->b;
+    bound = (int)py_floordiv(x, cut->a); /* floor: the shallow value that predicts <= alpha */
+    if (bound > -HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound, bound + 1, ply, passed) <= bound) {
+        *value = alpha;
+        return 1;
+    }
+    return 0;
 }
 
 static int negamax(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int ply, int passed)
@@ -612,108 +810,24 @@ static int negamax(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int pl
             return utility(p, o);
         return -negamax(e, o, p, depth, -beta, -alpha, ply + 1, 1);
     }
-    if (depth == 1) {
-        int sqs[64], n = 0;
-        long long keys[64];
-        while (moves) {
-            int sq = lowest(moves);
-            moves &= moves - 1;
-            keys[n] = -PRIOR[sq];
-            sqs[n++] = sq;
-        }
-        if (n > 1) {
-            sort_keyed(keys, sqs, n);
-            int k0 = e->killers[ply][0];
-            for (int i = 1; i < n; i++)
-                if (sqs[i] == k0) {
-                    memmove(sqs + 1, sqs, sizeof(int) * i);
-                    sqs[0] = k0;
-                    break;
-                }
-        }
-        int best = -INF, count = 0;
-        for (int i = 0; i < n; i++) {
-            int sq = sqs[i];
-            u64 f = flips(p, o, sq);
-            int value = -evaluate(e, o ^ f, p | f | (1ULL << sq));
-            count++;
-            if (value > best) {
-                best = value;
-                if (value >= beta) {
-                    add_killer(e, ply, sq);
-                    e->history[sq] += 1;
-                    break;
-                }
-            }
-        }
-        e->nodes += count;
-        return best;
+    if (depth == 1)
+        return frontier(e, p, o, moves, beta, ply);
+    int tt_move = -1, value;
+    if (tt_probe(e, p, o, depth, &alpha, &beta, &tt_move, &value))
+        return value;
+    if (probcut(e, p, o, depth, alpha, beta, ply, passed, &value))
+        return value;
+    Children cs;
+    ordered(e, p, o, moves, depth, ply, tt_move, &cs);
+    Step step = {0, depth - 1, ply + 1, 0};
+    Best r = {-INF, -1, alpha};
+    if (search_children(e, p, o, &cs, 0, cs.n, beta, &step, &r, NULL)) {
+        add_killer(e, ply, r.move);
+        e->history[r.move] += (long long)depth * depth;
     }
-    int tt_move = -1;
-    TTEntry *entry = tt_find(e, p, o);
-    if (entry != NULL) {
-        tt_move = entry->move;
-        if (entry->depth >= depth) {
-            int v = entry->value;
-            if (entry->flag == EXACT)
-                return v;
-            if (entry->flag == LOWER) {
-                if (v >= beta)
-                    return v;
-                if (v > alpha)
-                    alpha = v;
-            } else if (v <= alpha) {
-                return v;
-            } else if (v < beta) {
-                beta = v;
-            }
-        }
-    }
-    if (beta - alpha == 1 && -HEURISTIC_MAX < alpha && beta < HEURISTIC_MAX && depth <= 64 && e->probcut[depth]) {
-        const ProbCut *cut = e->probcut[depth];
-        double margin = e->probcut_t * cut->sigma[popcount(p | o)];
-        double x = (double)beta + margin;
-        x = x - cut->b;
-        int bound = (int)(-py_floordiv(-x, cut->a));
-        if (bound < HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound - 1, bound, ply, passed) >= bound)
-            return beta;
-        x = (double)alpha - margin;
-        x = x - cut->b;
-        bound = (int)py_floordiv(x, cut->a);
-        if (bound > -HEURISTIC_MAX && negamax(e, p, o, cut->shallow, bound, bound + 1, ply, passed) <= bound)
-            return alpha;
-    }
-    int alpha0 = alpha, best = -INF, best_move = -1;
-    int order[64];
-    int n = ordered(e, p, o, moves, depth, ply, tt_move, order);
-    for (int i = 0; i < n; i++) {
-        int sq = order[i];
-        u64 f = flips(p, o, sq);
-        u64 np = p | f | (1ULL << sq), no = o ^ f;
-        int value;
-        if (i == 0) {
-            value = -negamax(e, no, np, depth - 1, -beta, -alpha, ply + 1, 0);
-        } else {
-            value = -negamax(e, no, np, depth - 1, -alpha - 1, -alpha, ply + 1, 0);
-            if (alpha < value && value < beta)
-                value = -negamax(e, no, np, depth - 1, -beta, -value, ply + 1, 0);
-        }
-        if (value > best) {
-            best = value;
-            best_move = sq;
-            if (value > alpha) {
-                alpha = value;
-                if (alpha >= beta) {
-                    add_killer(e, ply, sq);
-                    e->history[sq] += (long long)depth * depth;
-                    break;
-                }
-            }
-        }
-    }
-    int flag = (alpha0 < best && best < beta) ? EXACT : (best >= beta ? LOWER : UPPER);
-    tt_store(e, p, o, depth, flag, best, best_move);
-    return best;
+    int flag = (alpha < r.best && r.best < beta) ? EXACT : (r.best >= beta ? LOWER : UPPER);
+    tt_store(e, p, o, depth, flag, r.best, r.move);
+    return r.best;
 }
 
 /* -- the exact endgame ------------------------------------------------------------------------ */
@@ -729,37 +843,32 @@ static int last_one(u64 p, u64 o, int sq)
     return popcount(p) - popcount(o);
 }
 
-/* After a move to (np, no) with one empty square sq left, the opponent to play: the final margin
- * of the side that moved (the opponent plays sq if it can, else the mover, else nobody). */
-static inline int last_reply(u64 np, u64 no, int sq)
+/* After a move to c (the opponent to play) with one empty square sq left: the final margin of the
+ * side that moved (the opponent plays sq if it can, else the mover, else nobody). */
+static inline int last_reply(Board c, int sq)
 {
-    u64 g = (NEIGHBOURS[sq] & np) ? flips(no, np, sq) : 0;
+    u64 g = (NEIGHBOURS[sq] & c.o) ? flips(c.p, c.o, sq) : 0;
     if (g)
-        return 62 - 2 * (popcount(no) + popcount(g));
-    u64 h = (NEIGHBOURS[sq] & no) ? flips(np, no, sq) : 0;
+        return 62 - 2 * (popcount(c.p) + popcount(g));
+    u64 h = (NEIGHBOURS[sq] & c.p) ? flips(c.o, c.p, sq) : 0;
     if (h)
-        return 2 * (popcount(np) + popcount(h)) - 62;
-    return popcount(np) - popcount(no);
+        return 2 * (popcount(c.o) + popcount(h)) - 62;
+    return popcount(c.o) - popcount(c.p);
 }
 
 static int last_two(u64 p, u64 o, int alpha, int beta, int a, int b, int passed)
 {
     int best = -INF;
-    if (NEIGHBOURS[a] & o) {
-        u64 f = flips(p, o, a);
-        if (f) {
-            best = last_reply(p | f | (1ULL << a), o ^ f, b);
-            if (best >= beta)
-                return best;
-        }
+    u64 f;
+    if ((NEIGHBOURS[a] & o) && (f = flips(p, o, a))) {
+        best = last_reply(after(p, o, a, f), b);
+        if (best >= beta)
+            return best;
     }
-    if (NEIGHBOURS[b] & o) {
-        u64 f = flips(p, o, b);
-        if (f) {
-            int value = last_reply(p | f | (1ULL << b), o ^ f, a);
-            if (value > best)
-                best = value;
-        }
+    if ((NEIGHBOURS[b] & o) && (f = flips(p, o, b))) {
+        int value = last_reply(after(p, o, b, f), a);
+        if (value > best)
+            best = value;
     }
     if (best == -INF) {
         if (passed)
@@ -769,74 +878,55 @@ static int last_two(u64 p, u64 o, int alpha, int beta, int a, int b, int passed)
     return best;
 }
 
+/* An upper bound of the mover's final margin by the opponent's stable discs, INF where this
+ * alpha makes it not worth computing. */
+static inline int stability_bound(u64 p, u64 o, int alpha, int empties)
+{
+    if (alpha < STABILITY_ALPHA[empties] || 64 - 2 * popcount(o) > alpha)
+        return INF;
+    return 64 - 2 * popcount(stable_discs(o, p));
+}
+
+/* The order of the last SHALLOW empties (ems, by square value): squares of odd quadrants (parity's
+ * bits) first, into idx (indices in ems). */
+static void shallow_order(const int *ems, int n, int parity, int *idx)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (QUADRANT_ID[ems[i]] & parity)
+            idx[k++] = i;
+    for (int i = 0; i < n; i++)
+        if (!(QUADRANT_ID[ems[i]] & parity))
+            idx[k++] = i;
+}
+
 static int shallow(u64 p, u64 o, int alpha, int beta, const int *ems, int n, int parity, int passed)
 {
-    if (n >= 4 && alpha >= STABILITY_ALPHA[n] && 64 - 2 * popcount(o) <= alpha) {
-        int bound = 64 - 2 * popcount(stable_discs(o, p));
+    if (n >= 4) {
+        int bound = stability_bound(p, o, alpha, n);
         if (bound <= alpha)
             return bound;
     }
-    int best = -INF;
-    if (n == 3) {
-        int e0 = ems[0], e1 = ems[1], e2 = ems[2];
-        int tries[3][3] = {{e0, e1, e2}, {e1, e0, e2}, {e2, e0, e1}};
-        int order[3] = {0, 1, 2};
-        if (parity != (QUADRANT_ID[e0] | QUADRANT_ID[e1] | QUADRANT_ID[e2])) {
-            int k = 0;
-            for (int i = 0; i < 3; i++)
-                if (QUADRANT_ID[tries[i][0]] & parity)
-                    order[k++] = i;
-            for (int i = 0; i < 3; i++)
-                if (!(QUADRANT_ID[tries[i][0]] & parity))
-                    order[k++] = i;
-        }
-        for (int t = 0; t < 3; t++) {
-            const int *tr = tries[order[t]];
-            int sq = tr[0];
-            if (!(NEIGHBOURS[sq] & o))
-                continue;
-            u64 f = flips(p, o, sq);
-            if (!f)
-                continue;
-            int value = -last_two(o ^ f, p | f | (1ULL << sq), -beta, -alpha, tr[1], tr[2], 0);
-            if (value > best) {
-                best = value;
-                if (value > alpha) {
-                    alpha = value;
-                    if (alpha >= beta)
-                        return best;
-                }
-            }
-        }
-    } else {
-        int idx[SHALLOW + 1], k = 0;
-        for (int i = 0; i < n; i++)
-            if (QUADRANT_ID[ems[i]] & parity)
-                idx[k++] = i;
-        for (int i = 0; i < n; i++)
-            if (!(QUADRANT_ID[ems[i]] & parity))
-                idx[k++] = i;
-        int rest[SHALLOW + 1];
-        for (int t = 0; t < n; t++) {
-            int i = idx[t];
-            int sq = ems[i];
-            if (!(NEIGHBOURS[sq] & o))
-                continue;
-            u64 f = flips(p, o, sq);
-            if (!f)
-                continue;
-            int m = 0;
-            for (int j = 0; j < n; j++)
-                if (j != i)
-                    rest[m++] = ems[j];
-            int value = -shallow(o ^ f, p | f | (1ULL << sq), -beta, -alpha, rest, m, parity ^ QUADRANT_ID[sq], 0);
-            if (value > best) {
-                best = value;
-                if (value > alpha) {
-                    alpha = value;
-                    if (alpha >= beta)
-                        return best;
-                }
+    int best = -INF, idx[SHALLOW + 1], rest[SHALLOW + 1];
+    shallow_order(ems, n, parity, idx);
+    for (int t = 0; t < n; t++) {
+        int i = idx[t], sq = ems[i];
+        u64 f;
+        if (!(NEIGHBOURS[sq] & o) || !(f = flips(p, o, sq)))
+            continue;
+        int m = 0;
+        for (int j = 0; j < n; j++)
+            if (j != i)
+                rest[m++] = ems[j];
+        Board c = after(p, o, sq, f);
+        int value = n == 3 ? -last_two(c.p, c.o, -beta, -alpha, rest[0], rest[1], 0)
+                           : -shallow(c.p, c.o, -beta, -alpha, rest, m, parity ^ QUADRANT_ID[sq], 0);
+        if (value > best) {
+            best = value;
+            if (value > alpha) {
+                alpha = value;
+                if (alpha >= beta)
+                    return best;
             }
         }
     }
@@ -870,12 +960,101 @@ static int shallow_entry(u64 p, u64 o, int alpha, int beta, int passed)
     return shallow(p, o, alpha, beta, ems, n, parity, passed);
 }
 
-typedef struct {
-    long long key;
-    int sq;
-    u64 np, no, replies;
-    int known;
-} Child;
+/* The endgame table's bounds on (p, o) into *lo, *hi and its move into *tt_move; 1 with *value
+ * when they decide the node, else the window narrowed to them. */
+static int et_probe(Core *e, u64 p, u64 o, int *alpha, int *beta, int *lo, int *hi, int *tt_move, int *value)
+{
+    ETEntry *entry = et_find(e, p, o);
+    if (entry == NULL)
+        return 0;
+    *lo = entry->lo;
+    *hi = entry->hi;
+    *tt_move = entry->move;
+    if (*lo >= *beta || *hi <= *alpha) {
+        *value = *lo >= *beta ? *lo : *hi;
+        return 1;
+    }
+    if (*lo > *alpha)
+        *alpha = *lo;
+    if (*hi < *beta)
+        *beta = *hi;
+    if (*alpha >= *beta) {
+        *value = *alpha;
+        return 1;
+    }
+    return 0;
+}
+
+/* The endgame node's children, every one made, the table's move first; from ETC_EMPTIES empties
+ * a child whose stored upper bound already cuts ends the node (enhanced transposition cut-off):
+ * 1 with *value, the bound stored. */
+static int endgame_children(Core *e, u64 p, u64 o, u64 moves, int beta, int empties, int lo, int hi, int tt_move,
+                            Children *cs, int *value)
+{
+    cs->made = moves;
+    cs->known = 0;
+    cs->n = 0;
+    if (tt_move >= 0 && (moves >> tt_move & 1))
+        cs->sq[cs->n++] = tt_move;
+    for (u64 m = moves; m; m &= m - 1) {
+        int sq = lowest(m);
+        Board c = cs->child[sq] = play(p, o, sq);
+        ETEntry *child = empties >= ETC_EMPTIES ? et_find(e, c.p, c.o) : NULL;
+        if (child != NULL && -child->hi >= beta) {
+            *value = -child->hi;
+            et_store(e, p, o, lo > *value ? lo : *value, hi, sq, empties);
+            return 1;
+        }
+        if (sq != tt_move)
+            cs->sq[cs->n++] = sq;
+    }
+    return 0;
+}
+
+/* The endgame's child ordering of cs->sq[from..]: by the opponent's replies and the evaluation
+ * from EVAL_ORDER_EMPTIES empties, by replies and the potential mobility further down, then by
+ * the square's value with odd quadrants first. */
+static void endgame_order(Core *e, u64 p, u64 o, Children *cs, int from, int empties)
+{
+    long long keys[64];
+    int *sqs = cs->sq + from, n = cs->n - from;
+    u64 empty = FULL ^ (p | o);
+    for (int i = 0; i < n; i++) {
+        int sq = sqs[i];
+        Board c = cs->child[sq];
+        if (empties <= SHALLOW + 1) {
+            keys[i] = -PRIOR[sq] - 1000 * (popcount(QUADRANT_OF[sq] & empty) & 1);
+            continue;
+        }
+        u64 replies = get_moves(c.p, c.o), mine = c.o; /* mine: the mover's discs after the move */
+        cs->replies[sq] = replies;
+        cs->known |= 1ULL << sq;
+        if (empties >= EVAL_ORDER_EMPTIES) {
+            keys[i] = (long long)popcount(replies) * 200 + evaluate(e, c.p, c.o);
+        } else {
+            u64 near = ((((mine << 1 | mine << 9 | mine >> 7) & 0xFEFEFEFEFEFEFEFEULL)
+                         | ((mine >> 1 | mine >> 9 | mine << 7) & 0x7F7F7F7F7F7F7F7FULL) | mine << 8 | mine >> 8)
+                        & ~(c.p | c.o));
+            keys[i] = (long long)popcount(replies) * 16 + popcount(near) * 8 - PRIOR_DIV10[sq];
+        }
+    }
+    sort_keyed(keys, sqs, n);
+}
+
+/* The endgame table's bounds after the node's search over the window (a0, b0) gave best. */
+static void store_bounds(Core *e, u64 p, u64 o, const Best *r, int a0, int b0, int lo, int hi, int empties)
+{
+    if (r->best <= a0) {
+        if (r->best < hi)
+            hi = r->best;
+    } else if (r->best >= b0) {
+        if (r->best > lo)
+            lo = r->best;
+    } else {
+        lo = hi = r->best;
+    }
+    et_store(e, p, o, lo, hi, r->move, empties);
+}
 
 static int solve(Core *e, u64 p, u64 o, int alpha, int beta, int empties, int passed, u64 moves, int known)
 {
@@ -891,141 +1070,26 @@ static int solve(Core *e, u64 p, u64 o, int alpha, int beta, int empties, int pa
             return popcount(p) - popcount(o);
         return -solve(e, o, p, -beta, -alpha, empties, 1, 0, 0);
     }
-    if (alpha >= STABILITY_ALPHA[empties] && 64 - 2 * popcount(o) <= alpha) {
-        int bound = 64 - 2 * popcount(stable_discs(o, p));
-        if (bound <= alpha)
-            return bound;
-        if (bound < beta)
-            beta = bound;
+    int bound = stability_bound(p, o, alpha, empties);
+    if (bound <= alpha)
+        return bound;
+    if (bound < beta)
+        beta = bound;
+    int tt_move = -1, lo = -64, hi = 64, value;
+    if (et_probe(e, p, o, &alpha, &beta, &lo, &hi, &tt_move, &value))
+        return value;
+    Children cs;
+    if (endgame_children(e, p, o, moves, beta, empties, lo, hi, tt_move, &cs, &value))
+        return value;
+    Step step = {1, 0, 0, empties - 1};
+    Best r = {-INF, -1, alpha};
+    int first = cs.sq[0] == tt_move; /* the table's move alone first, before the others are ordered */
+    if (!first || !search_children(e, p, o, &cs, 0, 1, beta, &step, &r, NULL)) {
+        endgame_order(e, p, o, &cs, first, empties);
+        search_children(e, p, o, &cs, first, cs.n, beta, &step, &r, NULL);
     }
-    ETEntry *entry = et_find(e, p, o);
-    int tt_move = -1, elo = -64, ehi = 64;
-    if (entry != NULL) {
-        elo = entry->lo;
-        ehi = entry->hi;
-        tt_move = entry->move;
-        if (elo >= beta)
-            return elo;
-        if (ehi <= alpha)
-            return ehi;
-        if (elo > alpha)
-            alpha = elo;
-        if (ehi < beta)
-            beta = ehi;
-        if (alpha >= beta)
-            return alpha;
-    }
-    int a0 = alpha, b0 = beta, e1 = empties - 1;
-    Child children[64];
-    int nc = 0, have_first = 0;
-    Child first;
-    int etc = empties >= ETC_EMPTIES;
-    u64 m = moves;
-    while (m) {
-        int sq = lowest(m);
-        u64 low = m & (0 - m);
-        m ^= low;
-        u64 f = flips(p, o, sq);
-        u64 np = p | f | low, no = o ^ f;
-        if (etc) {
-            ETEntry *child = et_find(e, no, np);
-            if (child != NULL && -child->hi >= beta) {
-                int value = -child->hi;
-                et_store(e, p, o, elo > value ? elo : value, ehi, sq, empties);
-                return value;
-            }
-        }
-        if (sq == tt_move) {
-            first.sq = sq;
-            first.np = np;
-            first.no = no;
-            have_first = 1;
-        } else {
-            children[nc].sq = sq;
-            children[nc].np = np;
-            children[nc].no = no;
-            nc++;
-        }
-    }
-    int best = -INF, best_move = -1;
-    if (have_first) {
-        best = -solve(e, first.no, first.np, -beta, -alpha, e1, 0, 0, 0);
-        best_move = first.sq;
-        if (best > alpha)
-            alpha = best;
-    }
-    if (alpha < beta && nc) {
-        if (empties >= EVAL_ORDER_EMPTIES) {
-            for (int i = 0; i < nc; i++) {
-                Child *c = &children[i];
-                c->replies = get_moves(c->no, c->np);
-                c->known = 1;
-                c->key = (long long)popcount(c->replies) * 200 + evaluate(e, c->no, c->np);
-            }
-        } else if (empties > SHALLOW + 1) {
-            for (int i = 0; i < nc; i++) {
-                Child *c = &children[i];
-                u64 np = c->np, no = c->no;
-                c->replies = get_moves(no, np);
-                c->known = 1;
-                u64 near = ((((np << 1 | np << 9 | np >> 7) & 0xFEFEFEFEFEFEFEFEULL)
-                             | ((np >> 1 | np >> 9 | np << 7) & 0x7F7F7F7F7F7F7F7FULL)
-                             | np << 8 | np >> 8) & ~(np | no));
-                c->key = (long long)popcount(c->replies) * 16 + popcount(near) * 8 - PRIOR_DIV10[c->sq];
-            }
-        } else {
-            u64 empty = FULL ^ (p | o);
-            for (int i = 0; i < nc; i++) {
-                Child *c = &children[i];
-                int odd = popcount(QUADRANT_OF[c->sq] & empty) & 1;
-                c->key = -PRIOR[c->sq] - 1000 * odd;
-                c->known = 0;
-                c->replies = 0;
-            }
-        }
-        /* sort by (key, square) */
-        for (int i = 1; i < nc; i++) {
-            Child c = children[i];
-            int j = i - 1;
-            while (j >= 0 && (children[j].key > c.key || (children[j].key == c.key && children[j].sq > c.sq))) {
-                children[j + 1] = children[j];
-                j--;
-            }
-            children[j + 1] = c;
-        }
-        for (int i = 0; i < nc; i++) {
-            Child *c = &children[i];
-            int value;
-            if (best == -INF) {
-                value = -solve(e, c->no, c->np, -beta, -alpha, e1, 0, c->replies, c->known);
-            } else {
-                value = -solve(e, c->no, c->np, -alpha - 1, -alpha, e1, 0, c->replies, c->known);
-                if (alpha < value && value < beta)
-                    value = -solve(e, c->no, c->np, -beta, -value, e1, 0, c->replies, c->known);
-            }
-            if (value > best) {
-                best = value;
-                best_move = c->sq;
-                if (value > alpha) {
-                    alpha = value;
-                    if (alpha >= beta)
-                        break;
-                }
-            }
-        }
-    }
-    int lo = elo, hi = ehi;
-    if (best <= a0) {
-        if (best < hi)
-            hi = best;
-    } else if (best >= b0) {
-        if (best > lo)
-            lo = best;
-    } else {
-        lo = hi = best;
-    }
-    et_store(e, p, o, lo, hi, best_move, empties);
-    return best;
+    store_bounds(e, p, o, &r, alpha, beta, lo, hi, empties);
+    return r.best;
 }
 
 /* -- the Python type -------------------------------------------------------------------------- */
@@ -1060,140 +1124,127 @@ static void Core_dealloc(Core *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int Core_init(Core *self, PyObject *args, PyObject *kwds)
+/* One pattern instance's squares (digit order) into the evaluation's per-square tables; its
+ * largest index offset + 2 * (1 + 3 + 9 + ...) into *total. 0 with an exception when bad. */
+static int add_instance(Core *self, int i, PyObject *squares, int32_t *total)
 {
-    static char *kwlist[] = {"weights", "stages", "stage_size", "instances", "mobility", "opponent_mobility",
-                             "parity", "probcut", "tt_limit", "endgame_table_bits", NULL};
-    Py_buffer weights;
-    int stages, stage_size, mob, omob, par, et_bits = 20;
-    long tt_limit;
-    PyObject *instances, *probcut;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiOiiiOl|i", kwlist, &weights, &stages, &stage_size, &instances,
-                                     &mob, &omob, &par, &probcut, &tt_limit, &et_bits))
-        return -1;
-    int ok = 0;
-    if (weights.len != (Py_ssize_t)stages * stage_size * 2 || stages < 1) {
-        PyErr_SetString(PyExc_ValueError, "weights: expected stages * stage_size int16 values");
-        goto done;
+    PyObject *sq_seq = PySequence_Fast(squares, "squares: a sequence");
+    if (sq_seq == NULL)
+        return 0;
+    Py_ssize_t cells = PySequence_Fast_GET_SIZE(sq_seq);
+    int32_t power = 1;
+    *total = 0;
+    for (Py_ssize_t k = 0; k < cells; k++) {
+        long sq = PyLong_AsLong(PySequence_Fast_GET_ITEM(sq_seq, k));
+        if (sq < 0 || sq > 63 || self->sq_count[sq] >= 16 || cells > 12) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "bad pattern square");
+            Py_DECREF(sq_seq);
+            return 0;
+        }
+        self->sq_feat[sq][self->sq_count[sq]] = (unsigned char)i;
+        self->sq_pow[sq][self->sq_count[sq]] = power;
+        self->sq_count[sq]++;
+        *total += 2 * power;
+        power *= 3;
     }
-    if (mob < 0 || omob < 0 || par < 0 || mob + 64 >= stage_size || omob + 64 >= stage_size || par + 1 >= stage_size) {
-        PyErr_SetString(PyExc_ValueError, "mobility or parity offsets outside a stage");
-        goto done;
-    }
-    if (tt_limit < 1 || tt_limit > (1L << 28) || et_bits < 4 || et_bits > 30) {
-        PyErr_SetString(PyExc_ValueError, "table sizes out of range");
-        goto done;
-    }
-    PyMem_RawFree(self->weights);
-    self->weights = PyMem_RawMalloc(weights.len);
-    if (self->weights == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    memcpy(self->weights, weights.buf, weights.len);
-    self->stages = stages;
-    self->stage_size = stage_size;
-    self->mob_off = mob;
-    self->omob_off = omob;
-    self->par_off = par;
-    /* instances: [(offset, [squares in digit order]), ...] */
+    Py_DECREF(sq_seq);
+    return 1;
+}
+
+/* instances: [(offset, [squares in digit order]), ...]; 0 with an exception when bad. */
+static int set_instances(Core *self, PyObject *instances)
+{
     PyObject *seq = PySequence_Fast(instances, "instances: a sequence");
     if (seq == NULL)
-        goto done;
+        return 0;
     Py_ssize_t ni = PySequence_Fast_GET_SIZE(seq);
-    if (ni > MAX_FEATURES) {
+    int ok = ni <= MAX_FEATURES;
+    if (!ok)
         PyErr_SetString(PyExc_ValueError, "too many pattern instances");
-        Py_DECREF(seq);
-        goto done;
-    }
     memset(self->sq_count, 0, sizeof(self->sq_count));
     self->nfeat = (int)ni;
-    for (Py_ssize_t i = 0; i < ni; i++) {
+    for (Py_ssize_t i = 0; ok && i < ni; i++) {
         int offset;
+        int32_t total;
         PyObject *squares;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iO", &offset, &squares)) {
-            Py_DECREF(seq);
-            goto done;
-        }
-        PyObject *sq_seq = PySequence_Fast(squares, "squares: a sequence");
-        if (sq_seq == NULL) {
-            Py_DECREF(seq);
-            goto done;
-        }
-        Py_ssize_t cells = PySequence_Fast_GET_SIZE(sq_seq);
-        int32_t power = 1, total = 0;
-        for (Py_ssize_t k = 0; k < cells; k++) {
-            long sq = PyLong_AsLong(PySequence_Fast_GET_ITEM(sq_seq, k));
-            if (sq < 0 || sq > 63 || self->sq_count[sq] >= 16 || cells > 12) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_ValueError, "bad pattern square");
-                Py_DECREF(sq_seq);
-                Py_DECREF(seq);
-                goto done;
-            }
-            self->sq_feat[sq][self->sq_count[sq]] = (unsigned char)i;
-            self->sq_pow[sq][self->sq_count[sq]] = power;
-            self->sq_count[sq]++;
-            total += 2 * power;
-            power *= 3;
-        }
-        Py_DECREF(sq_seq);
-        if (offset < 0 || offset + total >= stage_size) {
+        ok = PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iO", &offset, &squares)
+             && add_instance(self, (int)i, squares, &total);
+        if (ok && (offset < 0 || offset + total >= self->stage_size)) {
             PyErr_SetString(PyExc_ValueError, "pattern table outside a stage");
-            Py_DECREF(seq);
-            goto done;
+            ok = 0;
         }
-        self->feat_offset[i] = offset;
+        if (ok)
+            self->feat_offset[i] = offset;
     }
     Py_DECREF(seq);
-    /* probcut: {depth: (shallow, a, b, sigmas[65])} or None */
+    return ok;
+}
+
+/* One depth's calibration (shallow, a, b, sigmas[65]) into a new ProbCut; NULL with an exception. */
+static ProbCut *read_probcut(PyObject *value)
+{
+    int sh;
+    double a, b;
+    PyObject *sig;
+    if (!PyArg_ParseTuple(value, "iddO", &sh, &a, &b, &sig))
+        return NULL;
+    PyObject *s = PySequence_Fast(sig, "sigmas: a sequence");
+    if (s == NULL)
+        return NULL;
+    ProbCut *pc = PyMem_RawMalloc(sizeof(ProbCut));
+    if (pc == NULL || PySequence_Fast_GET_SIZE(s) != 65) {
+        if (pc == NULL)
+            PyErr_NoMemory();
+        else
+            PyErr_SetString(PyExc_ValueError, "probcut: 65 sigmas expected");
+        Py_DECREF(s);
+        PyMem_RawFree(pc);
+        return NULL;
+    }
+    pc->shallow = sh;
+    pc->a = a;
+    pc->b = b;
+    for (int n = 0; n < 65; n++)
+        pc->sigma[n] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(s, n));
+    Py_DECREF(s);
+    return pc;
+}
+
+/* probcut: {depth: (shallow, a, b, sigmas[65])} or None; 0 with an exception when bad. */
+static int set_probcut(Core *self, PyObject *probcut)
+{
     for (int d = 0; d <= 64; d++) {
         PyMem_RawFree(self->probcut[d]);
         self->probcut[d] = NULL;
     }
-    if (probcut != Py_None) {
-        PyObject *key, *value;
-        Py_ssize_t pos = 0;
-        if (!PyDict_Check(probcut)) {
-            PyErr_SetString(PyExc_TypeError, "probcut: a dict or None");
-            goto done;
-        }
-        while (PyDict_Next(probcut, &pos, &key, &value)) {
-            long depth = PyLong_AsLong(key);
-            int sh;
-            double a, b;
-            PyObject *sig;
-            if (PyErr_Occurred() || !PyArg_ParseTuple(value, "iddO", &sh, &a, &b, &sig))
-                goto done;
-            if (depth < 0 || depth > 64) {
-                PyErr_SetString(PyExc_ValueError, "probcut depth out of range");
-                goto done;
-            }
-            ProbCut *pc = PyMem_RawMalloc(sizeof(ProbCut));
-            if (pc == NULL) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            self->probcut[depth] = pc;
-            pc->shallow = sh;
-            pc->a = a;
-            pc->b = b;
-            PyObject *s = PySequence_Fast(sig, "sigmas: a sequence");
-            if (s == NULL)
-                goto done;
-            if (PySequence_Fast_GET_SIZE(s) != 65) {
-                Py_DECREF(s);
-                PyErr_SetString(PyExc_ValueError, "probcut: 65 sigmas expected");
-                goto done;
-            }
-            for (int n = 0; n < 65; n++)
-                pc->sigma[n] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(s, n));
-            Py_DECREF(s);
-            if (PyErr_Occurred())
-                goto done;
-        }
+    if (probcut == Py_None)
+        return 1;
+    if (!PyDict_Check(probcut)) {
+        PyErr_SetString(PyExc_TypeError, "probcut: a dict or None");
+        return 0;
     }
-    /* tables: calloc'd pages are only touched as they fill */
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(probcut, &pos, &key, &value)) {
+        long depth = PyLong_AsLong(key);
+        if (PyErr_Occurred())
+            return 0;
+        if (depth < 0 || depth > 64) {
+            PyErr_SetString(PyExc_ValueError, "probcut depth out of range");
+            return 0;
+        }
+        PyMem_RawFree(self->probcut[depth]);
+        self->probcut[depth] = read_probcut(value);
+        if (self->probcut[depth] == NULL || PyErr_Occurred())
+            return 0;
+    }
+    return 1;
+}
+
+/* The tables (calloc'd pages are only touched as they fill), killers and history, fresh. */
+static int make_tables(Core *self, long tt_limit, int et_bits)
+{
     u64 cap = 1;
     while (cap < (u64)tt_limit * 2)
         cap <<= 1;
@@ -1209,14 +1260,59 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds)
     self->et_gen = 1;
     if (self->tt == NULL || self->et == NULL) {
         PyErr_NoMemory();
-        goto done;
+        return 0;
     }
     for (int i = 0; i < MAX_PLY; i++)
         self->killers[i][0] = self->killers[i][1] = -1;
     memset(self->history, 0, sizeof(self->history));
-    self->probcut_t = 1.5;
-    ok = 1;
-done:
+    return 1;
+}
+
+/* The arguments' ranges: 0 with an exception when one is out. */
+static int init_ranges(Py_buffer *weights, int stages, int stage_size, int mob, int omob, int par, long tt_limit,
+                       int et_bits)
+{
+    const char *bad = NULL;
+    if (weights->len != (Py_ssize_t)stages * stage_size * 2 || stages < 1)
+        bad = "weights: expected stages * stage_size int16 values";
+    else if (mob < 0 || omob < 0 || par < 0 || mob + 64 >= stage_size || omob + 64 >= stage_size
+             || par + 1 >= stage_size)
+        bad = "mobility or parity offsets outside a stage";
+    else if (tt_limit < 1 || tt_limit > (1L << 28) || et_bits < 4 || et_bits > 30)
+        bad = "table sizes out of range";
+    if (bad != NULL)
+        PyErr_SetString(PyExc_ValueError, bad);
+    return bad == NULL;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"weights", "stages", "stage_size", "instances", "mobility", "opponent_mobility",
+                             "parity", "probcut", "tt_limit", "endgame_table_bits", NULL};
+    Py_buffer weights;
+    int stages, stage_size, mob, omob, par, et_bits = 20;
+    long tt_limit;
+    PyObject *instances, *probcut;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*iiOiiiOl|i", kwlist, &weights, &stages, &stage_size, &instances,
+                                     &mob, &omob, &par, &probcut, &tt_limit, &et_bits))
+        return -1;
+    int ok = init_ranges(&weights, stages, stage_size, mob, omob, par, tt_limit, et_bits);
+    if (ok) {
+        PyMem_RawFree(self->weights);
+        self->weights = PyMem_RawMalloc(weights.len);
+        if (self->weights == NULL)
+            ok = (PyErr_NoMemory(), 0);
+    }
+    if (ok) {
+        memcpy(self->weights, weights.buf, weights.len);
+        self->stages = stages;
+        self->stage_size = stage_size;
+        self->mob_off = mob;
+        self->omob_off = omob;
+        self->par_off = par;
+        self->probcut_t = 1.5;
+        ok = set_instances(self, instances) && set_probcut(self, probcut) && make_tables(self, tt_limit, et_bits);
+    }
     PyBuffer_Release(&weights);
     return ok ? 0 : -1;
 }
@@ -1284,117 +1380,118 @@ static int read_order(PyObject *order, u64 p, u64 o, int *out, int *n)
     return 1;
 }
 
-/* root(p, o, depth, order, alpha, beta, deadline, clock, cancelled) -> (best, move, {move: score}) */
-static PyObject *Core_root(Core *self, PyObject *args)
-{
-    PyObject *po, *oo, *order_obj, *clock, *cancelled;
-    int depth, alpha, beta;
-    double deadline;
-    if (!PyArg_ParseTuple(args, "OOiOiidOO", &po, &oo, &depth, &order_obj, &alpha, &beta, &deadline, &clock,
-                          &cancelled))
-        return NULL;
+/* One search call at the root: the position, its moves in the order asked, the window, and what
+ * the call found. */
+typedef struct {
     u64 p, o;
-    int order[64], n, scores[64];
-    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
-        return NULL;
-    if (depth < 1 || depth > 64) {
-        PyErr_SetString(PyExc_ValueError, "depth: 1 to 64");
-        return NULL;
-    }
-    if (!begin(self, deadline, clock, cancelled))
-        return NULL;
-    Core *volatile e = self;
-    volatile int best = -INF, best_move = order[0];
-    volatile int done_count = 0;
-    e->has_partial = 0;
+    Children cs;
+    int depth, alpha, beta, empties;
+    int best, move, scores[64];
+} Root;
+
+/* The root prologue of every search call: the position and the root moves read (the order asked);
+ * 0 with an exception otherwise. */
+static int root_prologue(Root *r, PyObject *po, PyObject *oo, PyObject *order)
+{
+    if (!parse_board(po, oo, &r->p, &r->o) || !read_order(order, r->p, r->o, r->cs.sq, &r->cs.n))
+        return 0;
+    r->cs.made = r->cs.known = 0;
+    r->best = -INF;
+    r->move = r->cs.sq[0];
+    return 1;
+}
+
+/* Run body over the root without the GIL, the deadline and the callbacks set up (begin); the
+ * deadline or a cancel (check) leaves by longjmp to here. 0 with an exception when the core was
+ * busy or the search was stopped. */
+static int run_root(Core *e, void (*body)(Core *, Root *), Root *r, double deadline, PyObject *clock,
+                    PyObject *cancelled)
+{
+    if (!begin(e, deadline, clock, cancelled))
+        return 0;
     e->tstate = PyEval_SaveThread();
     if (setjmp(e->stop)) {
         PyEval_RestoreThread(e->tstate);
-        return finish_stopped(e);
+        finish_stopped(e);
+        return 0;
     }
-    for (int i = 0; i < n; i++) {
-        int sq = order[i];
-        u64 f = flips(p, o, sq);
-        u64 np = p | f | (1ULL << sq), no = o ^ f;
-        int value;
-        if (i == 0) {
-            value = -negamax(e, no, np, depth - 1, -beta, -alpha, 1, 0);
-        } else {
-            value = -negamax(e, no, np, depth - 1, -alpha - 1, -alpha, 1, 0);
-            if (alpha < value && value < beta)
-                value = -negamax(e, no, np, depth - 1, -beta, -value, 1, 0);
-        }
-        scores[i] = value;
-        done_count = i + 1;
-        if (value > best) {
-            best = value;
-            best_move = sq;
-            if (value > alpha)
-                alpha = value;
-        }
-        e->partial_best = best;
-        e->partial_move = best_move;
-        e->has_partial = 1;
-    }
+    body(e, r);
     PyEval_RestoreThread(e->tstate);
     e->busy = 0;
-    PyObject *dict = PyDict_New();
-    if (dict == NULL)
-        return NULL;
-    for (int i = 0; i < done_count; i++) {
-        PyObject *k = PyLong_FromLong(order[i]), *v = PyLong_FromLong(scores[i]);
-        if (k == NULL || v == NULL || PyDict_SetItem(dict, k, v) < 0) {
-            Py_XDECREF(k);
-            Py_XDECREF(v);
-            Py_DECREF(dict);
-            return NULL;
+    return 1;
+}
+
+/* Engine._root: every root move searched (the child step), its score kept. */
+static void root_search(Core *e, Root *r)
+{
+    Step step = {0, r->depth - 1, 1, 0};
+    Best best = {-INF, r->move, r->alpha};
+    e->has_partial = 0;
+    search_children(e, r->p, r->o, &r->cs, 0, r->cs.n, r->beta, &step, &best, r->scores);
+    r->best = best.best;
+    r->move = best.move;
+}
+
+/* Engine._solve_root: the root moves solved with the window (alpha, beta) until one reaches beta. */
+static void root_solve(Core *e, Root *r)
+{
+    Step step = {1, 0, 0, r->empties - 1};
+    for (int i = 0; i < r->cs.n; i++) {
+        int sq = r->cs.sq[i];
+        int value = child_value(e, &r->cs, r->p, r->o, sq, r->alpha, r->beta, &step);
+        if (value > r->best) {
+            r->best = value;
+            r->move = sq;
+            if (value >= r->beta)
+                break;
         }
-        Py_DECREF(k);
-        Py_DECREF(v);
     }
-    return Py_BuildValue("iiN", best, best_move, dict);
+}
+
+/* root(p, o, depth, order, alpha, beta, deadline, clock, cancelled) -> (best, move, {move: score}) */
+static PyObject *Core_root(Core *self, PyObject *args)
+{
+    PyObject *po, *oo, *order, *clock, *cancelled;
+    double deadline;
+    Root r;
+    if (!PyArg_ParseTuple(args, "OOiOiidOO", &po, &oo, &r.depth, &order, &r.alpha, &r.beta, &deadline, &clock,
+                          &cancelled))
+        return NULL;
+    if (r.depth < 1 || r.depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "depth: 1 to 64");
+        return NULL;
+    }
+    if (!root_prologue(&r, po, oo, order) || !run_root(self, root_search, &r, deadline, clock, cancelled))
+        return NULL;
+    PyObject *dict = PyDict_New();
+    for (int i = 0; dict != NULL && i < r.cs.n; i++) {
+        PyObject *k = PyLong_FromLong(r.cs.sq[i]), *v = PyLong_FromLong(r.scores[i]);
+        if (k == NULL || v == NULL || PyDict_SetItem(dict, k, v) < 0)
+            Py_CLEAR(dict);
+        Py_XDECREF(k);
+        Py_XDECREF(v);
+    }
+    return dict == NULL ? NULL : Py_BuildValue("iiN", r.best, r.move, dict);
 }
 
 /* solve_root(p, o, order, alpha, beta, empties, deadline, clock, cancelled) -> (value, move) */
 static PyObject *Core_solve_root(Core *self, PyObject *args)
 {
-    PyObject *po, *oo, *order_obj, *clock, *cancelled;
-    int alpha, beta, empties;
+    PyObject *po, *oo, *order, *clock, *cancelled;
     double deadline;
-    if (!PyArg_ParseTuple(args, "OOOiiidOO", &po, &oo, &order_obj, &alpha, &beta, &empties, &deadline, &clock,
+    Root r;
+    if (!PyArg_ParseTuple(args, "OOOiiidOO", &po, &oo, &order, &r.alpha, &r.beta, &r.empties, &deadline, &clock,
                           &cancelled))
         return NULL;
-    u64 p, o;
-    int order[64], n;
-    if (!parse_board(po, oo, &p, &o) || !read_order(order_obj, p, o, order, &n))
+    if (!root_prologue(&r, po, oo, order))
         return NULL;
-    if (empties != popcount(FULL ^ (p | o))) {
+    if (r.empties != popcount(FULL ^ (r.p | r.o))) {
         PyErr_SetString(PyExc_ValueError, "empties: not the position's");
         return NULL;
     }
-    if (!begin(self, deadline, clock, cancelled))
+    if (!run_root(self, root_solve, &r, deadline, clock, cancelled))
         return NULL;
-    Core *volatile e = self;
-    volatile int best = -INF, best_move = order[0];
-    e->tstate = PyEval_SaveThread();
-    if (setjmp(e->stop)) {
-        PyEval_RestoreThread(e->tstate);
-        return finish_stopped(e);
-    }
-    for (int i = 0; i < n; i++) {
-        int sq = order[i];
-        u64 f = flips(p, o, sq);
-        int value = -solve(e, o ^ f, p | f | (1ULL << sq), -beta, -alpha, empties - 1, 0, 0, 0);
-        if (value > best) {
-            best = value;
-            best_move = sq;
-            if (value >= beta)
-                break;
-        }
-    }
-    PyEval_RestoreThread(e->tstate);
-    e->busy = 0;
-    return Py_BuildValue("ii", best, best_move);
+    return Py_BuildValue("ii", r.best, r.move);
 }
 
 static PyObject *Core_new_solve(Core *self, PyObject *Py_UNUSED(ignored))
@@ -1423,6 +1520,16 @@ static PyObject *Core_evaluate(Core *self, PyObject *args)
     return PyLong_FromLong(evaluate(self, p, o));
 }
 
+static PyObject *line_list(const int *line, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+    return list;
+}
+
 static PyObject *Core_ordered(Core *self, PyObject *args)
 {
     PyObject *po, *oo, *mo;
@@ -1438,24 +1545,9 @@ static PyObject *Core_ordered(Core *self, PyObject *args)
     moves &= get_moves(p, o);
     if (!moves)
         return PyList_New(0);
-    int out[64];
-    int n = ordered(self, p, o, moves, depth, ply, tt_move, out);
-    PyObject *list = PyList_New(n);
-    if (list == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        PyList_SET_ITEM(list, i, PyLong_FromLong(out[i]));
-    return list;
-}
-
-static PyObject *line_list(const int *line, int n)
-{
-    PyObject *list = PyList_New(n);
-    if (list == NULL)
-        return NULL;
-    for (int i = 0; i < n; i++)
-        PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
-    return list;
+    Children cs;
+    ordered(self, p, o, moves, depth, ply, tt_move, &cs);
+    return line_list(cs.sq, cs.n);
 }
 
 /* Follow a table's best moves from (p, o) into line[n..length) (passes included), as
@@ -1500,10 +1592,9 @@ static int follow(Core *e, u64 p, u64 o, int *line, int n, int length, int midga
             seen_o[nseen++] = o;
         }
         line[n++] = move;
-        u64 f = flips(p, o, move);
-        u64 np = p | f | (1ULL << move);
-        p = o ^ f;
-        o = np;
+        Board c = play(p, o, move);
+        p = c.p;
+        o = c.o;
     }
     return n;
 }
@@ -1524,8 +1615,8 @@ static PyObject *Core_principal_line(Core *self, PyObject *args)
         length = 128;
     int line[128];
     line[0] = first;
-    u64 f = flips(p, o, first);
-    int n = follow(self, o ^ f, p | f | (1ULL << first), line, 1, length, 1);
+    Board c = play(p, o, first);
+    int n = follow(self, c.p, c.o, line, 1, length, 1);
     return line_list(line, n);
 }
 

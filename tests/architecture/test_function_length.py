@@ -11,6 +11,7 @@ entry whose function is gone or no longer over the limit fails too, so the list 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from tests.paths import ROOT
 
@@ -99,3 +100,62 @@ def test_no_function_is_over_80_lines():
     assert not offenders, f"functions over {LONGEST} lines (file:function:lines):\n" + "\n".join(offenders)
     assert not stale, ("LONG_ON_PURPOSE names functions that are gone or no longer over "
                        f"{LONGEST} lines:\n" + "\n".join(stale))
+
+
+# -- the compiled Othello core ----------------------------------------------------------------------
+
+C_SOURCES = (ROOT / "bots" / "othello" / "_core.c",)
+"""The C the limit holds for too (``setup.py``'s extension)."""
+
+
+def c_functions(text: str) -> list[tuple[str, int]]:
+    """(name, lines) of every function defined in C source ``text`` (the project's layout: a
+    definition starts at column 0 with its name and parameters, its body ends at a ``}`` at column
+    0, or on the same line for a one-line function), from the signature's first line to the
+    closing brace. Declarations (``;``) and initialised tables (``=``) are not functions."""
+    found: list[tuple[str, int]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        head = re.match(r"[A-Za-z_][\w \t\*]*?\b(\w+)\s*\(", line)
+        if head and not line.startswith(("typedef", "return")) and "=" not in line.split("(")[0]:
+            j = i
+            while j < len(lines) and not lines[j].rstrip().endswith((")", "{", ";")) and "{" not in lines[j]:
+                j += 1  # the parameters go on
+            if j < len(lines) and not lines[j].rstrip().endswith(";"):
+                if lines[j].rstrip().endswith("}") and "{" in lines[j]:
+                    end = j  # one line
+                else:
+                    end = next(k for k in range(j + 1, len(lines)) if lines[k].startswith("}"))
+                found.append((head.group(1), end - i + 1))
+                i = end + 1
+                continue
+        i += 1
+    return found
+
+
+def test_the_c_count_sees_multi_line_signatures_one_liners_and_skips_declarations_and_tables():
+    source = (
+        "static int declared(int a);\n"
+        "static const int TABLE[2] = {\n    1, 2,\n};\n"
+        "static int short_one(void) { return 1; }\n"
+        "static inline u64 longer(u64 p,\n                        u64 o)\n{\n    int x = 1;\n"
+        "    if (x) {\n        x++;\n    }\n    return p ^ o;\n}\n"
+        "PyMODINIT_FUNC PyInit__core(void)\n{\n    return NULL;\n}\n"
+    )
+    assert c_functions(source) == [("short_one", 1), ("longer", 9), ("PyInit__core", 4)]
+
+
+def test_the_compiled_core_is_written_once():
+    """No C function over 80 lines; a move made in one place (``after``) and the search's child
+    step (the null window searched again when it falls inside) written once for the root, the
+    midgame and the endgame."""
+    for path in C_SOURCES:
+        text = path.read_text(encoding="utf-8")
+        functions = dict(c_functions(text))
+        assert {"negamax", "solve", "child_step", "Core_init", "PyInit__core"} <= set(functions)
+        long = {name: n for name, n in functions.items() if n > LONGEST}
+        assert not long, f"{path.name}: C functions over {LONGEST} lines: {long}"
+        assert len(re.findall(r"\|\s*\(1ULL\s*<<\s*\w+\)", text)) == 1, "a move is made in more than one place"
+        assert len(re.findall(r"alpha\s*<\s*value\s*&&\s*value\s*<\s*beta", text)) == 1
