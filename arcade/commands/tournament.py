@@ -65,7 +65,8 @@ def register(subparsers) -> None:
     parser.add_argument("--games", type=int, default=None,
                         help="games per pair (default 100 in a round robin, as STATS 306; 2 in groups)")
     add_seed_option(parser)
-    parser.add_argument("--jobs", type=int, default=None, help="processes that play, this one included (default: chosen from the plan, shown by --plan)")
+    parser.add_argument("--jobs", type=int, default=None, help="processes that play, this one included (default: this one, and workers once the games "
+                             "played show they would save time; --plan shows the plan's estimate)")
     parser.add_argument("--format", choices=FORMATS, default="round-robin", dest="fmt",
                         help="round-robin (STATS 306) or groups (CS4341: groups, second round, semi-final, final)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -151,7 +152,7 @@ def play(game, planned: TournamentPlan, limits: Limits, seed: int, args) -> Tour
 
         try:
             return run_tournament(args.game, planned.bots, settings=dict(game.settings), games=planned.games,
-                                  seed=seed, jobs=args.jobs or jobs_for(game, planned, limits, args), fmt=planned.fmt, limits=limits,
+                                  seed=seed, jobs=1 if args.cluster else args.jobs, fmt=planned.fmt, limits=limits,
                                   progress=progress, record=args.record, repair=args.repair,
                                   cluster=args.cluster, bundle_cap=args.bundle_cap << 20)
         except BrokenProcessPool as exc:
@@ -261,25 +262,19 @@ def print_plan(game, planned: TournamentPlan, limits: Limits, jobs: int | None) 
         serial, expected = min(choice.serial, worst), min(choice.expected, worst / choice.jobs)  # a bound is a bound
         machine = f"{choice.cpus} CPUs, {choice.load:.1f} other processes running"
         if choice.jobs == 1:
-            print(f"processes playing: 1, this one (expected {duration(serial)}; a worker would cost "
-                  f"{choice.worker:.2f} s to start; {machine}; --jobs J to choose)")
+            print(f"processes playing: this one, by the plan's estimate (expected {duration(serial)}; a worker "
+                  f"would cost {choice.worker:.2f} s to start; {machine}); the run itself adds workers if its "
+                  f"games show they would save time; --jobs J to choose")
         else:
-            print(f"processes playing: {choice.jobs}, this one and {plural(choice.jobs - 1, 'worker')} (expected "
-                  f"{duration(expected)}, on one process {duration(serial)}; {machine}; "
-                  f"--jobs J to choose)")
+            print(f"processes playing: about {choice.jobs}, this one and {plural(choice.jobs - 1, 'worker')} by the "
+                  f"plan's estimate (expected {duration(expected)}, on one process {duration(serial)}; {machine}); "
+                  f"the run starts in this one and adds them once its first games confirm it; --jobs J to choose")
     print("(a bot that answers faster than its limit makes it shorter; the progress bar shows the real pace)")
     held = containment_text(planned.bots, limits.sandbox, limits.memory)
     if held is not None:
         print(held)
     return 0
 
-
-def jobs_for(game, planned: TournamentPlan, limits: Limits, args) -> int:
-    """The worker processes of a run without ``--jobs``: chosen from the plan (``arcade.tournament.jobs``);
-    a cluster's run does not use them."""
-    from arcade.tournament.jobs import plan_jobs
-
-    return 1 if args.cluster else plan_jobs(game, planned, limits).jobs
 
 
 def plural(count: int, noun: str) -> str:

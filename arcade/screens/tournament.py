@@ -345,7 +345,6 @@ class TournamentScreen(Screen):
     def run_tournament(self, planned, seed: int, limits) -> None:
         """Admit the bots (every file bot loaded in the sandbox its games run in), then play."""
         from arcade.catalog import load
-        from arcade.tournament.jobs import plan_jobs
         from arcade.tournament.runner import run_tournament
         from bots.registry import UnknownBot, admit
         from bots.external.sandbox import SandboxUnavailable
@@ -365,8 +364,9 @@ class TournamentScreen(Screen):
                 self.post_message(self.Progress(done, total, list(pairs), bots))
 
         try:
-            jobs = plan_jobs(game, planned, limits).jobs  # the bots' own moves, timed
-            result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=jobs,
+            # jobs=None: the games start in this thread, and workers join when the games played
+            # show they would pay (arcade.tournament.jobs.Pace)
+            result = run_tournament(self.game_id, bots, games=planned.games, seed=seed, jobs=None,
                                     fmt=planned.fmt, limits=limits, progress=progress,
                                     cancelled=lambda: worker.is_cancelled, steal=False)
         except KeyboardInterrupt:

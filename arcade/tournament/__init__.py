@@ -9,8 +9,9 @@ the plan come without the process pool):
   whatever plays a stage's pairs, and ``group_sizes``/``planned_pairs`` count it).
 - ``plan``: what a tournament will play, checked before anything runs (``check``, ``pairs_in``,
   ``planned_games``, ``TournamentPlan``, ``plan``, ``check_files``).
-- ``jobs``: how many processes play it when ``--jobs`` is not given (``probe``, ``estimate``,
-  ``choose``, ``plan_jobs``).
+- ``jobs``: how many processes play it when ``--jobs`` is not given: ``Pace``, the games' own
+  pace as the run plays them (``Runner`` asks ``Pace.fan_out`` after each chunk), and the plan's
+  estimate ``--plan`` prints (``probe``, ``estimate``, ``choose``, ``plan_jobs``).
 - ``worker``: what a worker process runs, a chunk of a pair's games (``CHUNK``, ``chunk_size``,
   ``Task``, ``Setup``, ``run_task``, ``worker_init``, ``die_with``, ``run_task_streaming``); its
   docstring says why the same seed gives the same games with any number of processes.

@@ -20,8 +20,16 @@ so the number of processes is chosen from the plan, before anything is played:
    ``jobs - 1`` workers' starts, and an estimate that is off costs little: a small tournament is
    over before its workers matter.
 
-``arcade tournament --plan`` prints the choice and its figures; ``bench/tournament.py`` measures
-it against one process and two, with the machine loaded or not.
+``arcade tournament --plan`` prints the choice and its figures.
+
+A run without ``--jobs`` does not probe (the probe cost 0.27 s of a 0.87 s tournament, and its
+estimates ran 2–6× long): it starts in its own process and measures the games themselves
+(``Pace``). After each chunk played, ``Pace.fan_out`` asks ``choose`` again with what the chunks
+took (their bots' first-chunk set-up told apart from their games) and the games left; once more
+processes would save ``GAIN`` of the time left, a pool of workers takes the chunks left
+(``arcade.tournament.runner.Runner``). A small tournament is over before that; a large one fans
+out after its first chunks. ``bench/tournament.py`` measures it against one process and two,
+interleaved, with the machine loaded or not.
 """
 
 from __future__ import annotations
@@ -48,6 +56,11 @@ milliseconds; a search to the limit makes the tournament long, and workers pay t
 
 GAIN = 0.1
 """More than one process only when the expected time drops by at least this share."""
+
+SPARE = 0.85
+"""The share of a processor a tournament's own process must get for workers to be worth
+starting on a run without ``--jobs`` (``Pace.fan_out``): below it the machine is busy, and on a
+2-core machine shared with other sessions a second process was 1.3–2× slower, not faster."""
 
 PROBE_BUDGET = 0.05
 """Seconds of moves the probe plays a bot (its set-up and first move timed apart), and of random
@@ -105,6 +118,59 @@ def choose(serial: float, worker: float, cpus: int, load: float, tasks: int, lon
     if best > 1 and best_time > (1 - GAIN) * alone:
         return 1, alone
     return best, best_time
+
+
+def processors() -> int:
+    """The processors this process may run on (its affinity: a container's share), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@dataclass
+class Pace:
+    """What the chunks played in the tournament's own process took, for ``fan_out``: the first
+    chunk apart (its bots' tables built, what each worker would pay again), then the games of the
+    chunks after it."""
+
+    cpus: int = 1
+    load: float = 0.0
+    first: tuple[int, float] | None = None
+    """(games, seconds) of the first chunk."""
+    games: int = 0
+    seconds: float = 0.0
+    """Games and seconds of the chunks after the first."""
+    cpu: float = 0.0
+    """Seconds of a processor this process got while it played them."""
+
+    @classmethod
+    def of_this_machine(cls) -> "Pace":
+        return cls(processors(), machine_load())
+
+    def played(self, games: int, seconds: float, cpu: float | None = None) -> None:
+        """A chunk of ``games`` took ``seconds`` (and ``cpu`` seconds of a processor)."""
+        if self.first is None:
+            self.first = (games, seconds)
+        else:
+            self.games += games
+            self.seconds += seconds
+            self.cpu += seconds if cpu is None else cpu
+
+    def fan_out(self, games_left: int, chunks_left: int, biggest_chunk: int) -> int:
+        """The processes for the games left (1: stay in this one): ``choose`` with a game's
+        seconds as measured and a worker's start plus the first chunk's set-up. Nothing is
+        decided before a chunk after the first has been timed, and nothing but one process while
+        this one gets less than ``SPARE`` of a processor: the machine has none to spare (a
+        worker would share this one's; on Linux a session's processes share its CPU time
+        when others are busy, the autogroup), whatever the load average says."""
+        if self.first is None or not self.games or self.cpu < SPARE * self.seconds:
+            return 1
+        rate = self.seconds / self.games
+        setup = max(0.0, self.first[1] - self.first[0] * rate)
+        jobs, _expected = choose(rate * games_left, WORKER_START + setup, self.cpus, 0.0, chunks_left,
+                                 rate * biggest_chunk)
+        return jobs
 
 
 def probe(game, bots: Sequence[str], limits) -> dict[str, BotCost]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import time
 import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
@@ -24,6 +25,7 @@ from arcade.tournament.formats import (
     round_robin_standings,
     run_groups,
 )
+from arcade.tournament.jobs import Pace
 from arcade.tournament.plan import plan
 from arcade.tournament.worker import Setup, Task, chunk_size, run_task, run_task_streaming, worker_init
 from bots.limits import Limits
@@ -69,7 +71,8 @@ Progress = Callable[[int, int, list[PairResult]], None]
 
 
 class Runner:
-    """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, or on a
+    """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, in this
+    one until workers pay for themselves (``jobs`` ``None``: ``_play_here``), or on a
     Dask cluster (``cluster``: the scheduler's address; ``packed``: the file bots' bundles,
     ``pack_bots``, sent there once). With a ``log`` (a ``RecordLog``) every
     finished game is appended to it as it comes, and games the log holds already are not played.
@@ -82,13 +85,19 @@ class Runner:
     than one; which process plays a chunk changes none of its games. Without it (the app, whose
     screen this process draws) ``jobs`` workers play."""
 
-    def __init__(self, setup: Setup, games: int, seed: int, jobs: int, progress: Progress | None = None,
+    def __init__(self, setup: Setup, games: int, seed: int, jobs: int | None, progress: Progress | None = None,
                  cancelled: Callable[[], bool] = lambda: False, log=None, cluster: str | None = None,
                  packed: Sequence = (), steal: bool = True) -> None:
         self.setup = setup
         self.games = games
         self.seed = seed
-        self.jobs = max(1, jobs)
+        self.auto = jobs is None
+        """``jobs`` not given: start in this process, fan out when the games show it pays
+        (``arcade.tournament.jobs.Pace``)."""
+        self.jobs = 1 if jobs is None else max(1, jobs)
+        self.pace = Pace.of_this_machine() if self.auto else None
+        self.abandoned = False
+        """A worker's chunk was played here as well: its worker is stopped at the end, not awaited."""
         self.progress = progress
         self.cancelled = cancelled
         self.log = log
@@ -119,28 +128,35 @@ class Runner:
                                                                 key=f"arcade-bot-{packed.digest}")
             self.packed = []
         elif self.jobs > 1:
-            context = mp_context()
-            start_helpers(context)
-            # with a record or someone watching, each game is sent back as it ends (a kill loses only
-            # the games in play; the standings move game by game); else a chunk's games come back
-            # together (cheaper for many small games)
-            watched = self.log is not None or self.progress is not None
-            self.stream = context.Queue() if watched else None
-            workers = self.jobs - 1 if self.steal else self.jobs  # stealing, this process is one of them
-            self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
-                                            initargs=(self.stream, os.getpid()))
+            self.start_pool(self.jobs)
         return self
+
+    def start_pool(self, jobs: int) -> None:
+        """The local worker processes for ``jobs`` processes in all (this one among them with
+        ``steal``)."""
+        context = mp_context()
+        start_helpers(context)
+        # with a record or someone watching, each game is sent back as it ends (a kill loses only
+        # the games in play; the standings move game by game); else a chunk's games come back
+        # together (cheaper for many small games)
+        watched = self.log is not None or self.progress is not None
+        self.stream = context.Queue() if watched else None
+        workers = jobs - 1 if self.steal else jobs  # stealing, this process is one of them
+        self.jobs = jobs
+        self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
+                                        initargs=(self.stream, os.getpid()))
 
     def __exit__(self, kind, value, traceback) -> None:
         if self.client is not None:
             self.client.close()
         if self.pool is None:
             return
-        if kind is None:
+        if kind is None and not self.abandoned:
             self.pool.shutdown(wait=True)
             return
-        # interrupted (Ctrl+C, the screen left) or failed: stop at once. A killed worker's file
-        # bots die with it (their sandbox, or PR_SET_PDEATHSIG).
+        # interrupted (Ctrl+C, the screen left), failed, or done with a worker's chunk played here
+        # too (``_share_with_pool``): stop at once. A killed worker's file bots die with it (their
+        # sandbox, or PR_SET_PDEATHSIG).
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
@@ -191,23 +207,37 @@ class Runner:
         elif self.pool is not None:
             self._play_on_pool(tasks, to_play, take, report)
         else:
-            for i in to_play:
-                if self.cancelled():
-                    raise KeyboardInterrupt
-                index = tasks[i].pair
-                run_task(self.setup, tasks[i], lambda record: (take(index, record), report()))
+            self._play_here(tasks, to_play, take, report)
         for pair in results:
             pair.records.sort(key=lambda r: r.number)
         return results
 
-    def _play_on_pool(self, tasks, to_play, take, report) -> None:
+    def _play_here(self, tasks, to_play, take, report) -> None:
+        """Play the chunks in this process, each timed. Without ``jobs`` (``auto``), after each
+        chunk ``Pace.fan_out`` says whether workers would now pay for themselves on the chunks
+        left; if so a pool takes them (this process playing beside it, with ``steal``)."""
+        for n, i in enumerate(to_play):
+            if self.cancelled():
+                raise KeyboardInterrupt
+            if self.auto and n:
+                left = [tasks[j].games for j in to_play[n:]]
+                jobs = self.pace.fan_out(sum(left), len(left), max(left))
+                if jobs > 1:
+                    self.start_pool(jobs)
+                    self._play_on_pool(tasks, to_play[n:], take, report)
+                    return
+            index = tasks[i].pair
+            started, cpu = time.perf_counter(), time.process_time()
+            run_task(self.setup, tasks[i], lambda record: (take(index, record), report()))
+            if self.pace is not None:
+                self.pace.played(tasks[i].games, time.perf_counter() - started, time.process_time() - cpu)
+
+    def _drainer(self, tasks, take, report) -> tuple[int, Callable[[], None]]:
+        """A new stage's number, and what takes the games its workers streamed so far."""
         import queue
 
         self.stages += 1  # a record still in the stream from an earlier stage (its chunk's result
         stage = self.stages  # brought it already) must not count in this one's pairs
-        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i)): i
-                                      for i in to_play}
-        pending = set(futures)
 
         def drain() -> None:
             while self.stream is not None:
@@ -219,6 +249,17 @@ class Runner:
                     continue
                 take(tasks[i].pair, record)
                 report()
+
+        return stage, drain
+
+    def _play_on_pool(self, tasks, to_play, take, report) -> None:
+        if self.auto:
+            self._share_with_pool(tasks, to_play, take, report)
+            return
+        stage, drain = self._drainer(tasks, take, report)
+        futures: dict[Future, int] = {self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i)): i
+                                      for i in to_play}
+        pending = set(futures)
 
         while pending:
             if self.cancelled():
@@ -239,6 +280,43 @@ class Runner:
                 for record in chunk_result(future):  # any the stream has not brought yet
                     take(tasks[futures[future]].pair, record)
                 report()
+        drain()
+
+    def _share_with_pool(self, tasks, to_play, take, report) -> None:
+        """The pool of a run without ``jobs``: each worker is handed one chunk at a time (none
+        queued behind a worker that is still starting), this process plays the others from the
+        end, and once none is left it plays the chunks still in a worker's hands as well, rather
+        than wait on a worker a busy machine starts slowly (a game counts once, whoever ends it
+        first: ``take``). The workers still busy are stopped at the end (``abandoned``)."""
+        stage, drain = self._drainer(tasks, take, report)
+        left = list(to_play)
+        out: dict[Future, int] = {}
+        workers = self.jobs - 1 if self.steal else self.jobs
+        while left or out:
+            if self.cancelled():
+                raise KeyboardInterrupt
+            while left and len(out) < workers:
+                i = left.pop(0)
+                out[self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i))] = i
+            for future in [f for f in out if f.done()]:
+                for record in chunk_result(future):
+                    take(tasks[out[future]].pair, record)
+                del out[future]
+                report()
+            drain()
+            if not self.steal:
+                if out:
+                    wait(list(out), timeout=0.2, return_when=FIRST_COMPLETED)
+                continue
+            if left:
+                i = left.pop()
+            elif out:
+                future, i = next(iter(out.items()))  # a worker's chunk, played here too
+                del out[future]
+                self.abandoned = True
+            else:
+                break
+            run_task(self.setup, tasks[i], lambda record, pair=tasks[i].pair: (take(pair, record), report()))
         drain()
 
     def _play_on_cluster(self, tasks, to_play, take, report) -> None:
@@ -276,7 +354,7 @@ def run_tournament(
     settings: dict | None = None,
     games: int | None = None,
     seed: int = 0,
-    jobs: int = 1,
+    jobs: int | None = 1,
     fmt: str = "round-robin",
     limits: Limits = Limits(),
     progress: Progress | None = None,
@@ -288,7 +366,9 @@ def run_tournament(
     steal: bool = True,
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
-    file specs, every game under ``limits`` (the sandbox of file bots included).
+    file specs, every game under ``limits`` (the sandbox of file bots included). ``jobs``: the
+    processes that play, or ``None`` to start in this one and add workers when the games played
+    show they would pay (``Runner``, ``arcade.tournament.jobs.Pace``).
     ``record``: the record file (``arcade.records.log.RecordLog``; ``repair``: its damaged lines moved
     aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
     packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes). ``steal``: with

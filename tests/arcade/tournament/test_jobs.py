@@ -155,11 +155,12 @@ def test_the_plan_prints_the_processes_it_would_use():
         assert done.returncode == 0, done.stderr
         return done.stdout
 
-    assert "processes playing: 1, this one" in plan_text("toothpicks", "perfect", "random", "--games", "10")
+    assert "processes playing: this one, by the plan's estimate" in plan_text("toothpicks", "perfect", "random",
+                                                                              "--games", "10")
     assert "processes playing: 3 (--jobs)" in plan_text("toothpicks", "perfect", "random", "--jobs", "3")
     text = plan_text("othello", "greedy", "alphabeta-1s", "random", "--games", "10")
     cpus = __import__("os").cpu_count()
-    assert (f"processes playing: {min(cpus, 3)}, this one and" in text) if cpus > 1 else "1, this one" in text
+    assert (f"processes playing: about {min(cpus, 3)}, this one and" in text) if cpus > 1 else "this one, by" in text
 
 
 def test_a_record_left_in_the_stream_by_an_earlier_stage_never_counts_in_the_next():
@@ -183,3 +184,82 @@ def test_a_record_left_in_the_stream_by_an_earlier_stage_never_counts_in_the_nex
         return [(p.a, p.b, [(r.number, r.winner, r.reason) for r in p.records]) for p in first + second]
 
     assert stages(2, stale=True) == stages(1, stale=False)
+
+
+# -- without --jobs: start here, fan out when the games played say so (issue 33, item 15) ----------
+
+def test_pace_decides_nothing_before_a_second_chunk_and_keeps_a_tiny_tournament_here():
+    from arcade.tournament.jobs import Pace
+
+    pace = Pace(cpus=2, load=0.0)
+    assert pace.fan_out(1000, 40, 25) == 1  # nothing timed yet
+    pace.played(25, 0.2)
+    assert pace.fan_out(1000, 40, 25) == 1  # the first chunk alone: its set-up and its games mixed
+    pace.played(25, 0.005)  # 0.2 ms a game: 1,000 games left are 0.2 s, less than a worker's start
+    assert pace.fan_out(1000, 40, 25) == 1
+
+
+def test_pace_fans_out_when_the_games_left_outweigh_a_workers_start_and_set_up():
+    from arcade.tournament.jobs import WORKER_START, Pace
+
+    pace = Pace(cpus=2, load=0.0)
+    pace.played(10, 0.1)
+    pace.played(10, 0.1)  # 10 ms a game, no set-up
+    assert pace.fan_out(1000, 40, 10) == 2  # 10 s left: a worker (0.15 s) halves it
+    assert Pace(cpus=1, load=0.0, first=(10, 0.1), games=10, seconds=0.1, cpu=0.1).fan_out(1000, 40, 10) == 1  # one CPU
+    heavy = Pace(cpus=2, load=0.0, first=(10, 5.1), games=10, seconds=0.1, cpu=0.1)  # 5 s of tables first
+    assert heavy.fan_out(400, 40, 10) == 1  # 4 s left: a worker would spend longer building them
+    assert heavy.fan_out(4000, 40, 10) == 2
+    assert WORKER_START < 1
+
+
+def test_pace_keeps_one_process_while_it_gets_less_than_its_share_of_a_processor():
+    """A busy machine (this process got half a processor while it played): a worker would share
+    what this one gets (issue 33: ``--jobs 2`` 1.3–2× slower than one at load 3–11)."""
+    from arcade.tournament.jobs import SPARE, Pace
+
+    busy = Pace(cpus=2, load=0.0, first=(10, 0.1), games=100, seconds=1.0, cpu=0.5)
+    assert busy.fan_out(10_000, 40, 10) == 1
+    quiet = Pace(cpus=2, load=0.0, first=(10, 0.1), games=100, seconds=1.0, cpu=SPARE + 0.01)
+    assert quiet.fan_out(10_000, 40, 10) == 2
+
+
+def test_a_tournament_without_jobs_probes_nothing_and_a_small_one_stays_in_its_process(monkeypatch):
+    import arcade.tournament.jobs as jobs
+
+    monkeypatch.setattr(jobs, "probe", lambda *a, **k: pytest.fail("the default run probed the bots"))
+    bots = ["perfect", "random", "always_1", "always_2"]
+    alone = run_tournament("toothpicks", bots, games=20, seed=3, jobs=1).as_json()
+    played = counting_run_task(monkeypatch)
+    started = []
+    monkeypatch.setattr(runner.Runner, "start_pool", lambda self, n: started.append(n))
+    auto = run_tournament("toothpicks", bots, games=20, seed=3, jobs=None)
+    assert auto.as_json() == alone and started == [] and len(played) == 6 * 2  # six pairs, two chunks each
+
+
+@pytest.mark.parametrize("steal", [True, False])
+def test_a_tournament_without_jobs_fans_out_mid_way_to_the_same_games(monkeypatch, steal):
+    """Once ``Pace`` says workers pay, the chunks left go to a pool (this process among its
+    players with ``steal``); the games are those of one process."""
+    from arcade.tournament.jobs import Pace
+
+    bots = ["optimal", "always_roll_4", "always_roll_6", "piggypoints"]
+    alone = run_tournament("hog", bots, games=40, seed=3, jobs=1).as_json()
+    asked = []
+
+    def fan_out(self, games_left, chunks_left, biggest):
+        asked.append(chunks_left)
+        return 2 if len(asked) >= 3 else 1  # workers from the fourth chunk on
+
+    monkeypatch.setattr(Pace, "fan_out", fan_out)
+    played = counting_run_task(monkeypatch)
+    pools = []
+    real = runner.Runner.start_pool
+    monkeypatch.setattr(runner.Runner, "start_pool", lambda self, n: (pools.append(n), real(self, n)))
+    auto = run_tournament("hog", bots, games=40, seed=3, jobs=None, steal=steal, progress=lambda *a: None)
+    assert auto.as_json() == alone
+    assert pools == [2] and asked == [23, 22, 21]  # 24 chunks: asked before the second, third and fourth
+    if steal:  # here too, a worker's chunk even, once none is left to hand out
+        assert len(played) >= 3
+    else:
+        assert len(played) == 3  # three here before the pool, the rest in the worker
