@@ -4,14 +4,15 @@ arcade served to browsers (``arcade serve``).
 The site is made from a small interface, plain data (``model``): a ``Site`` holding the
 ``Contest`` (the game and its options, games a pair, the points rule, the closing time, its own
 rules, when it was read), the standings (rows of rank, team, score, wins, draws, losses, games,
-forfeits, points, submitted: ``arcade contest standings --json``'s), the teams' ``Submission``s
-and the games, ``SiteGame``s (a record file's games come from ``model.games_from_record``, the
-one safe reader). ``contest`` fills it from a contest's folder; a test or the bench fills it
+forfeits, points, submitted: ``arcade contest standings --json``'s), the teams' ``Submission``s,
+the games, ``SiteGame``s (a record file's games come from ``model.games_from_record``, the
+one safe reader), and a ``Closing`` stage (CS4341's groups: its standings and games, a page of
+its own). ``contest`` fills it from a contest's folder; a test or the bench fills it
 itself. ``publish.publish(site, OUT)`` writes it, incrementally.
 
 One module a job:
 
-- ``model``: the interface (``Site``, ``Contest``, ``Submission``, ``SiteGame``, ``COLUMNS``),
+- ``model``: the interface (``Site``, ``Contest``, ``Submission``, ``SiteGame``, ``Closing``, ``COLUMNS``),
   ``slug`` (a safe file name from any name) and ``games_from_record``;
 - ``frames``: a game's replay, every position computed by the rules from its moves and drawn
   into JSON (the facts the terminal boards draw);

@@ -1,6 +1,7 @@
 """A contest's folder (``arcade.contest``) as a site: ``site_of(DIR)`` reads its ``contest.toml``, its
 database (the standings, exactly ``arcade contest standings``'s, and the submissions with their
-verdicts) and its pairs' records (the games, through the one safe reader), and
+verdicts), its pairs' records (the games, through the one safe reader) and its closing stage
+(``DIR/records/closing.jsonl``, ``DIR/closing.json``: CS4341's groups), and
 ``publish_contest(DIR, OUT)`` writes the site (``arcade contest publish DIR OUT``; ``arcade
 contest run DIR --publish OUT`` calls it after each batch of games). ``OUT/standings.json`` holds
 the board as ``arcade contest standings --json`` prints it."""
@@ -9,11 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from arcade.web.model import Contest, Site, SiteGame, Submission
+from arcade.web.model import Closing, Contest, Site, SiteGame, Submission
 from arcade.web.publish import Report, publish, write_whole
 
 
@@ -42,10 +46,11 @@ def site_of(folder: str | os.PathLike, db=None, config=None, say: Callable[[str]
         games_per_pair=config.games, format=config.format, scoring=config.scoring, points=config.points,
         closes=config.closes, time_limit=config.time,
         updated=(now or datetime.now(timezone.utc)).isoformat(timespec="seconds"))
+    closing = closing_result(folder)
     site = Site(contest, rows, [Submission(s.team, s.submitted, s.verdict == "accepted", s.reason) for s in submissions],
-                games)
+                games, closing_of(folder, config, closing, owners, say))
     board = {"game": config.game, "games_per_pair": config.games, "points": config.points, "standings": rows,
-             "closing": closing_result(folder)}
+             "closing": closing}
     return site, board
 
 
@@ -75,6 +80,59 @@ def contest_games(folder: Path, owners: dict[str, str], current: set[str],
             if say:
                 say(f"left out of the site: {message}")
     return games
+
+
+CLOSING_RECORD = "closing.jsonl"
+_DIGEST = re.compile(r"(?:^|/)submissions/([0-9a-f]{64})/")
+
+
+def closing_of(folder: Path, config, result: dict | None, owners: dict[str, str],
+               say: Callable[[str], None] | None) -> Closing | None:
+    """The closing stage: its standings (``closing.json``, once it has ended) and its games (its
+    record, each bot named by the team of the submission in its path); ``None`` when it has not
+    begun. Each game's key is ``closing/ROUND/TEAM/TEAM/NUMBER`` (the teams in order of name),
+    the same wherever the contest's folder is."""
+    from arcade.records.schema import RecordError
+    from arcade.web.model import games_from_record
+
+    path = folder / "records" / CLOSING_RECORD
+    if result is None and not path.is_file():
+        return None
+    games: list[SiteGame] = []
+    damaged: list[str] = []
+    if path.is_file():
+        try:
+            for game in games_from_record(path, _TeamOfPath(owners), damaged=damaged):
+                first, second = sorted(game.sides)
+                games.append(replace(game, key=f"closing/{game.stage}/{first}/{second}/{game.number}", counted=False))
+        except RecordError as exc:
+            damaged.append(str(exc))
+    for message in damaged:
+        if say:
+            say(f"left out of the site: {message}")
+    rows = result.get("standings") if type(result) is dict else None
+    stage = result.get("stage") if type(result) is dict else None
+    return Closing(str(stage or config.closing), [row for row in rows or () if type(row) is dict], games)
+
+
+class _TeamOfPath(Mapping):
+    """A closing record's bot (a submission's path, ``DIR/submissions/DIGEST/…``) to its team;
+    it names what it is asked and lists nothing."""
+
+    def __init__(self, owners: dict[str, str]) -> None:
+        self.owners = owners
+
+    def __getitem__(self, bot: str) -> str:
+        found = _DIGEST.search(bot.replace(os.sep, "/"))
+        if found is None or found.group(1) not in self.owners:
+            raise KeyError(bot)
+        return self.owners[found.group(1)]
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
 
 
 def publish_contest(folder: str | os.PathLike, out: str | os.PathLike, db=None, config=None,

@@ -75,15 +75,31 @@ class SiteGame:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+CLOSING_COLUMNS = ("rank", "team", "wins", "draws", "losses", "games", "forfeits", "points", "stage")
+"""A closing stage's standings row (``DIR/closing.json``'s): ``stage`` how far the team got."""
+
+
+@dataclass
+class Closing:
+    """A closing stage, played once the contest has closed (CS4341's groups): its format
+    (``stage``), its standings (rows of ``CLOSING_COLUMNS``, ranked; empty while it is played)
+    and its games (each ``SiteGame.stage`` its round: ``first round``, ``final``…)."""
+
+    stage: str
+    standings: Sequence[Mapping] = ()
+    games: Sequence[SiteGame] = ()
+
+
 @dataclass
 class Site:
     """Everything a site shows: the contest, its standings (rows of ``COLUMNS``, ranked), the
-    teams' submissions and the games."""
+    teams' submissions, the season's games and the closing stage (``None``: none played)."""
 
     contest: Contest
     standings: Sequence[Mapping]
     submissions: Sequence[Submission] = ()
     games: Sequence[SiteGame] = ()
+    closing: Closing | None = None
 
 
 _UNSAFE = re.compile(r"[^a-z0-9_-]+")
@@ -111,7 +127,7 @@ def games_from_record(path: str | os.PathLike, names: Mapping[str, str] | None =
     from arcade.records.schema import RecordError, parse_game
 
     with RecordReader(path) as reader:
-        namer = _namer(reader.header, names or {})
+        namer = _namer(reader.header, {} if names is None else names)
         for line in reader.lines:
             if not line.complete or line.blank:
                 continue

@@ -1,9 +1,11 @@
 """Writing the site: ``publish(site, out)``, incremental.
 
 ``OUT/index.html`` the leaderboard (standings, crosstable, the contest's rules, when it was last
-updated, the latest games), ``OUT/rules.html`` the game's rules, ``OUT/teams/<slug>.html`` a page a
-team (its submissions, its games), ``OUT/games/<slug>.html`` a replay page a game, and
-``OUT/static/`` the style sheet and the replay's script. Nothing is fetched from elsewhere.
+updated, the latest games), ``OUT/rules.html`` the game's rules, ``OUT/closing.html`` the closing
+stage (its standings, its games by round) when there is one, ``OUT/teams/<slug>.html`` a page a
+team (its submissions, its games, its closing stage), ``OUT/games/<slug>.html`` a replay page a
+game (the closing stage's too), and ``OUT/static/`` the style sheet and the replay's script.
+Nothing is fetched from elsewhere.
 
 Incremental: ``OUT/.arcade-site.json`` (the manifest) keeps each page's digest and each game
 page's fingerprint (``SiteGame.fingerprint`` and the site's own version: its templates, script,
@@ -178,32 +180,50 @@ def write_site(site: Site, rules, writer: Writer) -> None:
     for name in STATIC:
         writer.put(f"static/{name}", package.joinpath("static", name).read_bytes())
     info = entry(rules.id)
+    closing = site.closing
     common = {"contest": site.contest, "title": site.contest.title or f"{rules.title} contest",
-              "game_title": rules.title, "sides": [s.name for s in rules.sides]}
+              "game_title": rules.title, "sides": [s.name for s in rules.sides], "closing": closing,
+              "team_href": pages.team_href, "game_href": pages.game_href}
     teams = [str(row.get("team", "")) for row in site.standings]
     games = list(site.games)
-    for game in games:
+    finals = list(closing.games) if closing else []
+    for game in games + finals:
         write_game(writer, rules, game, common, teams)
     cells = pages.crosstable(teams, games)
     writer.put("index.html", pages.render(
         "index.html", root="", rows=pages.standings_rows(site.standings), teams=teams, cells=cells,
-        rules=pages.rules_lines(site.contest, rules.title), latest=games[-30:][::-1],
-        team_href=pages.team_href, game_href=pages.game_href, games_count=len(games), **common))
+        rules=pages.rules_lines(site.contest, rules.title), latest=games[-30:][::-1], games_count=len(games),
+        closing_rows=pages.closing_rows(closing), **common))
     writer.put("rules.html", pages.render(
         "rules.html", root="", rules=pages.rules_lines(site.contest, rules.title),
         game_rules=pages.game_rules_html(info.help_markdown()), **common))
+    if closing is not None:
+        writer.put("closing.html", pages.render(
+            "closing.html", root="", closing_rows=pages.closing_rows(closing), rounds=pages.rounds(finals), **common))
+    write_teams(site, writer, teams, games, finals, common)
+
+
+def write_teams(site: Site, writer: Writer, teams: list[str], games: list[SiteGame], finals: list[SiteGame],
+                common: dict) -> None:
+    """A page a team: its row, its submissions, its games, its closing stage's."""
     by_team: dict[str, list] = {team: [] for team in teams}
     for game in games:
         for team in game.sides:
             by_team.setdefault(team, []).append(pages.outcome(game, team))
+    closing_by_team: dict[str, list] = {}
+    for game in finals:
+        for team in game.sides:
+            by_team.setdefault(team, [])
+            closing_by_team.setdefault(team, []).append(pages.outcome(game, team))
     for team in {s.team for s in site.submissions}:
         by_team.setdefault(team, [])
     ranks = {str(row.get("team", "")): row for row in pages.standings_rows(site.standings)}
+    closing_ranks = {str(row.get("team", "")): row for row in pages.closing_rows(site.closing)}
     for team, outcomes in by_team.items():
         writer.put(f"teams/{slug(team)}.html", pages.render(
             "team.html", root="../", team=team, row=ranks.get(team), outcomes=outcomes,
-            submissions=pages.submissions_of(site.submissions, team), game_href=pages.game_href,
-            team_href=pages.team_href, **common))
+            submissions=pages.submissions_of(site.submissions, team), closing_row=closing_ranks.get(team),
+            closing_outcomes=closing_by_team.get(team, []), **common))
 
 
 def write_game(writer: Writer, rules, game: SiteGame, common: dict, teams: list[str]) -> None:
@@ -217,8 +237,7 @@ def write_game(writer: Writer, rules, game: SiteGame, common: dict, teams: list[
     ending = "" if game.termination == "normal" else game.reason
     steps = replay(variant, game.moves, ending)
     writer.put(path, pages.render(
-        "game.html", root="../", game=game, steps=steps, data=steps.as_json(), team_href=pages.team_href,
-        known=set(teams), **common), fingerprint)
+        "game.html", root="../", game=game, steps=steps, data=steps.as_json(), known=set(teams), **common), fingerprint)
 
 
 def size_of(out: Path) -> tuple[int, int]:

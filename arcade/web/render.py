@@ -13,7 +13,7 @@ from typing import Iterable, Mapping, Sequence
 
 from markupsafe import Markup
 
-from arcade.web.model import COLUMNS, Contest, SiteGame, Submission, slug
+from arcade.web.model import CLOSING_COLUMNS, COLUMNS, Closing, Contest, SiteGame, Submission, slug
 
 POINT_RULES = {
     "stats306": "the highest score gets 6 points; every other team 5 × its score ÷ the highest score "
@@ -127,3 +127,16 @@ def standings_rows(standings: Sequence[Mapping]) -> list[dict]:
 
 def submissions_of(submissions: Iterable[Submission], team: str) -> list[Submission]:
     return [s for s in submissions if s.team == team]
+
+
+def closing_rows(closing: Closing | None) -> list[dict]:
+    """A closing stage's rows with the columns its table shows (none without one)."""
+    return [{column: row.get(column, "") for column in CLOSING_COLUMNS} for row in closing.standings] if closing else []
+
+
+def rounds(games: Iterable[SiteGame]) -> list[tuple[str, list[SiteGame]]]:
+    """A closing stage's games by round (``SiteGame.stage``), in the order they were played."""
+    out: dict[str, list[SiteGame]] = {}
+    for game in games:
+        out.setdefault(game.stage, []).append(game)
+    return list(out.items())

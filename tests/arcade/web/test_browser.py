@@ -96,6 +96,9 @@ def test_the_leaderboard_shows_the_contests_standings_and_hostile_texts_as_text(
     for team, source in bots.items():
         (tmp_path / f"{team}.py").write_text(source)
         submit(folder, team, str(tmp_path / f"{team}.py"))
+    path = folder / "contest.toml"  # closed, with CS4341's groups to close it
+    path.write_text(path.read_text().replace('closing_stage = ""', 'closing_stage = "groups"')
+                    .replace('closes = ""', 'closes = "2020-01-01T00:00:00Z"'))
     run(folder, say=lambda line: None)
     capsys.readouterr()
     assert cli.main(["contest", "standings", str(folder), "--json"]) == 0
@@ -112,6 +115,12 @@ def test_the_leaderboard_shows_the_contests_standings_and_hostile_texts_as_text(
     reason = browser.execute_script("return document.querySelector('#submissions td.reason').textContent")
     assert "<script>window.__pwned=1</script>" in reason
     assert browser.execute_script("return window.__pwned === undefined")
+    browser.get((tmp_path / "site" / "closing.html").as_uri())
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#closing-standings tbody tr')].map(r => [...r.cells].map(c => c.textContent.trim()))")
+    closing = json.loads((folder / "closing.json").read_text())["standings"]
+    assert [[r[0].lstrip("★ "), r[1], r[2]] for r in rows] == [[str(c["rank"]), c["team"], c["stage"]] for c in closing]
+    shot(browser, "closing")
     assert console_errors(browser) == []
 
 

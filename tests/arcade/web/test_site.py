@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -186,6 +187,59 @@ def test_contest_run_publish_keeps_the_site_as_games_finish(tmp_path, capsys, mo
     assert (out / "games" / first[0]).stat().st_ino == old  # the old game's page not written again
     assert slug("cy") in (out / "index.html").read_text() and (out / "teams" / f"{slug('cy')}.html").is_file()
     assert sum(row["games"] for row in json.loads((out / "standings.json").read_text())["standings"]) == 6
+
+
+def test_a_closing_stage_has_its_page_its_games_and_a_place_on_the_teams_pages(tmp_path):
+    from arcade.web.model import Closing
+
+    games = []
+    for number, (stage, teams) in enumerate((("first round", ("ann", HOSTILE)), ("first round", (HOSTILE, "ann")),
+                                             ("final", ("ann", "bob"))), start=1):
+        _game, states, moves = played("toothpicks", number)
+        games.append(replace(site_game(f"closing/{stage}/{number}", teams, states, moves, number), stage=stage))
+    rows = [dict(rank=1, team="ann", wins=2, draws=0, losses=1, games=3, forfeits=0, points=2, stage="final"),
+            dict(rank=2, team=HOSTILE, wins=1, draws=0, losses=1, games=2, forfeits=0, points=1, stage="first round")]
+    data = site("toothpicks", ["ann", "bob", HOSTILE], [])
+    out = tmp_path / "site"
+    publish(data, out)
+    assert not (out / "closing.html").exists() and "closing.html" not in (out / "index.html").read_text()
+    data.closing = Closing("groups", rows, games)
+    report = publish(data, out)
+    assert sorted(report.written) == sorted(["index.html", "rules.html", "closing.html", *(f"games/{slug(g.key)}.html" for g in games),
+                                             *(f"teams/{slug(t)}.html" for t in ("ann", "bob", HOSTILE))])
+    page = (out / "closing.html").read_text()
+    table = page.split('id="closing-standings"')[1].split("</table>")[0]
+    assert re.findall(r'<td class="team"><a href="teams/([^"]+)\.html">', table) == [slug("ann"), slug(HOSTILE)]
+    assert HOSTILE not in page and "&lt;script&gt;window.__pwned=1" in page
+    assert [name for name in re.findall(r"<h2>([^<]+) <span", page)] == ["first round", "final"]
+    assert all(f"games/{slug(g.key)}.html" in page for g in games)
+    team = (out / "teams" / f"{slug('bob')}.html").read_text()
+    assert 'id="closing-games"' in team and f"games/{slug(games[2].key)}.html" in team
+    assert "closing stage" in (out / "games" / f"{slug(games[2].key)}.html").read_text()
+    assert 'href="closing.html"' in (out / "index.html").read_text()
+
+
+def test_a_contests_closing_stage_is_published_by_team(tmp_path, monkeypatch):
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+    folder, out = tmp_path / "c", tmp_path / "site"
+    assert cli.main(["contest", "new", str(folder), "--game", "toothpicks", "--games", "2", "--sandbox", "none"]) == 0
+    path = folder / "contest.toml"
+    path.write_text(path.read_text().replace('closing_stage = ""', 'closing_stage = "groups"'))
+    for team, answer in (("ann", "1"), ("bob", "min(2, left)"), ("cy", "2 if left % 3 == 2 else 1")):
+        (tmp_path / f"{team}.py").write_text(f"def strategy(left):\n    return {answer}\n")
+        assert cli.main(["contest", "submit", str(folder), team, str(tmp_path / f"{team}.py")]) == 0
+    path.write_text(path.read_text().replace('closes = ""', 'closes = "2020-01-01T00:00:00Z"'))
+    assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
+    closing = json.loads((folder / "closing.json").read_text())
+    page = (out / "closing.html").read_text()
+    shown = re.findall(r'<td class="team"><a href="teams/([^"]+)\.html">', page.split('id="closing-standings"')[1])
+    assert shown[:3] == [slug(row["team"]) for row in closing["standings"]]
+    lines = (folder / "records" / "closing.jsonl").read_text().splitlines()[1:]
+    finals = [p for p in (out / "games").iterdir() if p.name.startswith("closing-")]
+    assert len(finals) == len(lines) > 0
+    # each game's page named by its round and teams (not the submissions' paths: the same wherever the folder is)
+    assert all(re.fullmatch(r"closing-[a-z-]+-(ann|bob|cy)-(ann|bob|cy)-[12]-[0-9a-f]{10}\.html", p.name) for p in finals)
+    assert 'id="closing-games"' in (out / "teams" / f"{slug('cy')}.html").read_text()
 
 
 @pytest.mark.parametrize("allowed", [False, True])
