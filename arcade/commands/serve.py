@@ -23,7 +23,7 @@ def run(args) -> int:
     import socket
 
     from arcade.untrusted import clean
-    from arcade.web.serve import make_server
+    from arcade.web.serve import serve
 
     if not 1 <= args.port <= 65535:
         raise UsageError(f"--port must be 1 to 65535, not {args.port}")
@@ -35,5 +35,5 @@ def run(args) -> int:
     except (OSError, UnicodeError) as exc:
         raise UsageError(f"cannot listen on {clean(args.host)} port {args.port}: "
                          f"{clean(getattr(exc, 'strerror', None) or exc)}") from None
-    make_server(args.host, args.port, args.allow_file_bots).serve()
+    serve(args.host, args.port, args.allow_file_bots)
     return 0

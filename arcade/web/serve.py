@@ -14,7 +14,9 @@ import re
 import shlex
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -28,17 +30,27 @@ def command(allow_file_bots: bool) -> str:
         sys.executable, "-m", "arcade.web.served", *(["--allow-file-bots"] if allow_file_bots else [])))
 
 
-def page_templates() -> Path:
-    """A folder holding ``textual-serve``'s page template without its link to fonts elsewhere."""
+@contextmanager
+def page_templates() -> Iterator[Path]:
+    """A private temporary folder holding ``textual-serve``'s page template without its link to
+    fonts elsewhere, removed when the server stops."""
     import textual_serve
 
     source = Path(textual_serve.__file__).parent / "templates"
-    folder = Path(tempfile.mkdtemp(prefix="arcade-serve-"))
-    for template in source.iterdir():
-        if template.is_file():
-            (folder / template.name).write_text(_FONT_LINK.sub("", template.read_text(encoding="utf-8")),
-                                                encoding="utf-8")
-    return folder
+    with tempfile.TemporaryDirectory(prefix="arcade-serve-") as name:
+        folder = Path(name)
+        for template in source.iterdir():
+            if template.is_file():
+                (folder / template.name).write_text(_FONT_LINK.sub("", template.read_text(encoding="utf-8")),
+                                                    encoding="utf-8")
+        yield folder
+
+
+def serve(host: str, port: int, allow_file_bots: bool) -> None:
+    """Serve the arcade until Ctrl+C (or SIGTERM: ``textual-serve`` ends gracefully on both), its
+    page's template in a temporary folder for the while."""
+    with page_templates() as templates:
+        make_server(host, port, allow_file_bots, templates).serve()
 
 
 def is_loopback(host: str) -> bool:
@@ -52,8 +64,9 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def make_server(host: str, port: int, allow_file_bots: bool):
-    """The ``textual-serve`` server of the arcade."""
+def make_server(host: str, port: int, allow_file_bots: bool, templates: Path):
+    """The ``textual-serve`` server of the arcade, its page's template in folder ``templates``
+    (``page_templates``)."""
     from textual_serve.server import Server
 
     class ArcadeServer(Server):
@@ -67,7 +80,7 @@ def make_server(host: str, port: int, allow_file_bots: bool):
             self.console.print(announcement(host, port, allow_file_bots), highlight=False, markup=False, soft_wrap=True)
 
     return ArcadeServer(command(allow_file_bots), host=host, port=port, title="Contest Arcade",
-                        templates_path=str(page_templates()))
+                        templates_path=str(templates))
 
 
 def announcement(host: str, port: int, allow_file_bots: bool) -> str:

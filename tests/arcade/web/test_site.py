@@ -262,3 +262,42 @@ async def test_arcade_serve_offers_no_file_bot_nor_tournament_unless_allowed(all
     said = announcement("127.0.0.1", 8000, allowed)
     assert "loopback only" in said and ("are ON" if allowed else "are off") in said
     assert "loopback" not in announcement("0.0.0.0", 8000, allowed).split("\n")[0].split(",")[1]
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT"])
+def test_arcade_serve_keeps_its_page_template_only_while_it_runs(tmp_path, stop):
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    server = subprocess.Popen([sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "serve",
+                               "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "TMPDIR": str(temp), "COLUMNS": "200"})
+    try:
+        assert "listening at" in server.stdout.readline()
+        made = list(temp.iterdir())
+        assert [p.name[:13] for p in made] == ["arcade-serve-"] and (made[0] / "app_index.html").is_file()
+        start = time.monotonic()
+        while True:  # the page is served from it, without the font link to elsewhere
+            try:
+                page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() - start < 60, "the page was not served"
+                time.sleep(0.2)
+        assert "fonts.googleapis" not in page and "Contest Arcade" in page
+        server.send_signal(getattr(signal, stop))
+        assert server.wait(60) == 0
+    finally:
+        server.kill()
+        server.communicate()
+    assert list(temp.iterdir()) == []  # removed when it stopped
