@@ -13,6 +13,9 @@ defaults). The perft, speed, depth, endgame and limits sections measure each eng
   CPU time (one core).
 - depth: depth reached in 1 s and 10 s (the bot's own margin deducted) from the start and from
   midgame positions (ply 20 of seeded random openings); median and range.
+- fixed: the time to a fixed depth (--fixed-depth, with ProbCut unless --no-probcut) on the same
+  midgame positions (--positions at ply 20 and as many at ply 30), a fresh engine each, CPU time:
+  the figure move ordering and pruning are judged by (not in the default run).
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
   play), wall clock and CPU time; the Python engine on one core and on two
   (``bots.othello.parallel_solve``'s helper processes, from its PARALLEL_EMPTIES) and only up to
@@ -177,6 +180,26 @@ def bench_depth(count: int, limits: list[float]) -> None:
             print(f"{engines_text(kind)}: midgame: median depth {statistics.median(depths)}  "
                   f"range {min(depths)}–{max(depths)}  longest move {max(walls):.2f} s wall (limit {limit:g} s)",
                   flush=True)
+
+
+def bench_fixed(count: int, depth: int) -> None:
+    """CPU seconds and nodes to search each midgame position to ``depth`` with a fresh engine."""
+    positions = midgame_positions(count) + midgame_positions(count, plies=30)
+    section(f"time to depth {depth}: {len(positions)} midgame positions (plies 20 and 30), a fresh engine each, CPU")
+    for kind in ENGINES:
+        cpu_total, nodes_total, outcome, times = 0.0, 0, [], []
+        for state in positions:
+            p, o = state.mover_bits()
+            engine = engine_for(kind, PatternEvaluator(probcut=PROBCUT), parallel=False)
+            cpu = time.process_time()
+            info = engine.search(p, o, float("inf"), max_depth=depth)
+            times.append(time.process_time() - cpu)
+            nodes_total += info.nodes
+            outcome.append(f"{info.move}:{info.score}")
+        cpu_total = sum(times)
+        print(f"{engines_text(kind)}: {cpu_total:.2f} CPU s in all (median {statistics.median(times):.3f} s, "
+              f"longest {max(times):.2f} s), {nodes_total:,} nodes ({nodes_total / max(cpu_total, 1e-9):,.0f} a CPU second); "
+              f"moves and scores {' '.join(outcome)}", flush=True)
 
 
 def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
@@ -471,6 +494,7 @@ def main() -> None:
     parser.add_argument("--load", type=int, default=2, help="limits: busy processes added to the machine's load")
     parser.add_argument("--positions", type=int, default=7, help="midgame positions for speed and depth")
     parser.add_argument("--limits", default="1,10", help="time limits for the depth section")
+    parser.add_argument("--fixed-depth", type=int, default=13, help="fixed: the depth searched to")
     parser.add_argument("--empties", default="10,12,14,16,18,20", help="empties for the endgame section")
     parser.add_argument("--endgame-positions", type=int, default=5)
     parser.add_argument("--wld", action="store_true", help="also time the win/loss/draw solve (window -1..1)")
@@ -523,6 +547,8 @@ def main() -> None:
         bench_speed(args.positions, 2.0)
     if "depth" in chosen:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
+    if "fixed" in chosen:
+        bench_fixed(args.positions, args.fixed_depth)
     if "endgame" in chosen:
         bench_endgame([int(x) for x in args.empties.split(",")], args.endgame_positions, args.wld,
                       [int(x) for x in args.cores.split(",")], args.python_max_empties)
