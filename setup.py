@@ -1,8 +1,12 @@
-"""The one thing pyproject.toml cannot declare: the compiled Othello search core.
+"""What pyproject.toml cannot declare: the compiled parts, both optional.
 
-``bots/othello/_core.c`` becomes ``bots.othello._core`` at ``pip install .``. It is optional: where
-no C compiler exists the build skips it and the bots play on the pure-Python engine (the same
-moves, more slowly; ``bots.othello.ENGINE_NAME`` says which).
+``bots/othello/_core.c`` becomes ``bots.othello._core`` at ``pip install .``: the Othello search
+core. Where no C compiler exists the build skips it and the bots play on the pure-Python engine
+(the same moves, more slowly; ``bots.othello.ENGINE_NAME`` says which).
+
+``games/_othello_bits.c`` becomes ``games._othello_bits``: Othello's legal squares and flips for the
+game API (``games.othello.legal_bits``, ``flip_bits``); without it the pure-Python ones play, the
+same results, slower (``games.othello.BITS_IN_C`` says which).
 """
 
 from setuptools import Extension, setup
@@ -15,6 +19,7 @@ setup(
             optional=True,
             # -ffp-contract=off: Multi-ProbCut's bounds are computed exactly as Python computes them
             extra_compile_args=["-O2", "-ffp-contract=off"],
-        )
+        ),
+        Extension("games._othello_bits", ["games/_othello_bits.c"], optional=True, extra_compile_args=["-O2"]),
     ],
 )

@@ -8,7 +8,10 @@ OpenSpiel is a bench-only extra (``pip install -e '.[bench]'``, its ``open_spiel
 it only our figure is printed, beside the issue's (OpenSpiel 2.0.2: 2,020 playouts a CPU second on
 the machine of issue 33).
 
-    python bench/othello_api.py [--playouts N] [--rounds R]
+    python bench/othello_api.py [--playouts N] [--rounds R] [--pure]
+
+``--pure`` times the game on its pure-Python primitives (an install without a C compiler: no
+``games._othello_bits``).
 """
 
 from __future__ import annotations
@@ -23,14 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.othello import Othello  # noqa: E402
-
 ISSUE_OPENSPIEL = 2020
 """Playouts a CPU second of OpenSpiel 2.0.2's Othello in issue 33 (ours was 543 there)."""
 
 
 def ours(playouts: int, seed: int) -> float:
     """Playouts a CPU second through our game API."""
+    from games.othello import Othello
+
     game = Othello()
     rng = random.Random(seed)
     started = time.process_time()
@@ -61,7 +64,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=300, help="playouts a round, each side")
     parser.add_argument("--rounds", type=int, default=7, help="rounds, their median taken")
+    parser.add_argument("--pure", action="store_true", help="ours on the pure-Python primitives")
     args = parser.parse_args()
+    if args.pure:
+        sys.modules["games._othello_bits"] = None  # as if it had not been built
+    from games.othello import BITS_IN_C
     mine, theirs = [], []
     for round_ in range(args.rounds):
         mine.append(ours(args.playouts, round_))
@@ -70,7 +77,8 @@ def main() -> None:
             theirs.append(other)
     ours_rate = statistics.median(mine)
     print(f"python {sys.version.split()[0]}; {args.rounds} rounds of {args.playouts} playouts, medians")
-    print(f"ours (games.othello)    {ours_rate:8.0f} playouts/CPU-s   (rounds {min(mine):.0f}–{max(mine):.0f})")
+    print(f"ours ({'C primitives' if BITS_IN_C else 'pure Python'})"[:23].ljust(23)
+          + f" {ours_rate:8.0f} playouts/CPU-s   (rounds {min(mine):.0f}–{max(mine):.0f})")
     if theirs:
         rate = statistics.median(theirs)
         import pyspiel

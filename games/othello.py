@@ -272,6 +272,15 @@ def flip_bits(p: int, o: int, square: int) -> int:
     return flips
 
 
+py_legal_bits, py_flip_bits = legal_bits, flip_bits
+"""The pure-Python primitives: the reference, and what plays where the C ones were not built."""
+try:  # the same two functions in C (games/_othello_bits.c, built by setup.py where a compiler is)
+    from games._othello_bits import flips as flip_bits, legal as legal_bits  # noqa: F811
+    BITS_IN_C = True
+except ImportError:  # no compiler at install: the pure-Python ones, the same results, slower
+    BITS_IN_C = False
+
+
 def perft(p: int, o: int, depth: int, passed: bool = False) -> int:
     """Leaf count of the move tree ``depth`` plies deep, a pass counting as a move.
 

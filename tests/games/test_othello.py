@@ -309,13 +309,59 @@ def test_each_placement_follows_at_most_one_pass_so_no_game_outlasts_120_plies(s
 disjoint_boards = st.tuples(st.integers(0, FULL), st.integers(0, FULL)).map(lambda po: (po[0], po[1] & ~po[0]))
 
 
+def need_bits_in_c() -> None:
+    """The C primitives (games/_othello_bits.c) where they were built; CI insists
+    (``ARCADE_REQUIRE_OTHELLO_CORE=1``: not built is a failure there, as for the bots' core)."""
+    import os
+
+    from games.othello import BITS_IN_C
+
+    if not BITS_IN_C:
+        assert os.environ.get("ARCADE_REQUIRE_OTHELLO_CORE") != "1", "games._othello_bits was not built"
+        pytest.skip("games._othello_bits not built (no C compiler at install)")
+
+
 @settings(max_examples=300, deadline=None)
 @given(disjoint_boards)
 def test_legal_bits_is_the_naive_rule_on_any_board(boards):
-    """The packed, half-turned fill against the square-by-square rule, on any two disjoint
-    bitboards (reachable or not)."""
+    """The pure-Python packed, half-turned fill and the game API's (C where built) against the
+    square-by-square rule, on any two disjoint bitboards (reachable or not)."""
+    from games.othello import py_legal_bits
+
     p, o = boards
-    assert legal_bits(p, o) == sum(1 << s for s in range(64) if naive_flips(p, o, s))
+    naive = sum(1 << s for s in range(64) if naive_flips(p, o, s))
+    assert py_legal_bits(p, o) == naive and legal_bits(p, o) == naive
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, FULL), st.integers(0, FULL), st.integers(0, 63))
+def test_the_c_primitives_are_the_python_ones_on_any_ints(p, o, square):
+    """Any two ints (overlapping discs too, and beyond 64 bits: read modulo 2**64, as Python masks
+    them) give the C legal squares and flips the pure-Python ones give."""
+    from games.othello import py_flip_bits, py_legal_bits
+
+    need_bits_in_c()
+    assert legal_bits(p, o & ~p) == py_legal_bits(p, o & ~p)
+    assert flip_bits(p, o, square) == py_flip_bits(p, o, square)
+    assert legal_bits(p | 1 << 70, o & ~p) == py_legal_bits(p, o & ~p)
+
+
+def test_the_game_plays_on_the_python_primitives_without_the_c_ones():
+    """An install without a compiler: games.othello falls back, and a game plays to its end."""
+    import subprocess
+    import sys
+
+    from tests.paths import ROOT
+
+    code = ("import sys; sys.modules['games._othello_bits'] = None\n"
+            "import random, games.othello as o\n"
+            "assert not o.BITS_IN_C and o.legal_bits is o.py_legal_bits\n"
+            "g = o.Othello(); s = g.initial_state(); r = random.Random(1)\n"
+            "while not s.over: s = g.play(s, r.choice(g.legal_moves(s)))\n"
+            "print(s.result.reason)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "wins" in done.stdout or "Draw" in done.stdout
 
 
 @given(st.integers(0, FULL))
