@@ -14,7 +14,8 @@ from arcade.screens.menu import MenuScreen
 
 class ArcadeApp(App[None]):
     """The arcade. ``start_game`` opens that game's setup screen over the menu; ``replay`` (a
-    ``ReplayScreen``) opens a recorded game over it."""
+    ``ReplayScreen``) opens a recorded game over it, ``screen`` any other screen (a contest's
+    board: ``arcade contest board DIR``)."""
 
     TITLE = "Contest Arcade"
     SUB_TITLE = "five course-contest games"
@@ -23,13 +24,14 @@ class ArcadeApp(App[None]):
     (its ``CSS_PATH``), and a screen with a board the board's (``GameEntry.board_css_file``)."""
 
     def __init__(self, start_game: str | None = None, seed: int | None = None, replay=None,
-                 allow_file_bots: bool = True) -> None:
+                 allow_file_bots: bool = True, screen=None) -> None:
         super().__init__()
         self.allow_file_bots = allow_file_bots
         """Bots from files and tournaments are offered (``arcade serve`` turns both off unless
         ``--allow-file-bots``: a browser's user runs nothing of theirs on the server)."""
         self.start_game = start_game
         self.replay = replay
+        self.first_screen = screen
         self.seed = seed
         """Seed for the dice and the bots of new games (tests fix it; None: fresh each game)."""
         self.screenshot_dir: str | None = None
@@ -57,6 +59,8 @@ class ArcadeApp(App[None]):
             self.push_screen(SetupScreen(CATALOG[self.start_game]))
         if self.replay is not None:
             self.push_screen(self.replay)
+        if self.first_screen is not None:
+            self.push_screen(self.first_screen)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:

@@ -8,7 +8,7 @@
     arcade tournament GAME BOT...       a round robin (or groups) tournament between bots
     arcade replay FILE [N]              step through a recorded game (--record) on its board
     arcade bot install DIR              install a bot folder's requirements.txt into DIR/.deps
-    arcade contest ACTION DIR …         a contest season: new, submit, run, standings, status, rebuild
+    arcade contest ACTION DIR …         a contest season: new, submit, run, standings, board, status, rebuild
     arcade hog analyze                  exact win probabilities of Hog strategies
     arcade othello-player NAME          play Othello as a CS4341 program (file protocol)
     arcade othello-referee N1 N2        referee two CS4341 programs
@@ -42,7 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "a tournament between bots (round robin or groups)"),
     "replay": ("replay", "step through a recorded game (a --record file) on its board"),
     "bot": ("bot", "prepare a bot's folder (install its requirements.txt)"),
-    "contest": ("contest", "a contest season: new, submit, run, standings, status, rebuild, publish"),
+    "contest": ("contest", "a contest season: new, submit, run, standings, board, status, rebuild, publish"),
     "serve": ("serve", "the arcade in browsers (textual-serve): one app a browser, on loopback by default"),
     "hog": ("hog", "Hog's own commands (analyze)"),
     "othello-player": ("othello", "play one Othello game as a CS4341 program (file protocol)"),

@@ -1,4 +1,4 @@
-"""``arcade contest new|submit|run|standings|status|rebuild DIR …``: a contest season
+"""``arcade contest new|submit|run|standings|board|status|rebuild DIR …``: a contest season
 (``arcade.contest``), from its folder."""
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ def register(subparsers) -> None:
     publish = sub.add_parser("publish", help="write the contest's site to OUT: the board, the teams, every game's replay")
     publish.add_argument("dir", metavar="DIR")
     publish.add_argument("out", metavar="OUT", help="the site's folder (made if missing; only what changed is written)")
+    board = sub.add_parser("board", help="the live board in the app: standings, crosstable, teams, replays")
+    board.add_argument("dir", metavar="DIR")
     for name, text in (("status", "submissions, games done and missing, the time left"),
                        ("rebuild", "make the database again from the records")):
         sub.add_parser(name, help=text).add_argument("dir", metavar="DIR")
@@ -164,6 +166,18 @@ def print_board(config, rows, closing) -> None:
             f"{r['rank']}. {r['team']}" for r in closing["standings"]), soft_wrap=True)
 
 
+def live_board(args) -> int:
+    """The board in the app (``arcade.screens.contest``), refreshing as games finish; q ends it."""
+    from arcade.contest.config import load
+
+    load(args.dir)  # a folder that holds no contest is one line, before the app starts
+    from arcade.app import ArcadeApp
+    from arcade.screens.contest import ContestScreen
+
+    ArcadeApp(screen=ContestScreen(args.dir, standalone=True)).run()
+    return 0
+
+
 def status(args) -> int:
     from arcade.contest.status import status_lines
 
@@ -187,4 +201,4 @@ def publish(args) -> int:
     return publish_command(args.dir, args.out)
 
 
-ACTIONS = {"publish": publish, "new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}
+ACTIONS = {"board": live_board, "publish": publish, "new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}

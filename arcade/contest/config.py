@@ -247,7 +247,7 @@ def create(folder: str | os.PathLike, config: Config) -> Config:
             raise ContestError(f"{folder} holds a contest already ({CONFIG})")
         fd = os.open(folder / SECRET, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "w") as handle:
-            handle.write(f"{secret()}\n")
+            print(secret(), file=handle)
         (folder / CONFIG).write_text(dumps(config), encoding="utf-8")
         for sub in ("submissions", "records", "inbox"):
             (folder / sub).mkdir(exist_ok=True)

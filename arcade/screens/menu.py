@@ -41,6 +41,7 @@ class MenuScreen(Screen):
         Binding("q", "app.quit", "Quit", id="quit", tooltip="Leave the arcade"),
         Binding("question_mark", "help", "Help", id="help", tooltip="The rules of the highlighted game"),
         Binding("t", "tournament", "Tournament", id="tournament", tooltip="A tournament between bots"),
+        Binding("c", "contest", "Contest", id="contest", tooltip="A contest's live board (its folder)"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -51,8 +52,9 @@ class MenuScreen(Screen):
         yield SteadyFooter()
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """No tournament where the app allows no bots from files (``arcade serve``)."""
-        return action != "tournament" or getattr(self.app, "allow_file_bots", True)
+        """No tournament, and no contest's folder, where the app allows no bots from files
+        (``arcade serve``: a browser's user neither runs nor reads anything of the server's)."""
+        return action not in ("tournament", "contest") or getattr(self.app, "allow_file_bots", True)
 
     def on_mount(self) -> None:
         games = self.query_one("#games", OptionList)
@@ -70,6 +72,15 @@ class MenuScreen(Screen):
         games = self.query_one("#games", OptionList)
         highlighted = None if games.highlighted is None else list(CATALOG)[games.highlighted]
         self.app.push_screen(TournamentScreen(highlighted))
+
+    def action_contest(self) -> None:
+        from arcade.screens.contest import ContestScreen, OpenContest
+
+        def opened(folder: str | None) -> None:
+            if folder:
+                self.app.push_screen(ContestScreen(folder))
+
+        self.app.push_screen(OpenContest(), opened)
 
     def action_help(self) -> None:
         from arcade.screens.help import HelpScreen
