@@ -1,5 +1,19 @@
 """Contest seasons (``arcade contest``): figures.
 
+``term``: a simulated term of the STATS 306 contest (D-Football, n = 11, the ``stats306``
+preset, in the sandbox): ``--teams`` teams each submitting ``--submissions`` times at random
+moments (seeded) within ``--term`` seconds, a mix of Python strategies and the course's R ones
+(``tests/course_bots/stats306_*``: each file made a team's own by a comment), while
+``run --watch`` plays, once with ``--jobs 2`` and once on a 2-worker loopback Dask cluster, and a
+reader polls the board every second as the live board does. Prints, each way: the games, the time
+from each accepted submission to its place on the board (every pair with the field's current
+submissions played), the time the run spent writing the database (each game a transaction: its
+total, mean and longest, against the run's time), the run's own CPU time a game (the coordinator's:
+what caps how many workers one run can feed), and the board's reads. The course's own sizes
+(``--teams 60 --games 100``) are days on this machine: the defaults are a scaled-down term.
+
+    python bench/contest.py term [--teams 6] [--submissions 3] [--games 4] [--term 60] [--seed 1] [--ways jobs2,cluster]
+
 ``ladder``: how well a ladder (``format = "ladder"``, ``arcade.contest.ladder``) orders a field
 against all pairs, for the games each plays. A field of 40 entries with true strengths drawn from
 a normal distribution (spread ``--spread``, on OpenSkill's scale: β = 25/6), each game's winner
@@ -97,14 +111,236 @@ def ladder_figures(seeds: int, spreads: list[float]) -> None:
             print(f"  {name:28} {games:7.0f} games   Spearman {sum(r for _, r in figures) / seeds:.3f}")
 
 
+PYTHON_STRATEGIES = {
+    "far": "def strategy(game):\n    return valid_moves(game)[-1]\n",
+    "near": "def strategy(game):\n    return valid_moves(game)[0]\n",
+    "middle": "def strategy(game):\n    moves = valid_moves(game)\n    return moves[len(moves) // 2]\n",
+    "lucky": "import random\n\ndef strategy(game):\n    return random.choice(valid_moves(game))\n",
+}
+R_STRATEGIES = {
+    "random_move": ("stats306_course/course_strategies.R", "random_move"),
+    "prefer_jumps": ("stats306_course/course_strategies.R", "prefer_jumps"),
+    "my_strategy": ("stats306_student/my_strategy.R", "my_strategy"),
+}
+
+
+def strategy_file(where: Path, team: str, k: int, name: str) -> str:
+    """Team ``team``'s ``k``-th submission, strategy ``name``, in a folder of its own (its
+    bytes its own: a comment names the team)."""
+    import shutil
+
+    folder = where / f"{team}-{k}"
+    folder.mkdir(parents=True)
+    if name in PYTHON_STRATEGIES:
+        text = "from games.dfootball import valid_moves\n" + PYTHON_STRATEGIES[name]
+        (folder / "strategy.py").write_text(text + f"\n# {team}, submission {k}\n")
+        return str(folder / "strategy.py")
+    source, function = R_STRATEGIES[name]
+    for path in (ROOT / "tests" / "course_bots" / source).parent.iterdir():
+        if path.is_file():
+            shutil.copy(path, folder / path.name)
+    target = folder / Path(source).name
+    target.write_text(target.read_text() + f"\n# {team}, submission {k}\n")
+    return f"{target}:{function}"
+
+
+class Timings:
+    """Seconds spent in the database's writes and the board's reads, each kept."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.writes: list[float] = []
+        self.reads: list[float] = []
+        self.busy: list[float] = []
+        self.lock = threading.Lock()
+
+    def wrap_writes(self):
+        import time as clock
+
+        from arcade.contest.db import Database
+
+        real = Database.add_games
+        timings = self
+
+        def add_games(self, a, b, games):
+            started = clock.perf_counter()
+            try:
+                return real(self, a, b, games)
+            finally:
+                with timings.lock:
+                    timings.writes.append(clock.perf_counter() - started)
+
+        Database.add_games = add_games
+        from arcade.contest import run
+
+        real_play = run.play_pairs
+
+        def play_pairs(*args, **kwargs):
+            started = clock.perf_counter()
+            try:
+                return real_play(*args, **kwargs)
+            finally:
+                timings.busy.append(clock.perf_counter() - started)
+
+        run.play_pairs = play_pairs
+
+        def unwrap() -> None:
+            Database.add_games = real
+            run.play_pairs = real_play
+
+        return unwrap
+
+
+def placed(folder: Path, games: int, pending: dict, done: dict, now: float) -> None:
+    """Each pending submission (``digest -> (team, when)``) whose pairs with every current
+    submission hold their games: its place is on the board (``done[digest] = seconds``); one
+    replaced before that leaves ``pending``."""
+    from arcade.contest.db import Database
+    from arcade.contest.evidence import pair_of
+
+    with Database(folder) as db:
+        current = {s.digest for s in db.current()}
+        counts = db.counts()
+    for digest, (team, when) in list(pending.items()):
+        if digest not in current:
+            del pending[digest]
+            continue
+        if all(counts.get(pair_of(digest, other), 0) >= games for other in current - {digest}):
+            done[digest] = now - when
+            del pending[digest]
+
+
+def term_way(way: str, where: Path, args, schedule: list, cluster: str | None) -> dict:
+    """One simulated term (``schedule``: ``(seconds, team, k, strategy)``) with ``run --watch``
+    on ``--jobs 2`` or the ``cluster``; its figures."""
+    import threading
+    import time as clock
+    from datetime import datetime, timedelta, timezone
+
+    from arcade.contest.config import load
+    from arcade.contest.db import Database
+    from arcade.contest.run import run
+    from arcade.contest.standings import standings
+    from arcade.contest.submit import submit
+    from arcade.cli import main as arcade
+
+    folder = where / way / "c"
+    import contextlib
+    import io
+
+    closes = datetime.now(timezone.utc) + timedelta(seconds=args.term + 10)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert arcade(["contest", "new", str(folder), "--preset", "stats306", "--games", str(args.games),
+                       "--closes", closes.isoformat(timespec="seconds")]) == 0
+    config = load(folder)
+    timings = Timings()
+    unwrap = timings.wrap_writes()
+    result: dict = {}
+    stop = threading.Event()
+
+    def play() -> None:
+        started, cpu = clock.perf_counter(), clock.process_time()
+        result["games"] = run(folder, jobs=2 if cluster is None else 1, watch=True, cluster=cluster,
+                              say=lambda line: None, poll=0.2)
+        result["run seconds"], result["run cpu"] = clock.perf_counter() - started, clock.process_time() - cpu
+
+    def read_board() -> None:
+        while not stop.is_set():
+            started = clock.perf_counter()
+            with Database(folder) as db:
+                standings(db, config)
+            timings.reads.append(clock.perf_counter() - started)
+            stop.wait(1.0)
+
+    runner = threading.Thread(target=play)
+    reader = threading.Thread(target=read_board, daemon=True)
+    begun = clock.perf_counter()
+    runner.start()
+    reader.start()
+    pending: dict = {}
+    done: dict = {}
+    verdicts = {"accepted": 0, "rejected": 0}
+    for moment, team, k, name in schedule:
+        while clock.perf_counter() - begun < moment:
+            placed(folder, args.games, pending, done, clock.perf_counter())
+            clock.sleep(0.2)
+        spec = strategy_file(where / way / "submissions", team, k, name)
+        at = clock.perf_counter()
+        verdict = submit(folder, team, spec)
+        verdicts["accepted" if verdict.accepted else "rejected"] += 1
+        if verdict.accepted:
+            pending[verdict.digest] = (team, at)
+    while runner.is_alive():
+        placed(folder, args.games, pending, done, clock.perf_counter())
+        runner.join(0.2)
+    placed(folder, args.games, pending, done, clock.perf_counter())
+    stop.set()
+    unwrap()
+    return {**result, "verdicts": verdicts, "placed": sorted(done.values()), "writes": timings.writes,
+            "reads": timings.reads, "busy": sum(timings.busy)}
+
+
+def show_term(way: str, figures: dict) -> None:
+    import statistics
+
+    games, seconds, busy = figures["games"], figures["run seconds"], figures["busy"]
+    writes, reads, waits = figures["writes"], figures["reads"], figures["placed"]
+    print(f"{way}: {figures['verdicts']['accepted']} submissions accepted, {figures['verdicts']['rejected']} rejected; "
+          f"{games} games, played in {busy:.0f} s ({games / max(busy, 1e-9):.2f} games/s; the run lasted {seconds:.0f} s "
+          f"to the close)")
+    if waits:
+        print(f"  submission -> its place on the board: median {statistics.median(waits):.1f} s, "
+              f"longest {max(waits):.1f} s ({len(waits)} placed)")
+    if writes:
+        print(f"  database writes: {len(writes)}, {sum(writes):.2f} s in all ({100 * sum(writes) / max(busy, 1e-9):.2f} % "
+              f"of the time games were played), mean {1000 * statistics.mean(writes):.2f} ms, longest {1000 * max(writes):.1f} ms")
+    print(f"  this process's CPU (the run's coordinator, the submits' and reads' side): {figures['run cpu']:.1f} s, "
+          f"{1000 * figures['run cpu'] / max(games, 1):.1f} ms a game")
+    if reads:
+        print(f"  board reads: {len(reads)}, mean {1000 * statistics.mean(reads):.1f} ms, longest {1000 * max(reads):.1f} ms")
+
+
+def term(args) -> None:
+    import tempfile
+
+    rng = random.Random(args.seed)
+    names = list(PYTHON_STRATEGIES) + list(R_STRATEGIES)
+    teams = [f"team_{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(args.teams)]
+    schedule = sorted((rng.uniform(0, args.term), team, k, rng.choice(names))
+                      for team in teams for k in range(1, args.submissions + 1))
+    print(f"a term of {args.teams} teams x {args.submissions} submissions within {args.term:g} s, "
+          f"{args.games} games a pair (STATS 306's D-Football, n = 11, in the sandbox)")
+    with tempfile.TemporaryDirectory(prefix="arcade-term-") as where:
+        for way in args.ways.split(","):
+            if way == "cluster":
+                import distributed
+
+                with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                              dashboard_address=":0") as cluster:
+                    figures = term_way(way, Path(where), args, schedule, cluster.scheduler_address)
+            else:
+                figures = term_way(way, Path(where), args, schedule, None)
+            show_term("--jobs 2" if way == "jobs2" else "2-worker Dask cluster", figures)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
     ladder = sub.add_parser("ladder", help="a ladder's order against all pairs'")
     ladder.add_argument("--seeds", type=int, default=10)
     ladder.add_argument("--spread", default="4,1.5")
+    season = sub.add_parser("term", help="a simulated STATS 306 term")
+    season.add_argument("--teams", type=int, default=6)
+    season.add_argument("--submissions", type=int, default=3)
+    season.add_argument("--games", type=int, default=4)
+    season.add_argument("--term", type=float, default=60.0, help="seconds within which the submissions arrive")
+    season.add_argument("--seed", type=int, default=1)
+    season.add_argument("--ways", default="jobs2,cluster")
     args = parser.parse_args(argv)
-    if args.what == "ladder":
+    if args.what == "term":
+        term(args)
+    elif args.what == "ladder":
         ladder_figures(args.seeds, [float(s) for s in args.spread.split(",")])
     return 0
 

@@ -31,6 +31,7 @@ ONE_AT_A_TIME = frozenset({
     "arcade/contest/test_hog_exact.py",  # strategies asked for every position in the sandbox, against a clock
     "arcade/contest/test_presets.py",  # a season of each preset: file bots in the sandbox, 100 ms to 10 s a move
     "arcade/contest/test_ladder.py",  # ladder runs in processes, killed, and their file bots' 100 ms limit
+    "arcade/contest/test_full_disk.py",  # contest runs in a small tmpfs (bubblewrap), their bots' 100 ms limit
 })
 """Test files (their paths under tests/) whose tests start processes against a clock or a memory
 cap. The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);

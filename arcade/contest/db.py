@@ -36,6 +36,20 @@ CREATE TABLE IF NOT EXISTS exact (a TEXT NOT NULL, b TEXT NOT NULL, chance REAL 
 """
 
 
+FULL = 1 << 20
+"""Less than this free on the contest's disk is full, for the messages."""
+
+
+def disk_full(folder: Path) -> str | None:
+    """``"N KiB free"`` when the disk holding ``folder`` has less than ``FULL`` free, else ``None``."""
+    try:
+        stats = os.statvfs(folder)
+    except OSError:
+        return None
+    free = stats.f_bavail * stats.f_frsize
+    return f"{free // 1024} KiB free" if free < FULL else None
+
+
 @dataclass(frozen=True)
 class Submission:
     id: int
@@ -63,8 +77,14 @@ class Database:
             raise self.problem(exc) from None
 
     def problem(self, exc: sqlite3.Error) -> ContestError:
-        """The one line for a database that failed: full, damaged, not writable."""
+        """The one line for a database that failed: full, damaged, not writable. A full disk
+        reaches SQLite as "database or disk is full" or, when its WAL or shared-memory file
+        cannot grow, "disk I/O error": both are said as the disk's being full when it is."""
         folder = self.path.parent
+        full = disk_full(folder)
+        if full is not None and ("disk" in str(exc) or "full" in str(exc)):
+            return ContestError(f"the contest's database {self.path}: the disk is full ({full}); free some space "
+                                f"and run the command again (nothing played or submitted is lost)")
         if isinstance(exc, sqlite3.DatabaseError) and "disk is full" not in str(exc) and not isinstance(
                 exc, sqlite3.OperationalError):
             return ContestError(f"the contest's database {self.path} is damaged ({exc}): "
