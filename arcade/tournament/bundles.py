@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import stat
 import struct
 import tempfile
@@ -42,6 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arcade.records.schema import shown
+from bots.external import safe_files
 from bots.external.sandbox_launch import kind_of, walk_folder
 
 DEFAULT_CAP = 16 << 20
@@ -211,11 +211,26 @@ def _private(path: Path) -> bool:
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.geteuid() and not info.st_mode & 0o077
 
 
-def _holds(entry: Path, data: bytes) -> bool:
-    """Whether folder ``entry`` holds exactly bundle ``data`` now: read as the coordinator read
-    the bot's folder (``encode``, never through a link, capped at the bundle's size), hashed."""
+def _open_root(root: Path) -> int:
+    """The cache open, never through a link, and checked on its descriptor to be this user's
+    private folder (``BundleError`` otherwise): every name in it is reached from this descriptor."""
     try:
-        source = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(root, safe_files.DIR_FLAGS)
+    except OSError as exc:
+        raise BundleError(f"the bot cache {shown(root)} cannot be opened ({exc.strerror}): not run") from None
+    info = os.fstat(fd)
+    if info.st_uid != os.geteuid() or info.st_mode & 0o077:
+        os.close(fd)
+        raise BundleError(f"the bot cache {shown(root)} is not this user's private folder: not run")
+    return fd
+
+
+def _holds(root: int, name: str, data: bytes) -> bool:
+    """Whether the folder ``name`` in the cache open as ``root`` holds exactly bundle ``data``
+    now: read as the coordinator read the bot's folder (``encode``, never through a link, capped
+    at the bundle's size), hashed."""
+    try:
+        source = safe_files.open_folder_at(root, name)
     except OSError:
         return False
     try:
@@ -226,64 +241,78 @@ def _holds(entry: Path, data: bytes) -> bool:
         os.close(source)
 
 
-def _remove(path: Path) -> None:
-    """Remove ``path`` (a folder of the cache, whatever it holds), never following a link."""
-    try:
-        if path.is_symlink() or not path.is_dir():
-            path.unlink()
-            return
-    except FileNotFoundError:
+def _remove(root: int, name: str) -> None:
+    """Remove ``name`` from the cache open as ``root``, whatever it is, never following a link:
+    moved out of the name's way at once, then removed from descriptors."""
+    if safe_files.stat_at(root, name) is None:
         return
-    aside = path.with_name(f"{path.name}.{os.getpid()}.{os.urandom(4).hex()}.gone")
+    aside = f"{name}.{os.getpid()}.{os.urandom(4).hex()}.gone"
     try:
-        path.rename(aside)  # out of the name's way at once
+        safe_files.rename_at(root, name, aside)
+        safe_files.remove_tree(root, aside)
     except OSError:
-        return
-    for folder, _, _ in os.walk(aside):
-        os.chmod(folder, 0o700)
-    shutil.rmtree(aside, ignore_errors=True)
+        pass
 
 
-def _write(data: bytes, target: Path) -> None:
-    """Bundle ``data`` written into ``target``, an empty private folder (its files ``0644``);
-    ``BundleError`` when it cannot be (an entry twice, a file in a folder it does not hold)."""
-    for kind, path, contents in entries(data):
-        where = target / os.fsdecode(path)
-        try:
-            if kind == b"d":
-                where.mkdir(mode=0o755)
-                continue
-            fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-            with open(fd, "wb") as out:
-                out.write(contents)
-        except OSError as exc:
-            raise BundleError(f"a bot's files cannot be written here ({shown(path.decode(errors='replace'))}: "
-                              f"{exc.strerror})") from None
+def _write(data: bytes, target: int) -> None:
+    """Bundle ``data`` written into the empty private folder open as ``target`` (its files
+    ``0644``, its folders ``0755``), each entry made in its folder's descriptor; ``BundleError``
+    when it cannot be (an entry twice, a file in a folder it does not hold)."""
+    made = {b"": target}
+    try:
+        for kind, path, contents in entries(data):
+            parent, _, leaf = path.rpartition(b"/")
+            try:
+                where = made[parent]
+                if kind == b"d":
+                    made[path] = safe_files.make_folder_at(where, os.fsdecode(leaf), 0o755)
+                    continue
+                safe_files.create_file_at(where, os.fsdecode(leaf), contents)
+            except (OSError, KeyError) as exc:
+                why = exc.strerror if isinstance(exc, OSError) else "its folder is not in the bundle"
+                raise BundleError(f"a bot's files cannot be written here ({shown(path.decode(errors='replace'))}: "
+                                  f"{why})") from None
+    finally:
+        for name, fd in made.items():
+            if name:
+                os.close(fd)
 
 
 def materialise(digest: str, data: bytes) -> Path:
     """Bundle ``data`` as a folder of this machine: the cache's entry named ``digest``, once the
     bytes are checked against that name and the entry found to hold them (read again now, every
     time); an entry that does not is removed and written again, into a fresh folder first,
-    checked, then renamed. ``BundleError`` when the bytes are not what ``digest`` names."""
+    checked, then renamed. Every name is reached from the cache's descriptor. ``BundleError``
+    when the bytes are not what ``digest`` names."""
     if digest_of(data) != digest:
         raise BundleError(f"a bot's files do not hash to their name ({digest[:16]}…): not run")
     root = cache_root()
-    entry = root / digest
-    if _holds(entry, data):
-        return entry
-    _remove(entry)
-    part = Path(tempfile.mkdtemp(prefix=f"{digest[:16]}.", suffix=".part", dir=root))
+    held = _open_root(root)
     try:
-        _write(data, part)
-        if not _holds(part, data):
+        if not _holds(held, digest, data):
+            _replace(held, digest, data)
+        if not _holds(held, digest, data):
+            raise BundleError(f"a bot's files ({digest[:16]}…) could not be kept in {shown(root)}: not run")
+    finally:
+        os.close(held)
+    return root / digest
+
+
+def _replace(root: int, digest: str, data: bytes) -> None:
+    """The cache's entry ``digest`` (in the cache open as ``root``) written again: the old one
+    removed, ``data`` written into a fresh folder, checked, then renamed to the name."""
+    _remove(root, digest)
+    part, fd = safe_files.make_temporary_folder(root, f"{digest[:16]}.", ".part", 0o700)
+    try:
+        try:
+            _write(data, fd)
+        finally:
+            os.close(fd)
+        if not _holds(root, part, data):
             raise BundleError(f"a bot's files ({digest[:16]}…) read back other than written: not run")
         try:
-            part.rename(entry)
+            safe_files.rename_at(root, part, digest)
         except OSError:  # another process of this worker wrote it meanwhile
             pass
     finally:
-        _remove(part)
-    if not _holds(entry, data):
-        raise BundleError(f"a bot's files ({digest[:16]}…) could not be kept in {shown(root)}: not run")
-    return entry
+        _remove(root, part)

@@ -23,12 +23,13 @@ import codecs
 import fcntl
 import hashlib
 import os
-import stat
 import re
 import threading
 import weakref
 from datetime import datetime, timezone
 from pathlib import Path
+
+from bots.external import safe_files
 
 LOG_ROLLOVER = 8 << 20
 """A log past this size (bytes) when a match starts is moved to ``*.log.1`` (the older ones to
@@ -86,10 +87,11 @@ def log_header(path: Path, function: str, game_id: str, sandbox: str, memory: st
     return clean(f"=== {stamp} · {path}:{function} · {game_id} · {contained}{held} ===") + "\n"
 
 
-def _locked(path: Path) -> bool:
-    """Whether a live match writes in the log at ``path`` (it holds a shared lock on it)."""
+def _locked(folder: int, name: str) -> bool:
+    """Whether a live match writes in the log ``name`` of the log folder open as ``folder`` (it
+    holds a shared lock on it)."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = safe_files.open_regular_at(folder, name, os.O_RDONLY)
     except OSError:
         return False
     try:
@@ -104,20 +106,28 @@ def _locked(path: Path) -> bool:
 def roll_over(path: Path, generations: int = LOG_GENERATIONS) -> None:
     """Make the log's folder; a log past ``LOG_ROLLOVER`` becomes ``*.log.1``, ``.1`` becomes
     ``.2`` and so on, the oldest past ``generations`` deleted, unless a live match still writes in
-    that one: then nothing moves (the log grows, each match capped). Called when a match starts."""
+    that one: then nothing moves (the log grows, each match capped). Called when a match starts.
+    Every name is looked at and renamed in the folder's descriptor (``safe_files``): a link
+    planted under a log's name is moved as a name, never followed."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.stat().st_size <= LOG_ROLLOVER:
+        folder = safe_files.make_folders(path.parent)
+    except OSError:
+        return
+    try:
+        info = safe_files.stat_at(folder, path.name)
+        if info is None or info.st_size <= LOG_ROLLOVER:
             return
-        old = [path.with_name(f"{path.name}.{n}") for n in range(1, generations + 1)]
-        if _locked(old[-1]):
+        old = [f"{path.name}.{n}" for n in range(1, generations + 1)]
+        if _locked(folder, old[-1]):
             return
         for newer, older in zip(reversed(old[:-1]), reversed(old[1:])):
-            if newer.exists():
-                os.replace(newer, older)
-        os.replace(path, old[0])
+            if safe_files.stat_at(folder, newer) is not None:
+                safe_files.rename_at(folder, newer, older)
+        safe_files.rename_at(folder, path.name, old[0])
     except OSError:
         pass
+    finally:
+        os.close(folder)
 
 
 class BotLog:
@@ -139,17 +149,14 @@ class BotLog:
         the bot (a run's pre-flight, ``bots.registry.log_folder_problem``, said so before any game)."""
         if self.fd is None:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-                             | os.O_NOCTTY | os.O_CLOEXEC, 0o644)
-            except OSError:
-                fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                os.close(fd)
-                fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
-            else:
-                os.set_blocking(fd, True)
+                folder = safe_files.make_folders(self.path.parent)
+                try:
+                    fd = safe_files.open_regular_at(folder, self.path.name, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+                finally:
+                    os.close(folder)
                 fcntl.flock(fd, fcntl.LOCK_SH)
+            except OSError:  # a link, a FIFO, a folder under the log's name; no folder
+                fd = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
             self.fd = fd
             self._closer = weakref.finalize(self, os.close, self.fd)  # a log never closed: when collected
         return self.fd

@@ -113,10 +113,13 @@ def copy_out(source: int, target: str) -> None:
         os.close(out)
 
 
-def _pour(source: int, out: int) -> int:
-    """Copy what is left of ``source`` to ``out``; the bytes copied."""
+def _pour(source: int, out: int, room: int | None = None) -> int:
+    """Copy what is left of ``source`` to ``out``; the bytes copied (past ``room`` of them,
+    ``OSError`` ``ENOSPC``)."""
     size = 0
     while chunk := os.read(source, 1 << 20):
+        if room is not None and size + len(chunk) > room:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         view = memoryview(chunk)
         while view:
             view = view[os.write(out, view):]
@@ -124,33 +127,259 @@ def _pour(source: int, out: int) -> int:
     return size
 
 
-def copy_tree(source: int, folder: int, name: str) -> int:
+def copy_tree(source: int, folder: int, name: str, skip: str | None = None, limit: int | None = None,
+              read_only: bool = False) -> int:
     """Copy the folders and regular files under the folder open as ``source`` (``walk_folder``:
     no link followed, nothing else copied) into a new folder ``name`` made in the folder open as
     ``folder`` (``mkdir`` fails when the name exists, whatever it is), each made here and its mode
     set on its descriptor: folders ``0755``, files ``0644`` (``0755`` when executable), whatever
-    the ``umask``. The bytes copied."""
+    the ``umask``; with ``read_only`` (a sandbox's copy of a bot's folder) folders ``0555`` and
+    files ``0444``, each file's times kept. The top folder's ``skip`` (``.deps``, bound on its own)
+    is left out, an empty folder in its place; past ``limit`` bytes, ``OSError`` ``ENOSPC``. The
+    bytes copied."""
+    folder_mode, file_mode = (0o555, 0o444) if read_only else (0o755, 0o644)
     os.mkdir(name, 0o700, dir_fd=folder)
     made = {"": os.open(name, DIR_FLAGS, dir_fd=folder)}
+    if skip is not None:
+        made[skip] = make_folder_at(made[""], skip, 0o700)
     size = 0
     try:
         for kind, path, fd in walk_folder(source):
+            if skip is not None and (path == skip or path.startswith(skip + "/")):
+                continue
             parent, _, leaf = path.rpartition("/")
             where = made[parent]
             if kind == "dir":
-                os.mkdir(leaf, 0o700, dir_fd=where)
-                made[path] = os.open(leaf, DIR_FLAGS, dir_fd=where)
+                made[path] = make_folder_at(where, leaf, 0o700)
                 continue
-            mode = 0o755 if os.fstat(fd).st_mode & 0o100 else 0o644
+            info = os.fstat(fd)
+            mode = file_mode | (0o111 if info.st_mode & 0o100 and not read_only else 0)
             out = os.open(leaf, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
                           dir_fd=where)
             try:
-                size += _pour(fd, out)
+                size += _pour(fd, out, None if limit is None else limit - size)
                 os.fchmod(out, mode)
+                if read_only:
+                    os.utime(out, ns=(info.st_atime_ns, info.st_mtime_ns))
+            except OSError as exc:
+                raise OSError(exc.errno, f"copying {path}: {exc.strerror}") from None
             finally:
                 os.close(out)
     finally:
         for fd in made.values():
-            os.fchmod(fd, 0o755)
+            os.fchmod(fd, folder_mode)
             os.close(fd)
     return size
+
+
+# -- names in a folder: made, listed, renamed, removed ---------------------------------------------
+
+def _plain_name(name: str) -> str:
+    """``name`` itself when it is one name in a folder (no ``/``, not ``.``, ``..`` or empty);
+    else ``UnsafePath``."""
+    if not name or "/" in name or "\0" in name or name in (".", ".."):
+        raise UnsafePath(errno.EINVAL, f"{name!r} is not a plain name in a folder")
+    return name
+
+
+def make_folders(path: Path | str, mode: int = 0o755) -> int:
+    """A descriptor of the arcade's own folder ``path`` (its log folder, its saved games': the
+    path is the arcade's, its names the bots'), made with its parents where missing; its last name
+    is never followed (``UnsafePath`` when it is a link or no folder)."""
+    os.makedirs(path, mode, exist_ok=True)
+    try:
+        return os.open(path, DIR_FLAGS)
+    except OSError as exc:
+        raise UnsafePath(exc.errno, f"{path} is not a folder ({_why(exc)})") from None
+
+
+def open_folder_at(folder: int, name: str) -> int:
+    """A descriptor of the folder ``name`` in the folder open as ``folder``, never through a link
+    (``OSError``: ``ELOOP`` for a link, ``ENOTDIR`` for anything else, ``ENOENT``)."""
+    return os.open(_plain_name(name), DIR_FLAGS, dir_fd=folder)
+
+
+def make_folder_at(folder: int, name: str, mode: int = 0o755) -> int:
+    """A new folder ``name`` in the folder open as ``folder`` (``FileExistsError`` when the name
+    is taken, whatever by), its mode set on its descriptor (whatever the ``umask``); the
+    descriptor."""
+    os.mkdir(_plain_name(name), 0o700, dir_fd=folder)
+    fd = os.open(name, DIR_FLAGS, dir_fd=folder)
+    os.fchmod(fd, mode)
+    return fd
+
+
+def make_temporary_folder(folder: int, prefix: str = "", suffix: str = "", mode: int = 0o700) -> tuple[str, int]:
+    """A new folder of a fresh random name (``prefix…suffix``) in the folder open as ``folder``:
+    its name and descriptor."""
+    for _ in range(100):
+        name = f"{prefix}{os.urandom(6).hex()}{suffix}"
+        try:
+            return name, make_folder_at(folder, name, mode)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no fresh name for a temporary folder")
+
+
+def create_file_at(folder: int, name: str, data: bytes | memoryview, mode: int = 0o644) -> None:
+    """A new file ``name`` in the folder open as ``folder`` holding ``data`` (``FileExistsError``
+    when the name is taken, whatever by: nothing is written through a link or over a file), its
+    mode set on its descriptor once written."""
+    fd = os.open(_plain_name(name), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
+                 dir_fd=folder)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def open_regular_at(folder: int, name: str, flags: int, mode: int = 0o644) -> int:
+    """``name`` in the folder open as ``folder`` opened with ``flags`` (``O_WRONLY | O_APPEND |
+    O_CREAT``, ...) but never through a link (``O_NOFOLLOW``), never blocked by a FIFO nor taking a
+    terminal, and checked on its descriptor to be a regular file (``UnsafePath`` otherwise;
+    ``OSError`` when it cannot be opened: ``ELOOP`` for a link). A file it creates gets ``mode``
+    (less the ``umask``). The descriptor, blocking."""
+    fd = os.open(_plain_name(name), flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC, mode,
+                 dir_fd=folder)
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise UnsafePath(errno.EINVAL, f"{name} is {kind_of(info.st_mode)}, not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
+def list_at(folder: int) -> list[str]:
+    """The names in the folder open as ``folder``, sorted."""
+    return sorted(os.listdir(folder))
+
+
+def stat_at(folder: int, name: str) -> os.stat_result | None:
+    """``name`` in the folder open as ``folder``, looked at without following a link; ``None``
+    when there is nothing of that name."""
+    try:
+        return os.stat(_plain_name(name), dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+
+
+def rename_at(folder: int, old: str, new: str, into: int | None = None) -> None:
+    """Rename ``old`` in the folder open as ``folder`` to ``new`` in the folder open as ``into``
+    (the same by default): names, never what a link points to; an existing ``new`` is replaced
+    as ``rename(2)`` does (a folder only by a folder, and only when empty: ``OSError``)."""
+    os.rename(_plain_name(old), _plain_name(new), src_dir_fd=folder, dst_dir_fd=folder if into is None else into)
+
+
+def remove_at(folder: int, name: str) -> bool:
+    """Remove ``name`` (anything but a folder: a link itself, never its target) from the folder
+    open as ``folder``; ``False`` when there was nothing of that name."""
+    try:
+        os.unlink(_plain_name(name), dir_fd=folder)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def remove_tree(folder: int, name: str) -> None:
+    """Remove ``name`` from the folder open as ``folder`` whatever it holds (nothing there is
+    fine), never following a link: a non-folder is unlinked; a folder is emptied from its own
+    descriptor, each folder in it opened with ``O_NOFOLLOW`` and made writable on its descriptor
+    only where it is this user's (the arcade's own copies, made read-only), then removed."""
+    info = stat_at(folder, name)
+    if info is None:
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        remove_at(folder, name)
+        return
+    try:
+        inner = open_folder_at(folder, name)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):  # swapped for a link or a file since the look
+            remove_at(folder, name)
+            return
+        raise
+    try:
+        _empty(inner)
+    finally:
+        os.close(inner)
+    os.rmdir(name, dir_fd=folder)
+
+
+def _empty(top: int) -> None:
+    """Remove everything in the folder open as ``top`` (``remove_tree``'s walk, depth first, a
+    descriptor a level)."""
+    stack = [(top, iter(_opened_up(top)), "")]
+    try:
+        while stack:
+            here, names, own = stack[-1]
+            name = next(names, None)
+            if name is None:
+                stack.pop()
+                if stack:
+                    os.close(here)
+                    os.rmdir(own, dir_fd=stack[-1][0])
+                continue
+            info = os.stat(name, dir_fd=here, follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode):
+                os.unlink(name, dir_fd=here)
+                continue
+            try:
+                inner = os.open(name, DIR_FLAGS, dir_fd=here)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                    raise
+                os.unlink(name, dir_fd=here)  # swapped for a link or a file since the look
+                continue
+            stack.append((inner, iter(_opened_up(inner)), name))
+    finally:
+        for here, _names, _own in stack[1:]:
+            os.close(here)
+
+
+def _opened_up(folder: int) -> list[str]:
+    """The names in the folder open as ``folder``, made writable and searchable first (on its
+    descriptor, only where it is this user's: a read-only copy the arcade made)."""
+    info = os.fstat(folder)
+    if info.st_uid == os.geteuid() and info.st_mode & 0o700 != 0o700:
+        os.fchmod(folder, 0o700)
+    return list_at(folder)
+
+
+def plain_folder_at(folder: int, name: str) -> int | None:
+    """A descriptor of the folder ``name`` in the folder open as ``folder`` when it holds only
+    folders and regular files of one name each (as ``arcade bot install`` makes ``.deps``), looked
+    at from its own descriptor, never through a link; ``None`` for anything else (a link, a FIFO,
+    a device, a hard link, perhaps to the instructor's file, anywhere in it; no such folder; a
+    folder that cannot be read). What is bound is this descriptor, never the name again."""
+    try:
+        top = open_folder_at(folder, name)
+    except OSError:
+        return None
+    stack = [top]
+    try:
+        while stack:
+            here = stack.pop()
+            try:
+                for entry in list_at(here):
+                    info = os.stat(entry, dir_fd=here, follow_symlinks=False)
+                    if stat.S_ISDIR(info.st_mode):
+                        stack.append(os.open(entry, DIR_FLAGS, dir_fd=here))
+                    elif not (stat.S_ISREG(info.st_mode) and info.st_nlink == 1):
+                        raise _NotPlain
+            finally:
+                if here != top:
+                    os.close(here)
+    except (OSError, _NotPlain):
+        for fd in stack:
+            if fd != top:
+                os.close(fd)
+        os.close(top)
+        return None
+    return top
+
+
+class _NotPlain(Exception):
+    """``plain_folder_at``'s walk met something that is not a folder or a regular file of one name."""

@@ -12,7 +12,7 @@ run's ``Limits`` names):
     runtime, the arcade's ``games/`` and ``bots/``
     (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
     helper modules: so give each student's bot a folder of its own) with the packages
-    ``arcade bot install`` put in its ``.deps`` (``DEPS``, bound on its own); ``/tmp`` is a private tmpfs
+    ``arcade bot install`` put in its ``.deps`` (``bots.deps_folder``, bound on its own from its descriptor); ``/tmp`` is a private tmpfs
     of ``TMP_SIZE``; ``/proc`` shows its own processes only, read-only; ``/dev`` is read-only and
     holds only ``DEVICES`` (the host's null, zero, full, random, urandom and tty), the ``fd`` and
     standard-stream links and ``/dev/shm``, a private tmpfs of ``SHM_SIZE``; no network at all;
@@ -70,7 +70,6 @@ import os
 import resource
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import tempfile
@@ -78,7 +77,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bots import DEPS  # bound on its own at /bot/.deps: as root, never part of the folder's copy
+from bots import deps_folder  # .deps: bound on its own at /bot/.deps, never part of the folder's copy
+from bots.external import safe_files
 from bots.limits import SANDBOXES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,12 +184,14 @@ arcade, outside it too (``LAUNCHER``)."""
 
 
 def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder: Path | None = None,
-            seccomp: int | None = None) -> list[str]:
+            seccomp: int | None = None, deps: int | None = None) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
     ``/bot`` (so each student's bot belongs in a folder of its own); as root, through
     ``LAUNCHER``, which starts bwrap as ``UNPRIVILEGED`` and copies the folder. ``folder``: what
     is bound at ``/bot`` instead of the folder itself (a user's copy: ``Staged``); ``seccomp``:
-    the descriptor of the seccomp filter bwrap loads for the bot (``seccomp_program``)."""
+    the descriptor of the seccomp filter bwrap loads for the bot (``seccomp_program``); ``deps``:
+    the descriptor of the bot's ``.deps`` (``safe_files.plain_folder_at``), bound at
+    ``/bot/.deps`` from that descriptor (``deps_bind``), never by its name."""
     args = ["--unshare-all", "--unshare-user", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
             "--cap-drop", "ALL", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
@@ -220,9 +222,8 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder:
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
             args += ["--ro-bind", str(folder or bot_file.parent), "/bot", "--chdir", "/bot"]
-            deps = bot_file.parent / DEPS
-            if plain_tree(deps):  # what `arcade bot install` put there
-                args += ["--ro-bind", str(deps), f"/bot/{DEPS}"]
+            if deps is not None:  # what `arcade bot install` put there, checked on this descriptor
+                args += deps_bind(deps)
     if not probe and _memory_root() is None:  # the cap split over SPLIT processes: one thread for BLAS
         for name in ONE_THREAD:
             args += ["--setenv", name, "1"]
@@ -235,25 +236,29 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder:
     return [sys.executable, "-I", "-S", str(LAUNCHER), str(os.getpid()), bwrap, *args]
 
 
-def plain_tree(path: Path) -> bool:
-    """Whether ``path`` is a folder (not a link) holding only folders and regular files of one
-    name each, as ``arcade bot install`` makes ``.deps``: one that holds a hard link (perhaps to
-    the instructor's file), a link, a FIFO or a device is not bound into a sandbox."""
+DEPS_AT = "/bot/" + deps_folder("b.py").name
+"""Where the bot's ``.deps`` is in its sandbox."""
+
+
+def deps_bind(deps: int) -> list[str]:
+    """bwrap's arguments that bind the folder open as ``deps`` at ``DEPS_AT``: ``--ro-bind-fd``
+    (bwrap 0.7 and later, and root's launcher, which binds it itself: the descriptor is
+    inherited, used and closed, never the bot's); with an older bwrap, ``--ro-bind`` of the
+    arcade's own ``/proc/PID/fd/N``, a path that leads to that very folder whatever its name
+    now holds (the descriptor is not inherited: the bot could walk out of it with ``..``)."""
+    if os.geteuid() == 0 or _binds_descriptors():
+        return ["--ro-bind-fd", str(deps), DEPS_AT]
+    return ["--ro-bind", f"/proc/{os.getpid()}/fd/{deps}", DEPS_AT]
+
+
+@functools.lru_cache(maxsize=1)
+def _binds_descriptors() -> bool:
+    """Whether this machine's bwrap has ``--ro-bind-fd`` (bubblewrap 0.7, 2022)."""
     try:
-        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError:
+        done = subprocess.run(["bwrap", "--help"], capture_output=True, text=True, timeout=20, env=ENVIRONMENT)
+    except (OSError, subprocess.TimeoutExpired):
         return False
-    try:
-        for _root, dirs, files, folder in os.fwalk(dir_fd=top):
-            for name in files + dirs:
-                info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-                if not (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode) and info.st_nlink == 1):
-                    return False
-    except OSError:
-        return False
-    finally:
-        os.close(top)
-    return True
+    return "--ro-bind-fd" in done.stdout + done.stderr
 
 
 class Staged:
@@ -261,75 +266,100 @@ class Staged:
     the bot's folder (regular files and folders of one name, never through a link, at most
     ``sandbox_launch.FOLDER_MAX``, readable whatever the ``umask``) in a private folder of a
     neutral name, so the bot sees neither its folder's host path nor a hard link's target (root's
-    launcher copies it in its own namespace); and the seccomp filter's descriptor. ``argv(...)``
-    is the command, ``pass_fds`` what it must inherit; ``started()`` once it runs, ``close()``
-    when it is gone. A copy that fails makes a command that says why and exits (status 71, as
-    root's launcher does)."""
+    launcher copies it in its own namespace); the descriptor of its ``.deps`` when that holds
+    only plain folders and files (bound from it: a name swapped after the look binds nothing
+    else); and the seccomp filter's descriptor. ``argv(...)`` is the command, ``pass_fds`` what
+    it must inherit; ``started()`` once it runs, ``close()`` when it is gone. A copy that fails
+    makes a command that says why and exits (status 71, as root's launcher does)."""
 
     def __init__(self, bot_file: Path | None) -> None:
         self.bot_file = bot_file
         self.folder: Path | None = None
         self.problem: str | None = None
+        self.deps: int | None = None
         self.seccomp = seccomp_fd()
-        if bot_file is not None and os.geteuid() != 0:
-            try:
-                self.folder = copy_for_user(bot_file.parent)
-            except OSError as exc:
-                self.problem = f"the sandbox could not copy the bot's folder: {exc.strerror or exc}"
+        if bot_file is None:
+            return
+        where = deps_folder(bot_file)
+        try:
+            source = safe_files.open_folder(where.parent)
+        except OSError as exc:
+            self.problem = f"the sandbox cannot open the bot's folder: {exc.strerror or exc}"
+            return
+        try:
+            self.deps = safe_files.plain_folder_at(source, where.name)
+            if os.geteuid() != 0:
+                self.folder = copy_for_user(source, where.name if self.deps is not None else None)
+        except OSError as exc:
+            self.problem = f"the sandbox could not copy the bot's folder: {exc.strerror or exc}"
+        finally:
+            os.close(source)
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (self.seccomp,) if self.seccomp is not None else ()
+        inherited = (self.seccomp,) if self.seccomp is not None else ()
+        if self.deps is not None and "--ro-bind-fd" in deps_bind(self.deps):
+            inherited += (self.deps,)
+        return inherited
 
     def argv(self, argv: list[str]) -> list[str]:
         if self.problem is not None:
             return [sys.executable, "-I", "-S", "-c", "import sys; print(sys.argv[1], file=sys.stderr); sys.exit(71)",
                     self.problem]
-        return command(argv, self.bot_file, folder=self.folder, seccomp=self.seccomp)
+        return command(argv, self.bot_file, folder=self.folder, seccomp=self.seccomp, deps=self.deps)
 
     def started(self) -> None:
         if self.seccomp is not None:
             os.close(self.seccomp)
             self.seccomp = None
+        if self.deps is not None and self.deps in self.pass_fds:  # bwrap (or the launcher) has its own
+            os.close(self.deps)
+            self.deps = None
 
     def close(self) -> None:
         self.started()
+        if self.deps is not None:  # an old bwrap's path to it: open until the sandbox is gone
+            os.close(self.deps)
+            self.deps = None
         if self.folder is not None:
             remove_copy(self.folder)
             self.folder = None
 
 
-def copy_for_user(folder: Path) -> Path:
-    """A copy of ``folder`` for a user's sandbox (``Staged``), ``.deps`` left out (bound on its
-    own): a new private folder ``arcade-bot-XXXXXXXX`` in the temporary folder."""
-    from bots.external.sandbox_launch import FOLDER_MAX, copy_folder
+def copy_for_user(source: int, deps: str | None = None) -> Path:
+    """A copy of the folder open as ``source`` for a user's sandbox (``Staged``), ``deps`` left
+    out (bound on its own): ``bot`` in a new private folder ``arcade-bot-XXXXXXXX`` of the
+    temporary folder, made from descriptors (``safe_files.copy_tree``)."""
+    from bots.external.sandbox_launch import FOLDER_MAX
 
     target = Path(tempfile.mkdtemp(prefix="arcade-bot-"))
     try:
-        source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        held = safe_files.open_folder(target)
         try:
-            copy_folder(source, str(target), DEPS if plain_tree(folder / DEPS) else None, limit=FOLDER_MAX)
+            safe_files.copy_tree(source, held, "bot", skip=deps, limit=FOLDER_MAX, read_only=True)
         finally:
-            os.close(source)
-    except OSError:
-        remove_copy(target)
+            os.close(held)
+    except OSError as exc:
+        remove_copy(target / "bot")
+        if exc.errno == errno.ENOSPC:
+            raise OSError(exc.errno, f"{exc.strerror}; it must fit in {FOLDER_MAX >> 20} MiB") from None
         raise
-    return target
+    return target / "bot"
 
 
-def remove_copy(target: Path) -> None:
-    """Remove a user's copy (``copy_for_user``), its read-only folders made writable first."""
-    for root, dirs, _files in os.walk(target):
-        for name in dirs:
-            try:
-                os.chmod(os.path.join(root, name), 0o700, follow_symlinks=False)
-            except OSError:
-                pass
+def remove_copy(copy: Path) -> None:
+    """Remove a user's copy (``copy_for_user``: its private folder, whatever is in it), from
+    descriptors, its read-only folders made writable first."""
     try:
-        os.chmod(target, 0o700)
+        held = safe_files.open_folder(copy.parent.parent)
+    except OSError:
+        return
+    try:
+        safe_files.remove_tree(held, copy.parent.name)
     except OSError:
         pass
-    shutil.rmtree(target, ignore_errors=True)
+    finally:
+        os.close(held)
 
 
 # -- seccomp: no ptrace and its relatives ------------------------------------------------------

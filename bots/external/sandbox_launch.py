@@ -208,6 +208,23 @@ def _hold_file_size() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (soft, soft))
 
 
+def _same_folder(fd: int) -> int:
+    """The folder open as ``fd`` (opened in the arcade's mount namespace, which a bind cannot
+    take it from) opened again in this one: by the path the kernel gives it, checked to be that
+    very folder (a folder has one name: the same device and inode is the same folder, whatever
+    was renamed since). ``OSError`` when it is not; ``fd`` is closed."""
+    try:
+        before = os.fstat(fd)
+        again = os.open(os.readlink(f"/proc/self/fd/{fd}"), os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    finally:
+        os.close(fd)
+    now = os.fstat(again)
+    if (now.st_dev, now.st_ino) != (before.st_dev, before.st_ino):
+        os.close(again)
+        raise OSError(2, "the bot's .deps was moved while its sandbox was made")
+    return again
+
+
 def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     """Stage ``args``' ``--ro-bind`` sources, become ``UNPRIVILEGED`` and exec ``bwrap`` (never
     returns); ``OSError`` when a step fails. ``arcade`` is the pid that must still be our parent
@@ -227,7 +244,9 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     sources = []  # opened before the staging tmpfs hides STAGE (a bot's folder may be in /tmp)
     deps = f"{BOT}/{DEPS}"
     for at in range(end):
-        if args[at] == "--ro-bind":
+        if args[at] == "--ro-bind-fd":  # .deps, checked by the arcade on this descriptor
+            sources.append((at + 1, _same_folder(int(args[at + 1]))))
+        elif args[at] == "--ro-bind":
             flags = os.O_PATH | os.O_CLOEXEC
             if args[at + 2] == deps:  # in the student's folder: never through a link
                 flags |= os.O_NOFOLLOW | os.O_DIRECTORY
@@ -251,7 +270,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
         check(libc.mount(f"/proc/self/fd/{fd}".encode(), target.encode(), None, MS_BIND | MS_REC, None),
               f"binding {args[at]}")
         os.close(fd)
-        staged[at] = target
+        staged[at - 1], staged[at] = "--ro-bind", target
     _hold_file_size()
     os.setgroups([])
     os.setresgid(UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED)
