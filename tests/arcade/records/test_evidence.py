@@ -327,8 +327,9 @@ def test_repair_moves_damaged_lines_aside_and_keeps_every_good_one(hog_record, t
     assert main(RUN + ["--record", str(path), "--json", "--repair"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["standings"] == run_tournament("hog", HOG, games=4, seed=2).as_json()["standings"]
-    (said,) = captured.err.strip().splitlines()
+    said, resumed = captured.err.strip().splitlines()
     assert "moved 2 damaged lines (5, 9) aside" in said and "\x1b" not in said
+    assert resumed == f"arcade: {path}: 12 of the 12 games came from the record, none was played now"
     assert path.read_bytes() == b"\n".join(good) + b"\n"  # every good line, byte for byte, none played again
     side = Path(f"{path}.damaged").read_bytes().split(b"\n")
     assert side[0].startswith(b"# line 5 of ") and b"not UTF-8" in side[0] and side[1] == damaged[5]
@@ -343,8 +344,9 @@ def test_a_last_line_cut_short_by_a_kill_is_moved_aside_and_said(hog_record, tmp
     path.write_bytes(b"\n".join(rows[:-2]) + b"\n" + cut)  # the last game was being written
     assert main(RUN + ["--record", str(path), "--json"]) == 0
     captured = capsys.readouterr()
-    (said,) = captured.err.strip().splitlines()
+    said, resumed = captured.err.strip().splitlines()
     assert "last line (13) was cut short" in said and str(path) in said
+    assert resumed.startswith(f"arcade: {path}: 11 of the 12 games came from the record, 1 ")
     after = path.read_bytes().split(b"\n")
     assert after[:-2] == rows[:-2]  # the whole lines kept, byte for byte
     again, lost = json.loads(after[-2]), json.loads(rows[-2])  # the game played again: the same game
