@@ -20,17 +20,15 @@ def games_dir() -> Path:
 
 def save_game(game, players: tuple[str, str], session, folder: Path | None = None) -> Path:
     """Save the game in ``session`` (finished or not) as a record of one game, in ``folder``
-    (``games_dir()``); the file's path. ``arcade replay PATH`` opens it."""
+    (``games_dir()``); the file's path. ``arcade replay PATH`` opens it. The record is written in
+    a private temporary folder, then placed in the games' folder as a new file made from the
+    folder's descriptor (``bots.external.safe_files``): a name taken by anything (a link planted
+    there by a bot run unsandboxed, as its user) is never written through, the next name is."""
+    import tempfile
     from datetime import datetime
 
-    folder = folder or games_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{game.id}-{stamp}.jsonl"
-    number = 1
-    while path.exists():
-        number += 1
-        path = folder / f"{game.id}-{stamp}-{number}.jsonl"
+    from bots.external import safe_files
+
     result = session.result
     record = GameRecord(
         number=1, first=0,
@@ -43,6 +41,21 @@ def save_game(game, players: tuple[str, str], session, folder: Path | None = Non
     )
     header = {"kind": "game", "game": game.id, "options": dict(game.settings), "bots": list(players),
               "seed": None, "finished": result is not None}
-    with RecordLog(path, header) as log:
-        log.append("game", players[0], players[1], 0, record)
-    return path
+    with tempfile.TemporaryDirectory(prefix="arcade-save-") as scratch:
+        with RecordLog(Path(scratch) / "game.jsonl", header) as log:
+            log.append("game", players[0], players[1], 0, record)
+        data = (Path(scratch) / "game.jsonl").read_bytes()
+    folder = folder or games_dir()
+    held = safe_files.make_folders(folder)
+    try:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        for number in range(1, 1000):
+            name = f"{game.id}-{stamp}.jsonl" if number == 1 else f"{game.id}-{stamp}-{number}.jsonl"
+            try:
+                safe_files.create_file_at(held, name, data)
+                return folder / name
+            except FileExistsError:
+                continue
+        raise FileExistsError(f"no free name for the game in {folder}")
+    finally:
+        os.close(held)

@@ -23,10 +23,11 @@ import os
 import stat
 import time
 import weakref
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from bots.base import Bot, Context, Forfeit, printable
+from bots.external import safe_files
 from bots.limits import move_time
 from games.base import Result, Termination
 from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
@@ -90,9 +91,25 @@ def trouble(path: Path, exc: OSError, doing: str = "use") -> FileTrouble:
     return FileTrouble(f"cannot {doing} {name}: {exc.strerror or exc}")
 
 
-def _open_regular(path: Path, flags: int, doing: str) -> int:
+@contextmanager
+def _folder_of(path: Path, doing: str):
+    """The descriptor of protocol file ``path``'s folder (the folder the program was given, whose
+    path is trusted: ``ARCADE_OTHELLO_DIR``, ``--dir``), for the operation on the file's name in
+    it (``bots.external.safe_files``): a program that renames its folder or swaps a name for a
+    link between two steps of one operation bends nothing."""
     try:
-        fd = os.open(path, flags | _FLAGS, 0o666)
+        folder = safe_files.open_folder(path.parent)
+    except OSError as exc:
+        raise trouble(path, exc, doing) from None
+    try:
+        yield folder
+    finally:
+        os.close(folder)
+
+
+def _open_regular(folder: int, path: Path, flags: int, doing: str) -> int:
+    try:
+        fd = os.open(path.name, flags | _FLAGS, 0o666, dir_fd=folder)
     except OSError as exc:
         raise trouble(path, exc, doing) from None
     try:
@@ -110,7 +127,8 @@ def read_file(path: Path, limit: int = MAX_FILE) -> str:
     """The text of protocol file ``path``, read without following a symbolic link or waiting on a
     pipe; ``FileTrouble`` when it is gone, not a regular file, larger than ``limit`` bytes or not
     text (bytes that are not UTF-8)."""
-    fd = _open_regular(path, os.O_RDONLY, "read")
+    with _folder_of(path, "read") as folder:
+        fd = _open_regular(folder, path, os.O_RDONLY, "read")
     chunks, size = [], 0
     try:
         while size <= limit:
@@ -134,7 +152,12 @@ def read_file(path: Path, limit: int = MAX_FILE) -> str:
 def write_file(path: Path, text: str) -> None:
     """Write ``text`` to protocol file ``path`` in one open-write-close, never through a symbolic
     link (a program cannot make us write elsewhere); ``FileTrouble`` if it cannot be done."""
-    fd = _open_regular(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "write")
+    with _folder_of(path, "write") as folder:
+        _write_at(folder, path, text)
+
+
+def _write_at(folder: int, path: Path, text: str) -> None:
+    fd = _open_regular(folder, path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "write")
     try:
         data = text.encode()
         while data:
@@ -147,7 +170,8 @@ def write_file(path: Path, text: str) -> None:
 
 def touch(path: Path) -> None:
     """Create ``path`` (a ``.go`` file) or renew its time, never through a symbolic link."""
-    fd = _open_regular(path, os.O_RDONLY | os.O_CREAT, "create")
+    with _folder_of(path, "create") as folder:
+        fd = _open_regular(folder, path, os.O_RDONLY | os.O_CREAT, "create")
     try:
         os.utime(fd)
     except OSError:
@@ -158,8 +182,13 @@ def touch(path: Path) -> None:
 
 def remove(path: Path) -> None:
     """Remove ``path`` if it is there (a symbolic link itself, never its target)."""
+    with _folder_of(path, "remove") as folder:
+        _remove_at(folder, path)
+
+
+def _remove_at(folder: int, path: Path) -> None:
     try:
-        os.unlink(path)
+        os.unlink(path.name, dir_fd=folder)
     except FileNotFoundError:
         pass
     except OSError as exc:
@@ -181,7 +210,12 @@ def file_signature(path: Path) -> tuple[int, int, int, int] | None:
     coarse clock (a few ms a tick), so a file replaced in the same tick keeps the same mtime; a
     replaced file has a new inode, a rewritten one most often a new size or ctime."""
     try:
-        st = os.lstat(path)
+        with _folder_of(path, "use") as folder:
+            st = os.stat(path.name, dir_fd=folder, follow_symlinks=False)
+    except FileTrouble as problem:
+        if problem.missing:
+            return None
+        raise
     except OSError as exc:
         problem = trouble(path, exc)
         if problem.missing:
@@ -239,16 +273,18 @@ def await_move(path: Path, before: tuple[int, int, int, int] | None, folder: Pat
 def write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees no file or the whole text, never an empty
     one just created (a program polling for ``end_game`` may read it at any moment). Never
-    through a symbolic link; ``FileTrouble`` if it cannot be done."""
+    through a symbolic link, every step in the same folder's descriptor; ``FileTrouble`` if it
+    cannot be done."""
     part = path.with_name(f".{path.name}.part")
-    remove(part)
-    write_file(part, text)
-    try:
-        os.replace(part, path)
-    except OSError as exc:
-        with suppress(OSError):
-            os.unlink(part)
-        raise trouble(path, exc, "write") from None
+    with _folder_of(path, "write") as folder:
+        _remove_at(folder, part)
+        _write_at(folder, part, text)
+        try:
+            os.replace(part.name, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except OSError as exc:
+            with suppress(OSError):
+                os.unlink(part.name, dir_fd=folder)
+            raise trouble(path, exc, "write") from None
 
 
 class ExternalProgramError(Forfeit):
