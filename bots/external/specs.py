@@ -3,6 +3,7 @@ telling one from a built-in's name, showing it short, and finding its file and f
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from bots import deps_folder
@@ -20,13 +21,22 @@ class BadSpec(ValueError):
 
 def split_spec(name: str) -> tuple[str, str, str]:
     """``name`` cut at the ``:`` before its entry, as ``str.rpartition`` cuts it: ``(path, ":",
-    entry)``, or ``("", "", name)`` without one. An entry's arguments may hold a ``:`` of their
-    own (``bot.py:Player(name="a:b").move``): the cut is the last ``:`` before the first ``(``."""
+    entry)``, or ``("", "", name)`` without one. A file's name may hold brackets and colons
+    (``=HYPERLINK(1).py:good``), and an entry's arguments a ``:`` and a file's suffix of their own
+    (``bot.py:Player(name="a.py:b").move``): the cut is the first ``:`` after a file's suffix
+    whose entry begins with a (dotted) name, else the last ``:`` before the entry's first ``(``."""
+    for cut in range(len(name)):
+        if name[cut] == ":" and name[:cut].endswith(SUFFIXES) and _ENTRY_HEAD.match(name, cut + 1):
+            return name[:cut], ":", name[cut + 1:]
     bracket = name.find("(")
     if bracket < 0:
         return name.rpartition(":")
     path, sep, head = name[:bracket].rpartition(":")
     return (path, sep, head + name[bracket:]) if sep else ("", "", name)
+
+
+_ENTRY_HEAD = re.compile(r"[A-Za-z_][\w.]*(\(|$)")
+"""How an entry begins: a name, dotted or not, then its arguments or nothing."""
 
 
 def is_file_spec(name: str) -> bool:

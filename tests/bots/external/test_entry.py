@@ -75,6 +75,10 @@ def test_a_colon_inside_the_arguments_does_not_cut_the_spec():
     assert split_spec("a/b.py:P(name='x:y').m") == ("a/b.py", ":", "P(name='x:y').m")
     assert split_spec("a/b.py:strategy") == ("a/b.py", ":", "strategy")
     assert split_spec("P(name='x:y').m") == ("", "", "P(name='x:y').m")
+    # a file's name with brackets and colons; arguments naming a file and an entry of their own
+    assert split_spec("=HYPERLINK(1).py:good") == ("=HYPERLINK(1).py", ":", "good")
+    assert split_spec('b.py:P(x="q.py:f(1)").m') == ("b.py", ":", 'P(x="q.py:f(1)").m')
+    assert split_spec("a.py:b/bot.py:f") == ("a.py:b/bot.py", ":", "f")
 
 
 LITERALS = st.recursive(
