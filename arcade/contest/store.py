@@ -15,9 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
-import shutil
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,9 +48,13 @@ class Files:
 
 
 def split_spec(spec: str) -> tuple[Path, str]:
-    """``PATH[:FUNCTION]`` as a path and a function (``""``: the game's default)."""
-    path, sep, function = spec.rpartition(":")
-    if sep and path and os.path.lexists(path) and "/" not in function:
+    """``PATH[:FUNCTION]`` as a path and a function (``""``: the game's default), cut where a
+    file bot's spec is cut (``bots.external.specs.split_spec``: an object's arguments may hold a
+    ``:``, ``p.py:TDPlayer(name="a:b").move``)."""
+    from bots.external.specs import split_spec as cut
+
+    path, sep, function = cut(spec)
+    if sep and path and os.path.lexists(path) and "/" not in function.partition("(")[0]:
         return Path(path), function
     return Path(spec), ""
 
@@ -123,33 +125,49 @@ def _read_folder(path: Path, function: str, cap: int) -> Files:
 
 def keep(folder: Path, files: Files) -> Path:
     """The submission's copy in the contest: ``DIR/submissions/DIGEST`` (written once, atomically:
-    a fresh folder renamed into place; one already there is kept)."""
+    a fresh folder renamed into place; one already there is kept). Its folders and files (named
+    by the student) are made from descriptors (``bots.external.safe_files``), never through a
+    name that leads elsewhere."""
+    from bots.external import safe_files
+
     root = Path(folder) / "submissions"
-    target = root / files.digest
-    if target.is_dir():
-        return target
-    root.mkdir(exist_ok=True)
-    part = Path(tempfile.mkdtemp(prefix=".part-", dir=root))
     try:
-        for path, data in files.entries:
-            where = part / path
-            if data is None:
-                where.mkdir(mode=0o755, exist_ok=True)
-                continue
-            fd = os.open(where, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-        os.chmod(part, 0o755)
-        try:
-            part.rename(target)
-        except OSError:  # another submit wrote the same bytes meanwhile
-            if not target.is_dir():
-                raise
+        held = safe_files.make_folders(root)
+    except OSError as exc:
+        raise ContestError(f"cannot keep the submission in {root}: {exc.strerror or exc}") from None
+    try:
+        if safe_files.kind_at(held, files.digest) != "folder":
+            _write_kept(held, files)
     except OSError as exc:
         raise ContestError(f"cannot keep the submission in {root}: {exc.strerror or exc}") from None
     finally:
-        shutil.rmtree(part, ignore_errors=True)
-    return target
+        os.close(held)
+    return root / files.digest
+
+
+def _write_kept(root: int, files: Files) -> None:
+    """``keep``'s copy: written into a fresh ``.part-…`` folder of the folder open as ``root``,
+    renamed to its digest (another submit of the same bytes may have won: then it is kept)."""
+    from bots.external import safe_files
+
+    part, top = safe_files.make_temporary_folder(root, ".part-", mode=0o755)
+    made = {"": top}
+    try:
+        for path, data in files.entries:
+            parent, _, leaf = path.rpartition("/")
+            if data is None:
+                made[path] = safe_files.make_folder_at(made[parent], leaf, 0o755)
+            else:
+                safe_files.create_file_at(made[parent], leaf, data)
+        try:
+            safe_files.rename_at(root, part, files.digest)
+        except OSError:  # another submit wrote the same bytes meanwhile
+            if safe_files.kind_at(root, files.digest) != "folder":
+                raise
+    finally:
+        for fd in made.values():
+            os.close(fd)
+        safe_files.remove_tree(root, part)
 
 
 def spec_of(folder: Path, digest: str, entry: str) -> str:

@@ -124,3 +124,16 @@ def test_two_submits_at_once_are_both_recorded(contest, tmp_path):
         assert sorted(s.team for s in db.current()) == ["alice", "bob", "carol"]
     assert sorted(json.loads(line)["team"] for line in (contest / "submissions.jsonl").read_text().splitlines()) == \
         ["alice", "bob", "carol"]
+
+
+@pytest.mark.parametrize("entry", ["TDPlayer(name='a:b').make_a_move", "strategy", ""])
+def test_a_spec_is_cut_where_a_file_bots_is_even_with_a_colon_in_an_objects_arguments(tmp_path, entry):
+    """``store.split_spec`` cuts as ``bots.external.specs.split_spec`` does: the ``:`` before the
+    entry, not one inside an object's arguments (``rpartition`` took ``…p.py:TDPlayer(name='a``
+    for the file)."""
+    from arcade.contest import store
+
+    (tmp_path / "p.py").write_text("def strategy(board):\n    return 1\n")
+    spec = f"{tmp_path / 'p.py'}:{entry}" if entry else str(tmp_path / "p.py")
+    assert store.split_spec(spec) == (tmp_path / "p.py", entry)
+    assert store.read(spec, 1 << 20).entry == f"bot/p.py:{entry}"
