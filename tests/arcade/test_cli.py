@@ -27,7 +27,7 @@ def test_bots_lists_name_then_description(capsys):
     assert lines[0].split()[0] == "perfect" and "multiple" in lines[0]
     assert [line.split()[0] for line in lines[:-1]] == ["perfect", "random", "always_1", "always_2", "mirror"]
     assert lines[-1] == ("your own: path/to/file.py[:function], strategy(toothpicks_left) -> take "
-                         "(without :function: strategy)")
+                         "(without :function: strategy, else Player)")
 
 
 def test_bots_names_the_contests_function_for_a_file_bot(capsys):

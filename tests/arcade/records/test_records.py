@@ -148,7 +148,7 @@ def test_the_plan_refuses_a_file_bot_that_cannot_load_and_runs_none_of_its_code(
     refused = {
         str(tmp_path / "missing.py"): "no such file",
         str(broken): "not valid Python (line 2)",
-        f"{fine}:2x": "is not a function name",
+        f"{fine}:2x": "'2x' is not a function: write a name, or Class(arguments).method",
     }
     for bot, reason in refused.items():
         done = plan(bot)
