@@ -21,7 +21,7 @@ from rich.text import Text
 
 from arcade.untrusted import CAP, clean, markup, ours, plain
 from bots.base import BotEntry, Forfeit, printable
-from tests.conftest import make_app, settle
+from tests.conftest import make_app, settle, wait_until
 from tests.paths import ROOT
 
 
@@ -392,11 +392,7 @@ async def test_the_tournament_screen_tables_show_a_marked_up_file_name_plainly(t
         screen.query_one("#t-games").value = "2"
         await pilot.pause()
         screen.action_start()
-        for _ in range(300):
-            await pilot.pause(0.05)
-            if not screen.running:
-                break
-        assert not screen.running
+        await wait_until(pilot, lambda: not screen.running, what="the tournament's end")
         for table_id in ("#t-standings", "#t-crosstable"):
             table = screen.query_one(table_id, DataTable)
             names = [table.get_row_at(i)[1] for i in range(table.row_count)]

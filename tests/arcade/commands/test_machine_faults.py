@@ -198,15 +198,12 @@ def test_a_log_that_cannot_be_opened_drops_the_output_and_the_bot_plays(tmp_path
 
 
 async def test_the_app_says_a_screenshot_that_cannot_be_saved(tmp_path):
-    from tests.conftest import make_app
+    from tests.conftest import make_app, wait_until
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         app.deliver_screenshot(path=str(tmp_path / "a-file" / "no"), filename="x.svg")
-        for _ in range(50):
-            await pilot.pause(0.05)
-            if app._notifications:
-                break
+        await wait_until(pilot, lambda: bool(app._notifications), what="the notice")
         notes = list(app._notifications)
         assert notes and notes[-1].severity == "error"
 

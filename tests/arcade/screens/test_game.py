@@ -12,7 +12,7 @@ from arcade.screens.game_keys import FOOTER_PRIORITY, KEYS, offered
 from arcade.screens.pacing import PACES, Pacing
 from arcade.screens.setup import SetupScreen
 from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width, leave_out
-from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, settle, snapshot_after
+from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, settle, snapshot_after, wait_until
 
 
 async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
@@ -578,10 +578,7 @@ async def test_a_file_bot_that_errs_mid_game_says_where_its_output_went(tmp_path
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "toothpicks", (f"{bot}:strategy", "human"), wait=False)
-        for _ in range(150):
-            await pilot.pause(0.1)
-            if screen.result is not None:
-                break
+        await wait_until(pilot, lambda: screen.result is not None, what="the forfeit")
         await settle(pilot)
         said = [text.plain for text in screen.commentary.said]
         log = screen.bot_entries[0].source.log_path

@@ -10,7 +10,7 @@ from textual.color import Color
 from textual.widgets import Input, Label, Select
 
 from arcade.screens.setup import SetupScreen
-from tests.conftest import SIZE, make_app, settle
+from tests.conftest import SIZE, make_app, settle, wait_until
 
 
 def _distance(a: Color, b: Color) -> float:
@@ -203,12 +203,10 @@ async def test_a_bot_file_that_cannot_load_is_said_in_sight_with_a_hint(tmp_path
         screen.query_one("#file-0", Input).value = f"{bot}:strategy"
         screen.query_one("#sandbox", Select).value = "none"
         await pilot.press("ctrl+s")
-        for _ in range(100):
-            await pilot.pause(0.1)
-            if screen.query_one("#setup-error").has_class("shown"):
-                break
-        await pilot.pause(0.2)
         error = screen.query_one("#setup-error")
+        # "Loading the bot's file…" shows first, while the bot's process tries: wait for its verdict
+        await wait_until(pilot, lambda: "could not load" in str(error.render()), what="the load's verdict")
+        await pilot.pause()
         text = str(error.render())
         assert "could not load" in text and "Start again" in text
         visible = screen.query_one("#setup").region
