@@ -109,7 +109,11 @@ def programs() -> dict[str, list[str]]:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 15
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rounds", nargs="?", type=int, default=15, help="rounds of the three programs (15)")
+    rounds = parser.parse_args().rounds
     progs = programs()
     names = list(progs)
     for name in names:  # warm the file cache (the first run reads every module from disk)
