@@ -40,7 +40,7 @@ def logs(tmp_path, monkeypatch):
 def season(tmp_path: Path, teams: dict[str, str], budget: int, *flags: str, sigma: float = 2.0) -> Path:
     folder = tmp_path / "c"
     assert arcade("contest", "new", str(folder), "--preset", "stats306", "--format", "ladder", "--games", "2",
-                  *flags) == 0
+                  "--time-limit", "10", *flags) == 0  # no time forfeit a busy machine makes in one run only
     path = folder / "contest.toml"
     text = path.read_text()
     assert "ladder_games = 60" in text and "ladder_sigma = 2.0" in text
