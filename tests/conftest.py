@@ -32,6 +32,7 @@ ONE_AT_A_TIME = frozenset({
     "arcade/contest/test_presets.py",  # a season of each preset: file bots in the sandbox, 100 ms to 10 s a move
     "arcade/contest/test_ladder.py",  # ladder runs in processes, killed, and their file bots' 100 ms limit
     "arcade/contest/test_full_disk.py",  # contest runs in a small tmpfs (bubblewrap), their bots' 100 ms limit
+    "arcade/test_hostile_folders.py",  # hostile folders through match, tournament, install, R, submit: processes
 })
 """Test files (their paths under tests/) whose tests start processes against a clock or a memory
 cap. The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);

@@ -266,7 +266,7 @@ def _place(staged: Path, folder: int, shown: Path) -> int:
     aside and removed without following links. The bytes placed."""
     for name in (INSTALLING, OLD):
         if safe_files.kind_at(folder, name) == "folder":  # a plain folder left by a killed install
-            shutil.rmtree(name, dir_fd=folder)
+            safe_files.remove_tree(folder, name)
     source = os.open(staged, safe_files.DIR_FLAGS)
     try:
         size = safe_files.copy_tree(source, folder, INSTALLING)
@@ -274,10 +274,10 @@ def _place(staged: Path, folder: int, shown: Path) -> int:
         os.close(source)
     _check_names(folder, shown)
     if safe_files.kind_at(folder, DEPS) == "folder":
-        os.rename(DEPS, OLD, src_dir_fd=folder, dst_dir_fd=folder)
-    os.rename(INSTALLING, DEPS, src_dir_fd=folder, dst_dir_fd=folder)
+        safe_files.rename_at(folder, DEPS, OLD)
+    safe_files.rename_at(folder, INSTALLING, DEPS)
     if safe_files.kind_at(folder, OLD) == "folder":
-        shutil.rmtree(OLD, dir_fd=folder)
+        safe_files.remove_tree(folder, OLD)
     return size
 
 

@@ -242,13 +242,10 @@ DEPS_AT = "/bot/" + deps_folder("b.py").name
 
 def deps_bind(deps: int) -> list[str]:
     """bwrap's arguments that bind the folder open as ``deps`` at ``DEPS_AT``: ``--ro-bind-fd``
-    (bwrap 0.7 and later, and root's launcher, which binds it itself: the descriptor is
-    inherited, used and closed, never the bot's); with an older bwrap, ``--ro-bind`` of the
-    arcade's own ``/proc/PID/fd/N``, a path that leads to that very folder whatever its name
-    now holds (the descriptor is not inherited: the bot could walk out of it with ``..``)."""
-    if os.geteuid() == 0 or _binds_descriptors():
-        return ["--ro-bind-fd", str(deps), DEPS_AT]
-    return ["--ro-bind", f"/proc/{os.getpid()}/fd/{deps}", DEPS_AT]
+    (bwrap 0.7 and later, and root's launcher, which binds it itself): the descriptor is
+    inherited, used and closed, never the bot's (it could walk out of it with ``..``). Where a
+    user's bwrap is older, ``Staged`` copies ``.deps`` with the folder instead."""
+    return ["--ro-bind-fd", str(deps), DEPS_AT]
 
 
 @functools.lru_cache(maxsize=1)
@@ -268,7 +265,8 @@ class Staged:
     neutral name, so the bot sees neither its folder's host path nor a hard link's target (root's
     launcher copies it in its own namespace); the descriptor of its ``.deps`` when that holds
     only plain folders and files (bound from it: a name swapped after the look binds nothing
-    else); and the seccomp filter's descriptor. ``argv(...)`` is the command, ``pass_fds`` what
+    else; a user's bwrap without ``--ro-bind-fd``, before 0.7, gets ``.deps`` in the copy
+    instead); and the seccomp filter's descriptor. ``argv(...)`` is the command, ``pass_fds`` what
     it must inherit; ``started()`` once it runs, ``close()`` when it is gone. A copy that fails
     makes a command that says why and exits (status 71, as root's launcher does)."""
 
@@ -287,8 +285,9 @@ class Staged:
             self.problem = f"the sandbox cannot open the bot's folder: {exc.strerror or exc}"
             return
         try:
-            self.deps = safe_files.plain_folder_at(source, where.name)
-            if os.geteuid() != 0:
+            if os.geteuid() == 0 or _binds_descriptors():
+                self.deps = safe_files.plain_folder_at(source, where.name)
+            if os.geteuid() != 0:  # without --ro-bind-fd, .deps is copied too (within FOLDER_MAX)
                 self.folder = copy_for_user(source, where.name if self.deps is not None else None)
         except OSError as exc:
             self.problem = f"the sandbox could not copy the bot's folder: {exc.strerror or exc}"
@@ -298,9 +297,7 @@ class Staged:
     @property
     def pass_fds(self) -> tuple[int, ...]:
         inherited = (self.seccomp,) if self.seccomp is not None else ()
-        if self.deps is not None and "--ro-bind-fd" in deps_bind(self.deps):
-            inherited += (self.deps,)
-        return inherited
+        return inherited + ((self.deps,) if self.deps is not None else ())
 
     def argv(self, argv: list[str]) -> list[str]:
         if self.problem is not None:
@@ -312,15 +309,12 @@ class Staged:
         if self.seccomp is not None:
             os.close(self.seccomp)
             self.seccomp = None
-        if self.deps is not None and self.deps in self.pass_fds:  # bwrap (or the launcher) has its own
+        if self.deps is not None:  # bwrap (or the launcher) has its own
             os.close(self.deps)
             self.deps = None
 
     def close(self) -> None:
         self.started()
-        if self.deps is not None:  # an old bwrap's path to it: open until the sandbox is gone
-            os.close(self.deps)
-            self.deps = None
         if self.folder is not None:
             remove_copy(self.folder)
             self.folder = None

@@ -108,18 +108,24 @@ def _folder_of(path: Path, doing: str):
 
 
 def _open_regular(folder: int, path: Path, flags: int, doing: str) -> int:
+    """``path``'s name opened in the folder open as ``folder``, a regular file; one opened to be
+    changed (written, its time renewed: ``O_WRONLY``, ``O_CREAT``) has one name only, since a
+    hard link is someone else's file too (truncated only once that is known)."""
     try:
         fd = os.open(path.name, flags | _FLAGS, 0o666, dir_fd=folder)
     except OSError as exc:
         raise trouble(path, exc, doing) from None
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
     except OSError as exc:
         os.close(fd)
         raise trouble(path, exc, doing) from None
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        raise FileTrouble(f"{path.name} is {_kind(mode)}, not a file")
+        raise FileTrouble(f"{path.name} is {_kind(info.st_mode)}, not a file")
+    if flags & (os.O_WRONLY | os.O_CREAT) and info.st_nlink > 1:
+        os.close(fd)
+        raise FileTrouble(f"{path.name} is a hard link (a file with another name too), not changed")
     return fd
 
 
@@ -157,8 +163,9 @@ def write_file(path: Path, text: str) -> None:
 
 
 def _write_at(folder: int, path: Path, text: str) -> None:
-    fd = _open_regular(folder, path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "write")
+    fd = _open_regular(folder, path, os.O_WRONLY | os.O_CREAT, "write")
     try:
+        os.ftruncate(fd, 0)
         data = text.encode()
         while data:
             data = data[os.write(fd, data):]
