@@ -6,7 +6,9 @@ end. This screen draws it in the widgets of ``arcade/widgets/`` (the game's boar
 the game's ``Commentator``, the ``MoveList``, the ``FittedFooter``) and paces it: a human's move
 comes from the board (``Board.MovePicked``), the dice are rolled and bots move after the waits of
 ``arcade/screens/pacing.py``, and a bot thinks in a thread worker that posts its thoughts and its
-answer back as messages (``arcade/screens/bot_turn.py``). Every request carries the
+answer back as messages (``arcade/screens/bot_turn.py``). A new game's bots are made in a worker
+too (``make_bots``: Hog's best bots build their tables when made): until they are, the side panel
+says "preparing bots…" and the board takes no move, while the keys work. Every request carries the
 ``generation`` it was made in; an answer for a position that is no longer current (after undo,
 new game, leaving) is dropped. The analysis (``a``) runs the same way, in a worker of its own
 (``arcade/screens/analyst.py``). Boards only draw states, and analyses they are given, and
@@ -30,7 +32,15 @@ from textual.widgets import Header, HelpPanel
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.analyst import Analysed, Analyst
-from arcade.screens.bot_turn import BotMoved, BotThought, cancel_turn, start_turn
+from arcade.screens.bot_turn import (
+    BotMoved,
+    BotsMade,
+    BotThought,
+    cancel_making,
+    cancel_turn,
+    make_bots,
+    start_turn,
+)
 from arcade.screens.confirm import confirm_first
 from arcade.screens.game_keys import FOOTER_PRIORITY, KEYS, offered
 from arcade.screens.help import HelpScreen
@@ -70,6 +80,8 @@ class GameScreen(Screen):
     """The side whose bot is thinking, if any (the side panel says so)."""
     thought: reactive[str] = reactive("")
     """The thinking bot's last line."""
+    preparing: reactive[bool] = reactive(False, bindings=True)
+    """A new game's bots are being made (in a worker): nobody moves until they are."""
 
     def __init__(self, entry: GameEntry, players: tuple[str, str], settings: dict,
                  entries: dict[int, BotEntry] | None = None, limits: Limits | None = None) -> None:
@@ -91,6 +103,8 @@ class GameScreen(Screen):
         self.generation = 0
         self.games_started = 0
         self.step_once = False
+        self.gone = False
+        """The screen was left: bots still being made are closed by their worker."""
         self.board: Board = entry.board_class()(self.game, id="board")
         self.analyst = Analyst(self, self.game, analyser_for(entry.id))
         self.panel = SidePanel(self.game, self.board.side_style, id="side-panel")
@@ -106,7 +120,8 @@ class GameScreen(Screen):
             with Vertical(id="board-area"):
                 yield ResultBanner("", id="result-banner")
                 yield self.board
-            yield self.panel.data_bind(GameScreen.paused, GameScreen.thinking, GameScreen.thought)
+            yield self.panel.data_bind(GameScreen.paused, GameScreen.thinking, GameScreen.thought,
+                                       GameScreen.preparing)
             yield self.commentary
             yield self.moves
         yield FittedFooter()
@@ -136,7 +151,7 @@ class GameScreen(Screen):
         self.set_class(width >= 110, "wide")  # the side panel and the moves widen
         if small and self.board.has_focus:
             self.set_focus(None)  # a hidden board's keys would crowd the Footer's Rules and Menu
-        elif was_small and not small and self.session.next_step() == "human":
+        elif was_small and not small and self.next_step() == "human":
             self.board.focus()
         self.fit_footer()
         if small:
@@ -163,19 +178,46 @@ class GameScreen(Screen):
     def result(self) -> Result | None:
         return self.session.result
 
+    def next_step(self) -> str | None:
+        """The session's next step (``Session.next_step``), or ``"preparing"`` while the game's
+        bots are being made: no side is a human's to move then."""
+        return "preparing" if self.preparing else self.session.next_step()
+
     def new_game(self) -> None:
+        """A new game with the same players: the session starts at once, with no bots, and the
+        bots are made in a worker (``make_bots``); ``bots_made`` gives them to the session."""
         self.cancel_bot()
-        if hasattr(self, "session"):
-            self.session.abandon()  # the last game, if unfinished: its programs are told
+        self.session.abandon()  # the last game, if unfinished: its programs are told
         for entry in self.bot_entries.values():
             entry.close()  # a file bot's process of the last game: a fresh one for this game
         self.games_started += 1
         chance_rng, rng0, rng1 = screen_rngs(getattr(self.app, "seed", None), self.entry.id, self.games_started)
-        bots = {side: entry.make(self.game) for side, entry in self.bot_entries.items()}
-        self.session = Session(self.game, bots, chance_rng, (rng0, rng1), self.limits)
+        self.session = Session(self.game, {}, chance_rng, (rng0, rng1), self.limits)
         self.paused = False
         self.step_once = False
+        self.preparing = bool(self.bot_entries)
         self.rebuild_logs()
+        if self.preparing:
+            make_bots(self, self.game, self.bot_entries, self.games_started, lambda: self.games_started,
+                      lambda: self.gone)
+        else:
+            cancel_making(self)
+        self.advance()
+
+    @on(BotsMade)
+    def bots_made(self, message: BotsMade) -> None:
+        """The bots of the game now are made: the game goes on (a bot that could not be made
+        forfeits it). Bots of an older game are dropped."""
+        if message.number != self.games_started or not self.preparing:
+            return
+        self.preparing = False
+        waited = self.session  # the same dice and generators, the same position: nobody moved
+        self.session = Session(self.game, message.bots, waited.chance_rng, waited.bot_rngs, self.limits, waited.state)
+        if message.failed is not None:
+            side, fault = message.failed
+            self.write_commentary(self.session.forfeit_by(side, fault).reason)
+            self.say_log_of(side)
+        self.generation += 1
         self.advance()
 
     def push(self, state: State) -> None:
@@ -196,7 +238,9 @@ class GameScreen(Screen):
         self.refresh_views()
         self.fit_footer()
         self.refresh_bindings()  # what the keys do depends on the position (Othello's a)
-        step = self.session.next_step()
+        step = self.next_step()
+        if step == "preparing":
+            return  # ``bots_made`` goes on
         if step is None:
             for problem in self.session.tell_the_end():
                 self.write_commentary(problem)
@@ -243,7 +287,7 @@ class GameScreen(Screen):
     def play_step(self, generation: int, step: str, play: Callable[[], object]) -> None:
         """``play()`` (the dice, a human's forced pass) if the position is still the one of
         ``generation`` and ``step`` is what comes next."""
-        if generation != self.generation or self.session.next_step() != step:
+        if generation != self.generation or self.next_step() != step:
             return
         self.step_once = False
         previous = self.state
@@ -251,7 +295,7 @@ class GameScreen(Screen):
         self.pushed(previous)
 
     def start_bot(self, generation: int) -> None:
-        if generation != self.generation or self.session.next_step() != "bot":
+        if generation != self.generation or self.next_step() != "bot":
             return
         self.step_once = False
         self.thinking = self.state.to_move
@@ -265,7 +309,7 @@ class GameScreen(Screen):
 
     @on(BotMoved)
     def bot_moved(self, message: BotMoved) -> None:
-        if message.generation != self.generation or self.session.next_step() != "bot":
+        if message.generation != self.generation or self.next_step() != "bot":
             return
         previous = self.state
         outcome = self.session.apply(message.answer)
@@ -301,7 +345,7 @@ class GameScreen(Screen):
     # -- human moves -----------------------------------------------------------------------------
     def on_board_move_picked(self, message: Board.MovePicked) -> None:
         message.stop()
-        if self.session.next_step() != "human":
+        if self.next_step() != "human":
             self.app.bell()
             return
         previous = self.state
@@ -323,7 +367,7 @@ class GameScreen(Screen):
     # -- the panes -------------------------------------------------------------------------------
     def refresh_views(self) -> None:
         state = self.state
-        human = self.result is None and state.to_move in self.humans
+        human = self.result is None and state.to_move in self.humans and not self.preparing
         self.board.show(state, human, self.result)
         self.analyst.request(self.board)
         self.panel.state, self.panel.result = state, self.result
@@ -367,7 +411,8 @@ class GameScreen(Screen):
                        over=self.result is not None, pace=self.pace, types_letters=self.board_types_letters())
 
     def board_types_letters(self) -> bool:
-        return self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
+        return (self.board.TYPES_LETTERS and self.result is None and self.state.to_move in self.humans
+                and not self.preparing)
 
     def confirmed(self, question: str, yes: str, then) -> None:
         """``then()`` at once if no game is in progress (moved in and not over: leaving it throws
@@ -471,6 +516,8 @@ class GameScreen(Screen):
         self.dismiss()
 
     def on_unmount(self) -> None:
+        self.gone = True  # before the entries are closed: bots still being made are closed after
+        cancel_making(self)
         self.cancel_bot()
         self.session.abandon()  # left unfinished (dismissed, the app quitting): programs are told
         self.analyst.cancel()

@@ -1,9 +1,11 @@
 """The game screen's side panel: the sides with their players and scores, whose turn it is,
-what a bot is thinking, the pace of bots playing each other, and the analysis.
+that a new game's bots are still being made, what a bot is thinking, the pace of bots playing
+each other, and the analysis.
 
-Every fact it shows is a reactive the screen sets (``paused`` is bound to the screen's own with
-``data_bind``); the panel draws itself again when one changes, as Textual's ``five_by_five``
-header does, so nobody has to remember to redraw it.
+Every fact it shows is a reactive the screen sets (``paused``, ``thinking``, ``thought`` and
+``preparing`` are bound to the screen's own with ``data_bind``); the panel draws itself again
+when one changes, as Textual's ``five_by_five`` header does, so nobody has to remember to redraw
+it.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ class SidePanel(Widget):
     """The side whose bot is thinking, if any."""
     thought: reactive[str] = reactive("")
     """The thinking bot's last line (depth, best line; a file bot's words: shown plain)."""
+    preparing: reactive[bool] = reactive(False)
+    """A new game's bots are being made: nobody is to move yet."""
     paused: reactive[bool] = reactive(False)
     seconds: reactive[float] = reactive(0.0)
     """The bots' pace: seconds between their moves."""
@@ -96,7 +100,9 @@ class SidePanel(Widget):
     def draw_turn(self, text: Text, state: State) -> None:
         """Whose turn and what is going on: a bot thinking, the bots paused, their pace."""
         text.append(self.game.describe(state) + "\n", style="bold")
-        if self.thinking is not None:
+        if self.preparing:
+            text.append("preparing bots…\n", style="italic")
+        elif self.thinking is not None:
             text.append(f"{self.game.sides[self.thinking].name} is thinking…\n", style="italic")
             if self.thought:
                 text.append(clean(self.thought) + "\n", style="dim")
