@@ -55,6 +55,12 @@ def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def ladder_tie(seed: int, number: int, a: str, b: str) -> bytes:
+    """A contest ladder's tie-break between pairings of equal worth in round ``number``: the
+    SHA-256 of the contest's secret seed, the round and the pair's two digests."""
+    return hashlib.sha256(f"{seed}:{number}:{a}:{b}".encode()).digest()
+
+
 def groups_rng(seed: int) -> random.Random:
     """A groups tournament's draw (the groups of each round, each bot's lot for ties), from
     ``"<seed>:groups"``."""

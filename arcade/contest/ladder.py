@@ -35,7 +35,6 @@ contest's seed).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
@@ -44,6 +43,7 @@ from pathlib import Path
 
 from arcade.contest.config import Config, ContestError
 from arcade.contest.evidence import pair_of
+from arcade.seeds import ladder_tie
 
 LOG = "ladder.jsonl"
 MU = 25.0
@@ -195,10 +195,6 @@ def needing(config: Config, rated: dict[str, Rating]) -> set[str]:
     return need
 
 
-def _tie(secret: int, number: int, a: str, b: str) -> bytes:
-    return hashlib.sha256(f"{secret}:{number}:{a}:{b}".encode()).digest()
-
-
 def plan(config: Config, rounds: list[Round], current: list[str], rated: dict[str, Rating],
          secret: int) -> Round | None:
     """The next round over the ``current`` digests, or ``None`` when no entry needs games."""
@@ -217,7 +213,7 @@ def plan(config: Config, rounds: list[Round], current: list[str], rated: dict[st
         for b in ordered[i + 1:]:
             if a in need or b in need:
                 value = information(field[a], field[b]) / (1 + REPEAT * met.get((a, b), 0))
-                candidates.append((-value, _tie(secret, number, a, b), a, b))
+                candidates.append((-value, ladder_tie(secret, number, a, b), a, b))
     candidates.sort()
     taken: set[str] = set()
     meetings = []
