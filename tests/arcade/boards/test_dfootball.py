@@ -3,6 +3,9 @@ the keys and the mouse."""
 
 from __future__ import annotations
 
+import pytest
+
+import arcade.boards.dfootball
 from arcade.boards.dfootball import FootballBoard
 from tests.conftest import HUMANS, SIZE, choose_in_menu, make_app, open_game, play_moves, settle, snapshot_after
 
@@ -28,6 +31,15 @@ def test_fifteen_a_side_fits_with_the_analysis_on(snap_compare):
 
 def test_analysis_says_who_wins(snap_compare):
     assert snapshot_after(snap_compare, "dfootball", [], keys=["a"], n=11)
+
+
+@pytest.fixture(autouse=True)
+def digits_typed_at_any_pace(monkeypatch):
+    """Two digits make one square when typed within a second (``DIGIT_SECONDS``); a busy machine
+    can take longer than that between two key presses of a test (at load 10, "1" "8" became
+    square 8). Here the window is an hour; ``test_two_digits_make_a_square_only_within_a_second``
+    tests the second itself on a clock of its own."""
+    monkeypatch.setattr(arcade.boards.dfootball, "DIGIT_SECONDS", 3600.0)
 
 
 async def test_cursor_keys_and_enter_move_the_chosen_player():
@@ -165,3 +177,20 @@ async def test_dfootball_analysis_marks_perfects_move_on_the_field():
         await pilot.press("a")  # analysis off: no star
         await settle(pilot)
         assert "★" not in board.render_field().plain
+
+
+async def test_two_digits_make_a_square_only_within_a_second(monkeypatch):
+    monkeypatch.setattr(arcade.boards.dfootball, "DIGIT_SECONDS", 1.0)
+    app = make_app()
+    async with app.run_test(size=(100, 32)) as pilot:
+        screen = await open_game(pilot, "dfootball", HUMANS, n=11)
+        play_moves(screen, [11, 13, 10, 14])  # Michigan to move, 12 among its players that can
+        await settle(pilot)
+        board = screen.query_one(FootballBoard)
+        assert 12 in screen.game.legal_moves(screen.state)
+        board.action_digit(1, now=100.0)
+        board.action_digit(2, now=100.9)  # within the second: square 12
+        assert board.typed == "12" and board.cursor == 12
+        board.action_digit(1, now=200.0)
+        board.action_digit(2, now=201.1)  # a second and more apart: square 2 alone
+        assert board.typed == "2"
