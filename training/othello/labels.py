@@ -36,7 +36,7 @@ the stage has them. ``error`` measures a weights file against exact solves on fr
 Needs only the repository and the compiled core (``bots/othello/_core.c``): where the core does not
 import, ``generate`` first builds it in place (``python setup.py build_ext --inplace``, else the C
 compiler called directly) and refuses to run on the pure-Python engine, which is a hundred times
-slower. ``fit`` needs numpy (``.[train]``).
+slower. ``fit`` needs numpy and scipy (``.[train]``).
 """
 
 from __future__ import annotations

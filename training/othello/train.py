@@ -1,6 +1,6 @@
 """Training of the pattern evaluation (``bots.othello.patterns``): self-play, exact labels, a fit.
 
-Reproducible with fixed seeds (every step is deterministic); numpy is needed here only
+Reproducible with fixed seeds (every step is deterministic); numpy and scipy are needed here only
 (``pip install -e .[train]``). The shipped ``bots/othello/patterns.bin`` and its Multi-ProbCut
 calibration ``patterns.probcut.json`` were made by the commands in ``training/othello/train_patterns.sh``
 (run from the repository root; about three hours of the shared 2-core machine, niced).
@@ -362,21 +362,25 @@ def _spread_canonical(np, table):
 
 def _ridge(np, x, y, sw, lam, epochs: int, losses):
     """``w`` minimising ``sum sw (Xw - y)^2 + sum lam w^2`` by conjugate gradients on the normal
-    equations, ``epochs`` steps (``X``: a 1 per feature of a row, ``x`` its column indices; ``X^T
-    v`` by bincount); each step's weighted squared error is added to ``losses``."""
+    equations, ``epochs`` steps (``X``: a 1 per feature of a row, ``x`` its column indices, held
+    as a sparse matrix and its transpose: a step is two sparse products, five times faster than
+    gathering and ``bincount``); each step's weighted squared error is added to ``losses``."""
+    from scipy import sparse
+
     size = len(lam)
+    n, k = x.shape
+    X = sparse.csr_matrix((np.ones(n * k), x.ravel(), np.arange(0, n * k + 1, k)), shape=(n, size))
+    XT = X.T.tocsr()
     w = np.zeros(size)
-    flat = x.ravel()
-    k = x.shape[1]
 
     def normal(vec):
-        return np.bincount(flat, weights=np.repeat(sw * vec[x].sum(axis=1), k), minlength=size) + lam * vec
+        return XT @ (sw * (X @ vec)) + lam * vec
 
-    r = np.bincount(flat, weights=np.repeat(sw * y, k), minlength=size)
+    r = XT @ (sw * y)
     d = r.copy()
     rr = float(r @ r)
     for epoch in range(epochs):
-        err = w[x].sum(axis=1) - y
+        err = X @ w - y
         losses[epoch] += float((sw * err * err).sum())
         if rr < 1e-12:
             continue
