@@ -3,7 +3,9 @@ telling one from a built-in's name, showing it short, and finding its file and f
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 
 from bots import deps_folder
@@ -56,7 +58,7 @@ def _package_spec(name: str) -> tuple[str, str] | None:
     if not (sep or "/" in path):
         return None
     try:
-        found = Path(path).expanduser().joinpath("__init__.py").is_file()
+        found = kept_file(Path(path).expanduser() / "__init__.py")
     except (OSError, ValueError, RuntimeError):  # a name too long, a NUL, no home for ~: a name from a record
         return None
     return (path, function) if found else None
@@ -67,9 +69,20 @@ def package_of(path: Path) -> str | None:
     ``__init__.py`` (and the name is a Python name), else ``None``. The folder alone is the
     package (no climbing above it: the bot's folder is all the sandbox shows it)."""
     folder = path.parent
-    if folder.name.isidentifier() and (folder / "__init__.py").is_file():
+    if folder.name.isidentifier() and kept_file(folder / "__init__.py"):
         return folder.name
     return None
+
+
+def kept_file(path: Path) -> bool:
+    """Whether ``path`` is a file the bot's copy of its folder keeps: a regular file of one name,
+    not a symbolic link (to anything) nor a hard link (``bots.external.sandbox`` leaves both out).
+    An ``__init__.py`` that is a link does not make a package of the folder the bot is given."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1
 
 
 def deps_elsewhere(path: Path) -> Path | None:
