@@ -643,28 +643,7 @@ def _memory_root() -> tuple[Path, bool] | None:
     (``process_caps``)."""
     if os.geteuid() != 0:
         return _delegated_root("memory")
-    for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
-                     (Path("/sys/fs/cgroup/memory"), False)):
-        try:
-            if v2 and "memory" not in (base / "cgroup.controllers").read_text().split():
-                continue
-            if not (base / "cgroup.procs").exists():
-                continue
-            root = base / "contest-arcade"
-            root.mkdir(exist_ok=True)
-            if v2:
-                (root / "cgroup.subtree_control").write_text("+memory")
-            probe = _make_cgroup(root, {})
-            if probe is None:
-                continue
-            works = (probe / ("memory.max" if v2 else "memory.limit_in_bytes")).exists()
-            probe.rmdir()
-            if works:
-                _sweep(root)
-                return root, v2
-        except OSError:
-            continue
-    return None
+    return _first_root("memory", ("memory.max", "memory.limit_in_bytes"))
 
 
 SPLIT = 3
@@ -873,19 +852,30 @@ def _freezer_root() -> tuple[Path, bool] | None:
     cgroup v1's ``freezer`` hierarchy. ``None``: bots are stopped with signals instead."""
     if os.geteuid() != 0:
         return None
+    return _first_root(None, ("cgroup.freeze", "freezer.state"), v1="freezer")
+
+
+def _first_root(controller: str | None, markers: tuple[str, str], v1: str | None = None) -> tuple[Path, bool] | None:
+    """The arcade's cgroup folder (``contest-arcade``, swept of old bots' cgroups) under the first
+    hierarchy that works as root: cgroup v2 (``/sys/fs/cgroup``, or ``/sys/fs/cgroup/unified``
+    beside v1) with ``controller`` enabled for its children (``None``: a core feature such as the
+    freeze), else cgroup v1's hierarchy of that name; it works when a probe cgroup made there has
+    ``markers`` (v2's file, v1's file). ``None`` when none does."""
     for base, v2 in ((Path("/sys/fs/cgroup"), True), (Path("/sys/fs/cgroup/unified"), True),
-                     (Path("/sys/fs/cgroup/freezer"), False)):
+                     (Path("/sys/fs/cgroup") / (v1 or controller or ""), False)):
         try:
-            if v2 and not (base / "cgroup.controllers").exists():
+            if v2 and controller not in (base / "cgroup.controllers").read_text().split() + [None]:
                 continue
             if not (base / "cgroup.procs").exists():
                 continue
             root = base / "contest-arcade"
             root.mkdir(exist_ok=True)
+            if v2 and controller is not None:
+                (root / "cgroup.subtree_control").write_text(f"+{controller}")
             probe = _make_cgroup(root, {})
             if probe is None:
                 continue
-            works = (probe / ("cgroup.freeze" if v2 else "freezer.state")).exists()
+            works = (probe / markers[0 if v2 else 1]).exists()
             probe.rmdir()
             if works:
                 _sweep(root)
