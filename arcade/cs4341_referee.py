@@ -23,7 +23,7 @@ as the seed says, so that waiting players look for ``end_game``.
 
 Files that fail never crash either side. Both read and write the files without following a
 symbolic link or waiting on a named pipe (``bots.othello.cs4341_program``'s ``read_file``,
-``write_file``, ``touch``), and a file that is not text, too large, a link, a directory or gone, or
+``write_whole``, ``touch``), and a file that is not text, too large, a link, a directory or gone, or
 a folder that is gone, is a ``FileTrouble`` naming it: the player prints it and stops (status 1);
 the referee ends the game as an invalid move by the program to move (``FileFault``), prints the
 reason, writes ``end_game`` if it still can, and its command exits with status 1. Text from the
@@ -53,7 +53,6 @@ from bots.othello.cs4341_program import (
     read_file,
     remove,
     touch,
-    write_file,
     write_whole,
 )
 from games.base import Termination
@@ -219,7 +218,9 @@ class _Player:
                     if not exc.missing or self.me is not None:
                         raise
                     line = ""  # no move_file yet: we move first
-                if line.strip() != (self.written or "") or self.written is None:
+                if not line.strip() and self.me is not None:
+                    pass  # a write under way (a referee's open empties the file before it writes)
+                elif line.strip() != (self.written or "") or self.written is None:
                     return line
             time.sleep(self.poll)
 
@@ -235,10 +236,7 @@ class _Player:
         first); 1, with the reason printed, when it is no valid move."""
         tokens = line.split()
         shown = printable(line.strip())
-        if not tokens:
-            if self.me is not None:
-                self.out(f"{self.name}: move_file is empty in the middle of the game; stopping")
-                return 1
+        if not tokens:  # empty only on our first turn (``wait_for_turn`` waits out any other)
             self.me = BLUE
             return None
         if len(tokens) < 3:
@@ -414,7 +412,7 @@ def run_referee(
     session = Session(game, programs)  # each move's time: the game's (``bots.limits.move_time``)
     out(f"Initial Board:\n{referee_board_text(session.state.blue, session.state.orange)}\n")
     try:
-        write_file(folder / MOVE_FILE, "")
+        write_whole(folder / MOVE_FILE, "")
     except FileTrouble as exc:
         raise ProtocolError(f"cannot start the game: {exc}") from None
     course, reason, broken = _referee_moves(session, players, out)

@@ -1,10 +1,11 @@
 """A side played by an external CS4341 program through the course's file protocol.
 
 The arcade acts as the referee for that one program: it writes the other side's last move to
-``move_file`` (empty when the program plays blue and moves first), creates ``NAME.go``, waits up
-to the time limit for ``move_file`` to change, reads the answer 100 ms later, and checks it. An
-invalid answer (named with its reason), a silent program or a move under another name forfeits
-the game, as the course's referee would rule.
+``move_file`` (empty when the program plays blue and moves first) whole, by replacing the file
+(``write_whole``: a program that reads it at any moment never finds it emptied by a write under
+way), creates ``NAME.go``, waits up to the time limit for ``move_file`` to change, reads the
+answer 100 ms later, and checks it. An invalid answer (named with its reason), a silent program
+or a move under another name forfeits the game, as the course's referee would rule.
 
 The program's name and directory come from the environment, because course programs usually
 carry their name inside them: ``ARCADE_OTHELLO_PROGRAM`` (default ``opponent``) and
@@ -153,13 +154,6 @@ def read_file(path: Path, limit: int = MAX_FILE) -> str:
         return b"".join(chunks).decode("utf-8")
     except UnicodeDecodeError:
         raise FileTrouble(f"{path.name} holds bytes that are not UTF-8 text") from None
-
-
-def write_file(path: Path, text: str) -> None:
-    """Write ``text`` to protocol file ``path`` in one open-write-close, never through a symbolic
-    link (a program cannot make us write elsewhere); ``FileTrouble`` if it cannot be done."""
-    with _folder_of(path, "write") as folder:
-        _write_at(folder, path, text)
 
 
 def _write_at(folder: int, path: Path, text: str) -> None:
@@ -359,7 +353,7 @@ class ExternalProgramBot(Bot):
         if not self.started:
             self._start()
         self.side = state.to_move
-        write_file(moves_file, self.our_last_move(state))
+        write_whole(moves_file, self.our_last_move(state))
         limit = move_time(self.game, ctx.time_limit)
         before = file_signature(moves_file)
         ctx.report(printable(f"waiting for {self.name} ({self.folder}/{self.name}.go)"))
@@ -409,7 +403,7 @@ class ExternalProgramBot(Bot):
             with suppress(FileTrouble):
                 line = self.our_last_move(state)
                 if line:
-                    write_file(self.folder / "move_file", line)
+                    write_whole(self.folder / "move_file", line)
             self.finish(state)
         elif result.winner is not None:
             # the other side forfeited (in the app: a bot that failed): the program wins

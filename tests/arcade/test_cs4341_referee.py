@@ -317,6 +317,72 @@ def test_player_waits_for_end_game_to_be_written_not_just_created(tmp_path):
     assert code == 0 and "opp WINS! me LOSES! Time out!" in lines and "" not in lines
 
 
+def test_the_player_waits_out_a_move_file_emptied_by_a_write_under_way(tmp_path):
+    """A referee that writes ``move_file`` by truncating it first (the course's ``open(..., 'w')``)
+    shows it empty for a moment; a player that looked at its ``.go`` just before sees that empty
+    file on what seems its turn. It waits for the line (at load 10 it once stopped instead)."""
+    game = Othello()
+    state = game.initial_state()
+    opening = game.legal_moves(state)[0]
+    (tmp_path / "move_file").write_text(move_line("opp", opening))
+    (tmp_path / "me.go").touch()
+    thread, box, lines = player_in_thread(tmp_path)
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "move_file").read_text().startswith("me "):
+        assert thread.is_alive() and time.monotonic() < deadline, lines
+        time.sleep(0.005)
+    ours = last_line((tmp_path / "move_file").read_text()).split()
+    state = game.play(game.play(state, opening), check_move(game.play(state, opening), *ours).move)
+    (tmp_path / "move_file").write_text("")  # the write under way, with our .go still there
+    time.sleep(0.3)  # sixty of the player's looks
+    assert thread.is_alive() and (tmp_path / "move_file").read_text() == "", lines
+    (tmp_path / "move_file").write_text(move_line("opp", game.legal_moves(state)[0]))
+    while not (tmp_path / "move_file").read_text().startswith("me "):
+        assert thread.is_alive() and time.monotonic() < deadline, lines
+        time.sleep(0.005)
+    (tmp_path / "end_game").write_text("Match TIED!")
+    thread.join(60)
+    assert box["code"] == 0 and "Match TIED!" in lines, lines
+
+
+def test_the_arcade_never_shows_a_program_an_emptied_move_file(tmp_path):
+    """Whatever moment a program reads ``move_file`` during a game against the arcade, it finds a
+    whole line (after the first), never the empty file of a write under way: a reader that looks
+    without pause through a whole game."""
+    from arcade.match import play_out
+    from bots.base import FunctionBot
+    from bots.othello import greedy
+    from bots.othello.cs4341_program import ExternalProgramBot
+
+    game = Othello(time_limit=60)
+    program = ExternalProgramBot(game, name="me", directory=tmp_path, poll=0.002, read_delay=0.002)
+    thread, box, lines = player_in_thread(tmp_path)
+    seen, done = {"reads": 0, "empty": 0}, threading.Event()
+
+    def spy():
+        while not done.is_set():
+            try:
+                text = (tmp_path / "move_file").read_text()
+            except FileNotFoundError:
+                continue
+            if text.strip():
+                seen["reads"] += 1
+            elif seen["reads"]:
+                seen["empty"] += 1
+
+    watcher = threading.Thread(target=spy)
+    watcher.start()
+    try:
+        outcome = play_out(game, (FunctionBot(game, greedy), program), random.Random(3),
+                           (random.Random(3), random.Random(4)))
+    finally:
+        done.set()
+        watcher.join()
+        thread.join(60)
+    assert outcome.forfeit is None and outcome.state.over, lines
+    assert seen["reads"] > 100 and seen["empty"] == 0, seen
+
+
 def test_end_game_is_written_whole(tmp_path):
     from bots.othello.cs4341_program import write_whole
 
@@ -721,14 +787,14 @@ def test_the_player_command_exits_1_with_the_reason_and_no_traceback(tmp_path, h
 
 
 def test_writing_a_protocol_file_never_follows_a_symbolic_link(tmp_path):
-    from bots.othello.cs4341_program import FileTrouble, touch, write_file, write_whole
+    from bots.othello.cs4341_program import FileTrouble, touch, write_whole
 
     victim = tmp_path / "victim"
     victim.write_text("precious")
     for name in ("move_file", ".end_game.part", "me.go", "link", ".link.part"):
         (tmp_path / name).symlink_to(victim)
-    with pytest.raises(FileTrouble, match="move_file is a symbolic link, not followed"):
-        write_file(tmp_path / "move_file", "me E 3")
+    write_whole(tmp_path / "move_file", "arcade E 3")  # the arcade's move: the link is replaced
+    assert not (tmp_path / "move_file").is_symlink() and (tmp_path / "move_file").read_text() == "arcade E 3"
     write_whole(tmp_path / "end_game", "Match TIED!")  # its part file's link is removed, not followed
     assert (tmp_path / "end_game").read_text() == "Match TIED!"
     write_whole(tmp_path / "link", "me E 3")  # a player's move: the link itself is replaced

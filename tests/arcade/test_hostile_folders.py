@@ -414,9 +414,10 @@ def test_a_users_deps_swapped_after_its_look_binds_the_checked_folder_and_no_des
 
 def test_a_protocol_file_made_a_hard_link_mid_game_is_never_written_or_touched(tmp_path):
     """A program that makes ``move_file`` or its ``.go`` a second name of the instructor's file
-    between two moves: the arcade refuses to change it (a write would truncate that file, a
-    touch renew its times) and says so in one line."""
-    from bots.othello.cs4341_program import FileTrouble, touch, write_file
+    between two moves: the arcade's move replaces the name ``move_file`` (the other name's file
+    keeps its text and times), and a ``.go`` that is a hard link is refused (a touch would renew
+    that file's times), said in one line."""
+    from bots.othello.cs4341_program import FileTrouble, touch, write_whole
 
     canary = tmp_path / "grades.txt"
     canary.write_text(SECRET)
@@ -425,8 +426,8 @@ def test_a_protocol_file_made_a_hard_link_mid_game_is_never_written_or_touched(t
     for name in ("move_file", "student.go"):
         os.link(canary, folder / name)
     before = os.stat(canary)
-    with pytest.raises(FileTrouble, match=r"^move_file is a hard link \(a file with another name too\), not changed$"):
-        write_file(folder / "move_file", "arcade E 3")
+    write_whole(folder / "move_file", "arcade E 3")
+    assert (folder / "move_file").read_text() == "arcade E 3" and os.stat(folder / "move_file").st_nlink == 1
     with pytest.raises(FileTrouble, match=r"^student.go is a hard link"):
         touch(folder / "student.go")
     after = os.stat(canary)
