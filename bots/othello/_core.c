@@ -42,6 +42,7 @@ typedef uint64_t u64;
 #define MAX_PLY 128
 #define CHECK_EVERY 4096
 #define MAX_FEATURES 64
+#define TT_FIRST (1 << 16) /* the midgame table's first size, in entries */
 #define FULL 0xFFFFFFFFFFFFFFFFULL
 
 static inline int popcount(u64 x) { return __builtin_popcountll(x); }
@@ -178,6 +179,8 @@ static const int PRIOR[64] = {
     100, -20, 10, 5, 5, 10, -20, 100,
 };
 static int PRIOR_DIV10[64]; /* Python's PRIOR[sq] // 10 (floor) */
+static u64 PRIOR_GROUPS[64]; /* the squares of each PRIOR value, the highest value first */
+static int PRIOR_GROUP_COUNT;
 static u64 QUADRANT_OF[64];
 static int QUADRANT_ID[64];
 
@@ -209,6 +212,19 @@ static void init_tables(void)
                 QUADRANT_ID[sq] = 1 << q;
                 break;
             }
+    }
+    PRIOR_GROUP_COUNT = 0;
+    for (u64 left = FULL; left;) { /* the highest value left, and every square of it */
+        int top = lowest(left);
+        for (u64 b = left; b; b &= b - 1)
+            if (PRIOR[lowest(b)] > PRIOR[top])
+                top = lowest(b);
+        u64 group = 0;
+        for (u64 b = left; b; b &= b - 1)
+            if (PRIOR[lowest(b)] == PRIOR[top])
+                group |= 1ULL << lowest(b);
+        PRIOR_GROUPS[PRIOR_GROUP_COUNT++] = group;
+        left &= ~group;
     }
     for (int b = 0; b < 256; b++) {
         u64 x = 0;
@@ -326,6 +342,11 @@ typedef struct {
 
 enum { CLOCK_PYTHON, CLOCK_MONO, CLOCK_CPU };
 
+/* A node's pattern indices, as its mover sees it (mine) and as the other side does (theirs). */
+typedef struct {
+    int32_t mine[MAX_FEATURES], theirs[MAX_FEATURES];
+} Features;
+
 typedef struct {
     PyObject_HEAD
     /* evaluation */
@@ -351,6 +372,7 @@ typedef struct {
     uint32_t et_gen;
     /* ordering */
     int killers[MAX_PLY][2];
+    Features feat[MAX_PLY + 2]; /* by ply: the path's pattern indices (set_features, child_features) */
     long long history[65];
     /* counters and time */
     long long nodes, check_at;
@@ -424,7 +446,21 @@ static void check(Core *e)
         longjmp(e->stop, 1);
 }
 
-static int evaluate(const Core *e, u64 p, u64 o)
+/* idx[f] += digit * the square's power in feature f, for every square of bits and every feature
+ * it is in: a pattern index's digits are 0 empty, 1 the mover's disc, 2 the other's. */
+static inline void add_squares(const Core *e, int32_t *idx, u64 bits, int digit)
+{
+    while (bits) {
+        int sq = lowest(bits);
+        bits &= bits - 1;
+        for (int k = 0; k < e->sq_count[sq]; k++)
+            idx[e->sq_feat[sq][k]] += digit * e->sq_pow[sq][k];
+    }
+}
+
+/* The learned evaluation of (p, o) for the mover, its pattern indices given (patterns.py's
+ * evaluate, whose indices it computes from the discs: evaluate below). */
+static int evaluate_indexed(const Core *e, u64 p, u64 o, const int32_t *idx)
 {
     u64 mp = get_moves(p, o), mo = get_moves(o, p);
     if (!mp && !mo)
@@ -436,22 +472,6 @@ static int evaluate(const Core *e, u64 p, u64 o)
     if (stage > e->stages - 1)
         stage = e->stages - 1;
     const int16_t *w = e->weights + (size_t)stage * e->stage_size;
-    int32_t idx[MAX_FEATURES];
-    memcpy(idx, e->feat_offset, sizeof(int32_t) * e->nfeat);
-    u64 b = p;
-    while (b) {
-        int sq = lowest(b);
-        b &= b - 1;
-        for (int k = 0; k < e->sq_count[sq]; k++)
-            idx[e->sq_feat[sq][k]] += e->sq_pow[sq][k];
-    }
-    b = o;
-    while (b) {
-        int sq = lowest(b);
-        b &= b - 1;
-        for (int k = 0; k < e->sq_count[sq]; k++)
-            idx[e->sq_feat[sq][k]] += 2 * e->sq_pow[sq][k];
-    }
     int v = w[e->mob_off + popcount(mp)] + w[e->omob_off + popcount(mo)] + w[e->par_off + (n & 1)];
     for (int f = 0; f < e->nfeat; f++)
         v += w[idx[f]];
@@ -460,6 +480,58 @@ static int evaluate(const Core *e, u64 p, u64 o)
     if (v < -HEURISTIC_MAX)
         return -HEURISTIC_MAX;
     return v;
+}
+
+static int evaluate(const Core *e, u64 p, u64 o)
+{
+    int32_t idx[MAX_FEATURES];
+    memcpy(idx, e->feat_offset, sizeof(int32_t) * e->nfeat);
+    add_squares(e, idx, p, 1);
+    add_squares(e, idx, o, 2);
+    return evaluate_indexed(e, p, o, idx);
+}
+
+/* -- the pattern indices along the search path ------------------------------------------------- */
+
+/* The midgame search keeps each node's pattern indices (e->feat[ply]) and makes a child's from its
+ * parent's and the squares the move changed, instead of from all the discs at every evaluation:
+ * mine, the indices as the mover sees the position (what evaluate reads); theirs, as the other
+ * side sees it (the digits 1 and 2 swapped), which become the child's mine. The values are
+ * evaluate's, to the unit (the parity tests compare whole trees with the Python engine's). */
+static void set_features(Core *e, int ply, u64 p, u64 o)
+{
+    Features *f = &e->feat[ply];
+    memcpy(f->mine, e->feat_offset, sizeof(int32_t) * e->nfeat);
+    memcpy(f->theirs, e->feat_offset, sizeof(int32_t) * e->nfeat);
+    add_squares(e, f->mine, p, 1);
+    add_squares(e, f->mine, o, 2);
+    add_squares(e, f->theirs, p, 2);
+    add_squares(e, f->theirs, o, 1);
+}
+
+/* Into idx, the mover's indices after the parent at ply plays sq flipping flipped (the child's
+ * mine): the parent's theirs with the new disc and the flipped ones now the other side's (2). */
+static inline void child_mine(const Core *e, int ply, int sq, u64 flipped, int32_t *idx)
+{
+    memcpy(idx, e->feat[ply].theirs, sizeof(int32_t) * e->nfeat);
+    add_squares(e, idx, 1ULL << sq, 2);
+    add_squares(e, idx, flipped, 1); /* 1 (the child's mover's) -> 2 */
+}
+
+/* e->feat[ply + 1]: the node at ply after sq flipping flipped, or after a pass (sq PASS). */
+static void child_features(Core *e, int ply, int sq, u64 flipped)
+{
+    Features *child = &e->feat[ply + 1];
+    const Features *parent = &e->feat[ply];
+    if (sq == PASS) {
+        memcpy(child->mine, parent->theirs, sizeof(int32_t) * e->nfeat);
+        memcpy(child->theirs, parent->mine, sizeof(int32_t) * e->nfeat);
+        return;
+    }
+    child_mine(e, ply, sq, flipped, child->mine);
+    memcpy(child->theirs, parent->mine, sizeof(int32_t) * e->nfeat);
+    add_squares(e, child->theirs, 1ULL << sq, 1);
+    add_squares(e, child->theirs, flipped, -1); /* 2 (the parent's opponent's) -> 1 */
 }
 
 static inline u64 hash_pair(u64 p, u64 o)
@@ -494,10 +566,37 @@ static void tt_clear(Core *e)
     }
 }
 
+/* Double the midgame table, this generation's entries moved over: the table starts small and
+ * grows as it fills (half full at most), so a short search touches little memory. 0 when there
+ * is no memory for it (the table is then cleared early: the one way the tree can differ from
+ * the Python engine's). */
+static int tt_grow(Core *e)
+{
+    u64 cap = (e->tt_mask + 1) * 2;
+    TTEntry *table = calloc(cap, sizeof(TTEntry));
+    if (table == NULL)
+        return 0;
+    for (u64 i = 0; i <= e->tt_mask; i++) {
+        const TTEntry *t = &e->tt[i];
+        if (t->gen != e->tt_gen)
+            continue;
+        u64 j = hash_pair(t->p, t->o) & (cap - 1);
+        while (table[j].gen == e->tt_gen)
+            j = (j + 1) & (cap - 1);
+        table[j] = *t;
+    }
+    free(e->tt);
+    e->tt = table;
+    e->tt_mask = cap - 1;
+    return 1;
+}
+
 static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int move)
 {
     if (e->tt_count >= e->tt_limit)
         tt_clear(e);
+    else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1 && !tt_grow(e))
+        tt_clear(e); /* never at full size: it holds twice tt_limit */
     u64 i = hash_pair(p, o) & e->tt_mask;
     for (;;) {
         TTEntry *t = &e->tt[i];
@@ -614,6 +713,7 @@ static int child_value(Core *e, Children *cs, u64 p, u64 o, int sq, int alpha, i
         int known = (int)(cs->known >> sq & 1);
         return -solve(e, c.p, c.o, -beta, -alpha, s->empties, 0, known ? cs->replies[sq] : 0, known);
     }
+    child_features(e, s->ply - 1, sq, c.o ^ p ^ (1ULL << sq));
     return -negamax(e, c.p, c.o, s->depth, -beta, -alpha, s->ply, 0);
 }
 
@@ -688,19 +788,15 @@ static void ordered(Core *e, u64 p, u64 o, u64 moves, int depth, int ply, int tt
     sort_keyed(keys, cs->sq, n);
 }
 
-/* Engine._frontier's order: best squares first, the killer first of all. */
+/* Engine._frontier's order: best squares first (PRIOR descending, then by square: the order its
+ * sort gives, read group by group without a sort), the killer first of all. */
 static int frontier_order(Core *e, u64 moves, int ply, int *sqs)
 {
-    long long keys[64];
     int n = 0;
-    while (moves) {
-        int sq = lowest(moves);
-        moves &= moves - 1;
-        keys[n] = -PRIOR[sq];
-        sqs[n++] = sq;
-    }
+    for (int g = 0; g < PRIOR_GROUP_COUNT; g++)
+        for (u64 b = moves & PRIOR_GROUPS[g]; b; b &= b - 1)
+            sqs[n++] = lowest(b);
     if (n > 1) {
-        sort_keyed(keys, sqs, n);
         int k0 = e->killers[ply][0];
         for (int i = 1; i < n; i++)
             if (sqs[i] == k0) {
@@ -728,9 +824,12 @@ static int frontier(Core *e, u64 p, u64 o, u64 moves, int beta, int ply)
     int sqs[64];
     int n = frontier_order(e, moves, ply, sqs);
     int best = -INF, count = 0;
+    int32_t idx[MAX_FEATURES];
     for (int i = 0; i < n; i++) {
-        Board c = play(p, o, sqs[i]);
-        int value = -evaluate(e, c.p, c.o);
+        u64 f = flips(p, o, sqs[i]);
+        Board c = after(p, o, sqs[i], f);
+        child_mine(e, ply, sqs[i], f, idx);
+        int value = -evaluate_indexed(e, c.p, c.o, idx);
         count++;
         if (value > best) {
             best = value;
@@ -803,11 +902,12 @@ static int negamax(Core *e, u64 p, u64 o, int depth, int alpha, int beta, int pl
     if (e->nodes >= e->check_at)
         check(e);
     if (depth <= 0)
-        return evaluate(e, p, o);
+        return evaluate_indexed(e, p, o, e->feat[ply].mine);
     u64 moves = get_moves(p, o);
     if (!moves) {
         if (passed || !get_moves(o, p))
             return utility(p, o);
+        child_features(e, ply, PASS, 0);
         return -negamax(e, o, p, depth, -beta, -alpha, ply + 1, 1);
     }
     if (depth == 1)
@@ -1246,8 +1346,8 @@ static int set_probcut(Core *self, PyObject *probcut)
 static int make_tables(Core *self, long tt_limit, int et_bits)
 {
     u64 cap = 1;
-    while (cap < (u64)tt_limit * 2)
-        cap <<= 1;
+    while (cap < (u64)tt_limit * 2 && cap < TT_FIRST)
+        cap <<= 1; /* grows to twice tt_limit as it fills (tt_grow) */
     free(self->tt);
     self->tt = calloc(cap, sizeof(TTEntry));
     self->tt_mask = cap - 1;
@@ -1427,6 +1527,7 @@ static void root_search(Core *e, Root *r)
     Step step = {0, r->depth - 1, 1, 0};
     Best best = {-INF, r->move, r->alpha};
     e->has_partial = 0;
+    set_features(e, 0, r->p, r->o);
     search_children(e, r->p, r->o, &r->cs, 0, r->cs.n, r->beta, &step, &best, r->scores);
     r->best = best.best;
     r->move = best.move;
