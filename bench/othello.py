@@ -30,7 +30,7 @@ defaults). The perft, speed, depth, endgame and limits sections measure each eng
 - versus: the learned evaluation against the hand one, both the same engine at --match-limit
   seconds a move (or the hand one at a fixed --hand-depth); or, with --engine compiled
   --against-engine python, the compiled core against the Python engine, both with the learned
-  evaluation; colour-balanced, the points with their standard error (not in the default run).
+  evaluation; with --against-core SO, the opponent on another commit's build of the core; colour-balanced, the points with their standard error (not in the default run).
 
 Wall-clock figures depend on the load: the script prints the CPU time beside the wall time where
 they can differ (the machine is shared). With --cpu the bot's time limit is counted in CPU
@@ -140,6 +140,7 @@ CLOCK = time.perf_counter  # --cpu: time.process_time, the time limit counted in
 EVALUATION = "default"  # --evaluation: the bot's own, "hand" or "learned" (speed, depth, match)
 PROBCUT = True  # --no-probcut: the learned evaluation without its Multi-ProbCut calibration
 PROBCUT_T = None  # --probcut-t: versus: another ProbCut confidence than the engine's
+AGAINST_CORE = None  # --against-core: versus: the opponent's compiled core, another commit's build
 
 
 def evaluator(kind: str | None = None):
@@ -392,6 +393,8 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
     other = f"learned ({against_weights or 'patterns.bin'})" if against_weights or against_engine else "hand evaluation"
     if against_engine:
         other += f" on the {against_engine} engine"
+    if AGAINST_CORE is not None:
+        other += f" built from {AGAINST_CORE.__file__}"
     against = f"{other} at depth {hand_depth} (any time)" if hand_depth else f"{other} at {limit:g} s"
     mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
     if engine:
@@ -417,7 +420,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             else:
                 hand = AlphaBetaBot(game, limit, evaluator=opponent_evaluator())
                 hand.clock = CLOCK
-            on_engine(hand, against_engine)
+            on_engine(hand, against_engine, AGAINST_CORE)
             bots = (learned, hand) if side == 0 else (hand, learned)
             rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
@@ -454,9 +457,12 @@ def engine_for(kind: str, evaluator, **options):
     return Engine(evaluator, **options)
 
 
-def on_engine(bot: AlphaBetaBot, kind: str | None) -> None:
-    """Put ``bot`` on the engine of ``kind`` (None: leave the bot's own)."""
-    if kind:
+def on_engine(bot: AlphaBetaBot, kind: str | None, build=None) -> None:
+    """Put ``bot`` on the engine of ``kind`` (None: leave the bot's own); ``build``: the compiled
+    core of another commit (``--against-core``)."""
+    if build is not None:
+        bot.engine = compiled.CompiledEngine(bot.engine.evaluator, build=build)
+    elif kind:
         bot.engine = engine_for(kind, bot.engine.evaluator)
 
 
@@ -514,6 +520,9 @@ def main() -> None:
                         help="versus and match: the learned side's engine (default: the bot's own)")
     parser.add_argument("--against-engine", choices=("compiled", "python"), default=None,
                         help="versus: the opponent is the learned evaluation (or --against-weights) on this engine")
+    parser.add_argument("--against-core", default=None, metavar="SO",
+                        help="versus: the opponent's compiled core is this build of _core.c (a _core*.so built "
+                             "from another commit, e.g. in a git worktree), with --against-engine compiled")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--evaluation", choices=("default", "hand", "learned"), default="default",
@@ -525,7 +534,9 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
-    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T, ENGINES, MATCH_ENGINE
+    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T, ENGINES, MATCH_ENGINE, AGAINST_CORE
+    if args.against_core:
+        AGAINST_CORE = compiled.load_build(args.against_core)
     ENGINES = (args.engines.split(",") if args.engines
                else ["compiled", "python"] if compiled.available() else ["python"])
     MATCH_ENGINE = args.engine

@@ -47,6 +47,23 @@ _WEIGHTS: dict[int, tuple[list, bytes]] = {}
 """Per stages object (kept alive with it): the weights as int16 bytes for the core."""
 
 
+def load_build(path: str):
+    """The compiled core built at ``path`` (a ``_core*.so`` of another commit), loaded beside this
+    one and set up as this one is, for ``CompiledEngine(build=...)``."""
+    import importlib.machinery
+    import importlib.util
+
+    if not str(path).endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+        raise ImportError(f"{path} is not an extension module of this Python")
+    loader = importlib.machinery.ExtensionFileLoader("_core", str(path))  # its init function's name
+    spec = importlib.util.spec_from_file_location("_core", path, loader=loader)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.set_edge_table(bytes(EDGE_STABLE))
+    module.set_timeout(Timeout)
+    return module
+
+
 def available() -> bool:
     """The extension was built and imports."""
     return _core is not None
@@ -99,9 +116,13 @@ class CompiledEngine(Engine):
     parallel: bool = False
     endgame_table_bits: int = 21
     """The endgame bounds table: 2 ** bits entries of 24 bytes (48 MB at 21), filled as used."""
+    build: object = None
+    """The extension module to search with (``load_build``: another commit's core, for the
+    bench's equal-time matches between builds); ``None``: this one."""
 
     def __post_init__(self) -> None:
-        if _core is None:
+        module = self.build or _core
+        if module is None:
             raise RuntimeError("the compiled Othello core is not built")
         if not isinstance(self.evaluator, patterns.PatternEvaluator):
             raise TypeError("the compiled core evaluates only with a PatternEvaluator's weights")
@@ -110,7 +131,7 @@ class CompiledEngine(Engine):
             raise TypeError("these pattern weights do not fit the compiled core (int16, the shipped layout)")
         super().__post_init__()
         self.parallel = False  # the helpers are Python processes: slower than the core alone
-        self.core = _core.Core(blob, patterns.STAGES, patterns.STAGE_SIZE, _INSTANCES,
+        self.core = module.Core(blob, patterns.STAGES, patterns.STAGE_SIZE, _INSTANCES,
                                patterns.OFFSETS["mobility"], patterns.OFFSETS["opponent mobility"],
                                patterns.OFFSETS["parity"], self.probcut, self.tt_limit, self.endgame_table_bits)
         self.evaluate = self.core.evaluate

@@ -238,6 +238,19 @@ def test_the_core_lets_other_threads_run_while_it_searches(core):
     assert steps > 10_000
 
 
+def test_another_build_of_the_core_loads_beside_this_one_and_searches_the_same(core):
+    """``load_build`` (the bench's ``--against-core``: an equal-time match between two commits'
+    cores) gives a module of its own whose engines search as this build's do."""
+    other = compiled.load_build(compiled._core.__file__)
+    assert other is not compiled._core
+    p, o = stage_positions(1, seed=4)[6]
+    a = compiled.CompiledEngine(PatternEvaluator()).search(p, o, float("inf"), max_depth=6)
+    b = compiled.CompiledEngine(PatternEvaluator(), build=other).search(p, o, float("inf"), max_depth=6)
+    assert (b.score, b.move, b.nodes, b.line) == (a.score, a.move, a.nodes, a.line)
+    with pytest.raises(ImportError):
+        compiled.load_build(__file__)
+
+
 def test_bad_arguments_are_errors_not_crashes(core):
     engine = compiled.CompiledEngine(PatternEvaluator())
     p, o = midgame()
