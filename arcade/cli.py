@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arcade: error: {clean(exc, cap=4 * 1024, multiline=True)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # a run's own words (its secret seed: commands.common.interrupted)
-        print(f"arcade: {exc or 'interrupted'}", file=sys.stderr)
+        print(f"arcade: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (arcade bots hog | head): nothing more to say
         import os

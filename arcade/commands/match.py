@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from arcade.commands.common import (
     plain_console,
@@ -68,11 +69,24 @@ def play(game, entries, seed: int, secret: bool, limits, log, args):
                              on_game=lambda record: progress.advance(task), log=log)
     except RecordError as exc:
         raise UsageError(stopped(f"the match stopped: {exc}", seed, secret)) from None
-    except KeyboardInterrupt:
-        raise interrupted(seed, secret, "match", args.record) from None
     finally:
         if log is not None:
             log.close()
+
+
+def open_record(args, game, seed: int, limits):
+    """The match's ``--record`` log (its header holds the seed), or ``None`` without one."""
+    if not args.record:
+        return None
+    from arcade.records.log import RecordLog
+    from arcade.records.schema import RecordError
+
+    header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
+              "games": args.games, "seed": seed, "limits": limits.as_json()}
+    try:
+        return RecordLog(args.record, header, repair=args.repair)
+    except RecordError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,19 +101,18 @@ def run(args: argparse.Namespace) -> int:
     players = (args.bot_a, args.bot_b)
     limits = contained(players, limits_of(args))  # built once, the sandbox settled
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
-    log = None
-    if args.record:
-        from arcade.records.log import RecordLog
-        from arcade.records.schema import RecordError
-
-        header = {"kind": "match", "game": game.id, "options": dict(game.settings), "bots": [args.bot_a, args.bot_b],
-                  "games": args.games, "seed": seed, "limits": limits.as_json()}
+    try:  # from here on, Ctrl+C says the seed (and the record, once it holds it)
+        log = open_record(args, game, seed, limits)
         try:
-            log = RecordLog(args.record, header, repair=args.repair)
-        except RecordError as exc:
-            raise UsageError(str(exc)) from None
-    entries = tuple(admit_bots(game, players, limits))  # run_match closes them
-    summary = play(game, entries, seed, secret, limits, log, args)
+            entries = tuple(admit_bots(game, players, limits))  # run_match closes them
+        except BaseException:
+            if log is not None:
+                log.close()
+            raise
+        summary = play(game, entries, seed, secret, limits, log, args)
+    except KeyboardInterrupt:
+        raise interrupted(seed, secret, "match", args.record if args.record and Path(args.record).exists()
+                          else None) from None
     if args.json:
         print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0

@@ -117,15 +117,19 @@ def run(args) -> int:
         check_output(args.csv, "--csv")  # before any game: a directory, /dev/full, no right to write
     limits = contained(args.bots, limits, required=True)  # file bots run contained, or --sandbox none
     seed, secret = seed_of(args)  # resuming a record: the seed it was made with
-    entries = admit_bots(game, args.bots, limits)  # every file bot loaded, in the sandbox the games use
-    for entry in entries:
-        entry.close()
-    try:
-        result = play(game, planned, limits, seed, args)
-    except UsageError as exc:
-        raise UsageError(stopped(exc, seed, secret, "tournament")) from None
+    try:  # from here on, Ctrl+C says the seed (and the record, once it holds it)
+        entries = admit_bots(game, args.bots, limits)  # every file bot loaded, in the sandbox the games use
+        for entry in entries:
+            entry.close()
+        try:
+            result = play(game, planned, limits, seed, args)
+        except UsageError as exc:
+            raise UsageError(stopped(exc, seed, secret, "tournament")) from None
     except KeyboardInterrupt:
-        raise interrupted(seed, secret, "tournament", args.record) from None
+        from pathlib import Path
+
+        raise interrupted(seed, secret, "tournament", args.record if args.record and Path(args.record).exists()
+                          else None) from None
     if result.from_record:
         print(f"arcade: {resumed_text(args.record, result.from_record, planned.total)}", file=sys.stderr)
     if args.json:

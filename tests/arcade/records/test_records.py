@@ -372,6 +372,32 @@ def test_a_tournament_killed_with_sigkill_leaves_no_process_behind(tmp_path):
 
 
 @pytest.mark.parametrize("run", ["match", "tournament"])
+def test_ctrl_c_at_any_moment_after_the_record_holds_the_seed_says_it(tmp_path, run):
+    """Ctrl+C once the record's header (and its secret seed) is written but before a game is
+    played (the bots still being admitted) says the seed too: the record alone cannot replay the
+    run without it. (Once only ``arcade: interrupted`` was said there, and an interrupt without
+    any words said ``arcade: `` and nothing.)"""
+    import signal
+    import time
+
+    record = tmp_path / "r.jsonl"
+    bots = ["greedy", "alphabeta-0.1s"] if run == "match" else ["greedy", "random", "alphabeta-0.1s"]
+    process = subprocess.Popen([*CLI, run, "othello", *bots, "--games", "40", "--record", str(record),
+                                *(["--jobs", "1"] if run == "tournament" else [])],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (record.exists() and record.read_text().endswith("\n")):
+        time.sleep(0.002)
+    assert process.poll() is None, "the run ended before it could be interrupted"
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    seed = json.loads(record.read_text().splitlines()[0])["seed"]
+    assert f"arcade: interrupted; secret seed {seed}: replay this {run} with --seed {seed}" in err, err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("run", ["match", "tournament"])
 def test_ctrl_c_says_the_secret_seed_and_how_to_go_on(tmp_path, run):
     """Interrupted (Ctrl+C: SIGINT), a run with a secret seed says it, and how to resume its
     record: the games so far cannot be replayed or resumed without it."""
@@ -386,9 +412,10 @@ def test_ctrl_c_says_the_secret_seed_and_how_to_go_on(tmp_path, run):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not record.exists() or len(record.read_text().splitlines()) < 2):
         time.sleep(0.1)
+    assert process.poll() is None, "the run ended before it could be interrupted"
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
-    assert process.returncode == 130
+    assert process.returncode == 130, err
     seed = json.loads(record.read_text().splitlines()[0])["seed"]
     assert f"arcade: interrupted; secret seed {seed}: replay this {run} with --seed {seed}" in err
     assert f"run it again with --record {record} to go on" in err and "Traceback" not in err
