@@ -18,6 +18,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from arcade.files import write_whole
 from bots.limits import SANDBOXES
 
 APP_DIR = "contest-arcade"
@@ -97,9 +98,7 @@ def save(data: dict[str, Any]) -> str | None:
     check()
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temporary = folder / (FILE + ".tmp")
-        temporary.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-        temporary.replace(folder / FILE)
+        write_whole(folder / FILE, json.dumps(data, indent=1, sort_keys=True))
     except OSError as exc:
         return f"cannot write {folder / FILE}: {exc.strerror or exc}"
     return None

@@ -23,7 +23,6 @@ ONE_AT_A_TIME = frozenset({
     "arcade/test_cs4341_referee.py",  # the referee's time limits (0.1 s and up) and player processes
     "bots/othello/test_parallel_solve.py",  # the solver's process pool, a deadline
     "arcade/records/test_records.py",  # command-line tournaments in processes, a Dask cluster
-    "architecture/test_readme.py",  # the README's commands, each in a process for a few seconds
     "arcade/contest/test_submit.py",  # submissions probed in the sandbox against their 100 ms limit
     "arcade/contest/test_run.py",  # contest runs in processes, killed, and their file bots' 100 ms limit
     "arcade/contest/test_watch.py",  # run --watch in a process while submissions arrive
@@ -35,7 +34,8 @@ ONE_AT_A_TIME = frozenset({
     "arcade/test_hostile_folders.py",  # hostile folders through match, tournament, install, R, submit: processes
 })
 """Test files (their paths under tests/) whose tests start processes against a clock or a memory
-cap. The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);
+cap (not the README's commands, tests/architecture/test_readme.py: each runs for its budget and
+passes slow or fast, so they share the workers). The suite runs in parallel (pytest-xdist, ``-n auto --dist loadgroup`` in pyproject.toml);
 these files' tests go to one worker, one at a time, so that two of them never compete for the
 machine."""
 

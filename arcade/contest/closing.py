@@ -12,6 +12,7 @@ from typing import Callable
 from arcade.contest import store
 from arcade.contest.config import Config, ContestError, secret_seed
 from arcade.contest.db import Database
+from arcade.files import write_whole
 
 RESULT = "closing.json"
 
@@ -38,7 +39,7 @@ def run_closing(folder: Path, config: Config, limits, jobs: int, say: Callable[[
     rows = [{**s.as_json(), "team": teams[s.bot]} for s in result.standings]
     for row in rows:
         row.pop("bot")
-    (Path(folder) / RESULT).write_text(json.dumps({"stage": config.closing, "standings": rows}, indent=1) + "\n")
+    write_whole(Path(folder) / RESULT, json.dumps({"stage": config.closing, "standings": rows}, indent=1) + "\n")
     say(f"closing stage ({config.closing}) played: {rows[0]['team']} first")
     return rows
 

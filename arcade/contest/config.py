@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from arcade.files import write_whole
 from bots.limits import DEFAULT_MEMORY_MIB, SANDBOXES, Limits
 
 CONFIG = "contest.toml"
@@ -248,7 +249,7 @@ def create(folder: str | os.PathLike, config: Config) -> Config:
         fd = os.open(folder / SECRET, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         with os.fdopen(fd, "w") as handle:
             print(secret(), file=handle)
-        (folder / CONFIG).write_text(dumps(config), encoding="utf-8")
+        write_whole(folder / CONFIG, dumps(config))
         for sub in ("submissions", "records", "inbox"):
             (folder / sub).mkdir(exist_ok=True)
     except FileExistsError:

@@ -21,6 +21,7 @@ from typing import Callable
 from arcade.contest import store
 from arcade.contest.config import Config
 from arcade.contest.db import Database, Submission
+from arcade.files import write_whole
 
 AGAIN = 200
 """Positions asked a second time, in another order, to tell a function of the scores."""
@@ -68,9 +69,8 @@ def table_of(folder: Path, config: Config, limits, sub: Submission, say: Callabl
     got = ask_all(game, store.spec_of(folder, sub.digest, sub.entry), limits, int(sub.digest[:15], 16))
     if isinstance(got, str):
         say(f"{sub.team}: scored by sampled games ({got})")
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(json.dumps({"team": sub.team, "table": None if isinstance(got, str) else got,
-                                "why": got if isinstance(got, str) else ""}))
+    write_whole(path, json.dumps({"team": sub.team, "table": None if isinstance(got, str) else got,
+                                  "why": got if isinstance(got, str) else ""}))
     return None if isinstance(got, str) else got
 
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from arcade.files import write_whole
 from arcade.web import render as pages
 from arcade.web.model import Site, SiteGame, slug
 
@@ -126,21 +126,6 @@ class Writer:
             {"version": self.version, "pages": self.pages, "games": self.games}, separators=(",", ":")).encode())
 
 
-def write_whole(target: Path, data: bytes) -> None:
-    """``data`` into ``target``, written beside it and renamed over it."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".part-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def publish(site: Site, out: str | os.PathLike) -> Report:
