@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from arcade.catalog import load  # noqa: E402
 from arcade.match import play_out  # noqa: E402
 from arcade.seeds import match_rngs  # noqa: E402
-from bots.external import sandbox  # noqa: E402
+from bots.external import cgroups, sandbox  # noqa: E402
 from bots.base import BotEntry, random_move  # noqa: E402
 from bots.external import file_entry  # noqa: E402
 from bots.external.freezer import Freezer  # noqa: E402
@@ -81,9 +81,9 @@ def run(game_id: str, spec: str, label: str, mode: str, method: str, games: int)
 
 
 def methods() -> list[tuple[str, object]]:
-    """(name, what ``sandbox._freezer_root`` gives) for each way this machine offers."""
+    """(name, what ``cgroups._freezer_root`` gives) for each way this machine offers."""
     found = []
-    root = sandbox._freezer_root()
+    root = cgroups._freezer_root()
     if root is not None:
         found.append((f"cgroup-v{2 if root[1] else 1}", root))
         v1 = Path("/sys/fs/cgroup/freezer")
@@ -104,7 +104,7 @@ def main() -> None:
     if problem:
         print(f"(no bwrap figures: {problem})")
     for name, root in methods():
-        sandbox._freezer_root = lambda root=root: root
+        cgroups._freezer_root = lambda root=root: root
         for mode in ("none",) + (() if problem else ("bwrap",)):
             run("dfootball", GOOD, "good", mode, name, games)
             run("toothpicks", BURNER, "burner", mode, name, games)

@@ -279,7 +279,7 @@ def containment_text(specs, mode: str, memory: int | None) -> str | None:
     """A line on how the file bots among ``specs`` would run in ``mode`` (``auto`` and ``bwrap``:
     in the sandbox, as a tournament runs them; ``none``: not contained) and how their memory cap
     of ``memory`` bytes holds (``memory_mode``); ``None`` without file bots (``--plan``)."""
-    from bots.external import memory_text, sandbox
+    from bots.external import cgroups, memory_text, sandbox
     from bots.external.specs import is_file_spec
 
     if not any(map(is_file_spec, specs)):
@@ -289,5 +289,5 @@ def containment_text(specs, mode: str, memory: int | None) -> str | None:
     problem = sandbox.bwrap_problem() if mode == "bwrap" else None
     if problem is not None:
         where = f"need the bwrap sandbox, which cannot run here ({problem})"
-    cap = f"{memory_text(memory)}, {sandbox.memory_mode(mode)}" if memory else "no cap"
+    cap = f"{memory_text(memory)}, {cgroups.memory_mode(mode)}" if memory else "no cap"
     return f"file bots: {where}; memory: {cap}"

@@ -23,7 +23,8 @@ from bots.base import BotEntry
 from bots.limits import Limits
 from bots.external import is_file_spec
 from bots.registry import UnknownBot, admit, bots_for, contain
-from bots.external.sandbox import SandboxUnavailable, memory_mode
+from bots.external.cgroups import memory_mode
+from bots.external.sandbox import SandboxUnavailable
 from games.base import Game, OptionError
 
 FILE = "file"

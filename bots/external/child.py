@@ -167,12 +167,16 @@ class Child:
         return handler(request) is not False
 
     def on_load(self, request: Load) -> None:
-        set_caps(request.memory, request.processes)
         self.fn = None
-        try:
+        try:  # the arcade's own code for the game, loaded before the caps: they are the bot's
             from bots.adapters import adapter_for
 
             self.adapter = adapter_for(request.game)
+        except BaseException as exc:  # noqa: BLE001 - an unknown game: said as a load failure
+            self.reply(Failed(f"{type(exc).__name__}: {exc}"))
+            return
+        set_caps(request.memory, request.processes)
+        try:
             fn = load_function(Path(request.path), request.function, self.adapter, request.package)
         except BaseException as exc:  # noqa: BLE001 - any failure to load is reported
             try:
@@ -258,6 +262,12 @@ def serve(child: Child, source: BinaryIO) -> None:
             return
 
 
+WATCHDOG_STACK = 256 << 10
+"""The stack of the process's one thread of its own (``watch_parent``): 256 KiB, not the usual
+8 MiB of address space, which ``RLIMIT_AS`` (the bot's cap, a third of it where it is split)
+would count as the bot's."""
+
+
 def watch_parent() -> None:
     """End the process when the arcade dies without killing it (SIGKILL, a crash). The arcade's
     pid is ``argv[2]``: 0 in the sandbox, where the parent is bwrap's, which dies with the arcade."""
@@ -270,7 +280,9 @@ def watch_parent() -> None:
 
     if os.getppid() != parent:
         os._exit(70)
+    threading.stack_size(WATCHDOG_STACK)  # its stack is address space the bot's cap counts
     threading.Thread(target=watchdog, daemon=True).start()
+    threading.stack_size(0)  # the bot's own threads get the usual
 
 
 def child_main() -> None:

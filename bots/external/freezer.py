@@ -7,7 +7,7 @@ them go on just before the next request, before the arcade's clock for that move
 ways, the first that works here:
 
 ``cgroup``
-    The bot's cgroup's freezer (``sandbox.BotCgroup``: root only, cgroup v2's
+    The bot's cgroup's freezer (``cgroups.BotCgroup``: root only, cgroup v2's
     ``cgroup.freeze`` or v1's ``freezer``). Every process the bot ever started is in it and none
     can leave it; nothing the bot does changes that.
 ``signals``
@@ -29,7 +29,7 @@ import signal
 import time
 from pathlib import Path
 
-from bots.external.sandbox import BotCgroup
+from bots.external.cgroups import BotCgroup
 
 STOP_WAIT = 0.5
 """Seconds ``stop_all`` goes on looking for running processes at most."""

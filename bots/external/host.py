@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from bots.external import sandbox
+from bots.external import cgroups
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
@@ -54,12 +54,12 @@ def memory_at_load(limit: int | None, name: str, sign: str = "", split: bool = F
 
 def cap_text(limit: int | None, split: bool = False) -> str:
     """The memory cap in words: ``160 MiB``, or where it is split over the bot's processes
-    (``sandbox.process_caps``) ``53 MiB a process, 160 MiB over 3`` (the share rounded down)."""
+    (``cgroups.process_caps``) ``53 MiB a process, 160 MiB over 3`` (the share rounded down)."""
     if not split or not limit:
         return memory_text(limit or 0)
-    share = limit // sandbox.SPLIT
+    share = limit // cgroups.SPLIT
     share -= share % (1 << 20) if share >= 1 << 20 else 0
-    return f"{memory_text(share)} a process, {memory_text(limit)} over {sandbox.SPLIT}"
+    return f"{memory_text(share)} a process, {memory_text(limit)} over {cgroups.SPLIT}"
 
 
 LOG_LOOK = 8192
@@ -138,7 +138,7 @@ class Host:
         self.transport = self.connect(launch)
         self.lines = Lines()
         bwrap = launch.sandbox == "bwrap"
-        memory, processes = sandbox.process_caps(self.memory, bwrap, getattr(self.transport, "cgroup", None))
+        memory, processes = cgroups.process_caps(self.memory, bwrap, getattr(self.transport, "cgroup", None))
         self.split = memory != self.memory
         reply = self.exchange(
             Load(path=f"/bot/{launch.path.name}" if bwrap else str(launch.path), function=launch.function,

@@ -80,7 +80,7 @@ def clean(text: str) -> str:
 
 def log_header(path: Path, function: str, game_id: str, sandbox: str, memory: str = "") -> str:
     """The arcade's line that opens a process's part of the log: when, which bot, whether
-    contained, and how its memory cap holds (``sandbox.memory_mode``'s words)."""
+    contained, and how its memory cap holds (``cgroups.memory_mode``'s words)."""
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     contained = "in the bwrap sandbox" if sandbox == "bwrap" else "NOT contained (no sandbox)"
     held = f" · memory: {memory}" if memory else ""

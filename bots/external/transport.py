@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
 
-from bots.external import sandbox
+from bots.external import cgroups, sandbox, seccomp
 from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.wire import Message, Reply, Request, decode, encode
 from bots.external.rlang import R_CHILD_CODE, is_r_file
-from bots.external.sandbox import BotCgroup
+from bots.external.cgroups import BotCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
 """The arcade's root folder (``games`` and ``bots`` are imported from it)."""
@@ -167,10 +167,10 @@ class ProcessTransport:
         else:
             sandbox.hide_arcade()
             argv = [sys.executable, "-u", "-c", code, str(ROOT), str(os.getpid())]
-            cwd, env = str(launch.path.parent), None
+            cwd, env = str(launch.path.parent), {**os.environ, "MALLOC_ARENA_MAX": "1"}  # as in the sandbox
         self.cgroup: BotCgroup | None = BotCgroup(memory=launch.memory)  # processes and memory: one budget
         self.log = LogPump(launch.log, log_header(launch.path, launch.function, launch.game_id, launch.sandbox,
-                                                  sandbox.memory_mode(launch.sandbox, self.cgroup)
+                                                  cgroups.memory_mode(launch.sandbox, self.cgroup)
                                                   if launch.memory else "no cap"))
         self.answers, answers_end = answer_channel()
         self.arrived: float | None = None
@@ -183,7 +183,7 @@ class ProcessTransport:
                 cgroup.join()
             sandbox.set_limits(sandbox.SPLIT_OPEN_FILES if split else sandbox.OPEN_FILES)
             if not bwrap:  # bwrap loads the filter itself (--seccomp)
-                sandbox.install_seccomp()
+                seccomp.install_seccomp()
 
         staged = self.staged
         try:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from arcade.catalog import load
-from bots.external import sandbox
+from bots.external import cgroups, sandbox
 from bots.base import Context
 from bots.external import file_entry
 from bots.external.freezer import Freezer, tree
@@ -50,8 +50,8 @@ def need(mode: str, method: str, monkeypatch) -> None:
             raise RuntimeError(f"ARCADE_REQUIRE_SANDBOX is set and the sandbox cannot run: {PROBLEM}")
         pytest.skip(f"the bwrap sandbox cannot run here: {PROBLEM}")
     if method == "signals":
-        monkeypatch.setattr(sandbox, "_freezer_root", lambda: None)
-    elif sandbox._freezer_root() is None:
+        monkeypatch.setattr(cgroups, "_freezer_root", lambda: None)
+    elif cgroups._freezer_root() is None:
         pytest.skip("no freezer cgroup can be made here (the arcade is not root, or no cgroup freezer)")
 
 
@@ -205,7 +205,7 @@ def test_an_honest_rival_does_not_lose_on_time_to_a_burner(monkeypatch):
     """``arcade match`` of the burner with 40 spinners and a rival that thinks 20 ms a move, under
     400 ms a move: the spinners are frozen on the rival's time, so it does not forfeit (were they
     not, it would take 40 times as long on one core). The burner may lose on its own time."""
-    need("bwrap", "cgroup" if sandbox._freezer_root() is not None else "signals", monkeypatch)
+    need("bwrap", "cgroup" if cgroups._freezer_root() is not None else "signals", monkeypatch)
     monkeypatch.undo()
     done = subprocess.run(
         [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "match", "toothpicks",
@@ -229,6 +229,6 @@ def test_the_cgroups_of_dead_arcades_are_swept(tmp_path):
         if not name.endswith("new"):
             os.utime(tmp_path / name, (old, old))
     (tmp_path / f"bot-{dead.pid}-busy" / "cgroup.procs").write_text("")  # not empty: rmdir fails
-    sandbox._sweep(tmp_path)
+    cgroups._sweep(tmp_path)
     assert {p.name for p in tmp_path.iterdir()} == {f"bot-{dead.pid}-busy", f"bot-{dead.pid}-new",
                                                      f"bot-{os.getpid()}-mine"}

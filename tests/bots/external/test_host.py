@@ -81,15 +81,15 @@ def test_a_move_goes_out_as_the_adapters_request_and_comes_back_a_move():
 
 def test_the_bwrap_sandbox_loads_the_file_from_bot_and_caps_processes():
     """No memory cgroup holds a test's transport: in the sandbox the cap is split over
-    ``sandbox.SPLIT`` processes (``RLIMIT_NPROC`` counts bwrap's first process too)."""
-    from bots.external import sandbox
+    ``cgroups.SPLIT`` processes (``RLIMIT_NPROC`` counts bwrap's first process too)."""
+    from bots.external import cgroups
 
     bench = Bench(answering(Moved(1)))
     bench.source.limits = bench.source.limits.with_sandbox("bwrap")
     bench.ask()
     assert bench.transports[0].sent[0] == Load(path=f"/bot/{GOOD.name}", function="good", game="toothpicks",
                                                memory=DEFAULT_MEMORY // 3, processes=4)
-    assert sandbox.SPLIT == 3
+    assert cgroups.SPLIT == 3
 
 
 def test_a_memory_cgroup_gives_each_process_the_whole_cap_and_a_split_cap_is_said():
@@ -97,14 +97,14 @@ def test_a_memory_cgroup_gives_each_process_the_whole_cap_and_a_split_cap_is_sai
     sandbox's process count; without one, a memory forfeit names the share a process."""
     from types import SimpleNamespace
 
-    from bots.external import sandbox
+    from bots.external import cgroups
     from bots.external.host import cap_text
 
     held = SimpleNamespace(memory=Path("/sys/fs/cgroup/x"))
-    assert sandbox.process_caps(160 << 20, True, held) == (160 << 20, sandbox.PROCESSES)
-    assert sandbox.process_caps(160 << 20, True, SimpleNamespace(memory=None)) == ((160 << 20) // 3, 4)
-    assert sandbox.process_caps(160 << 20, False, None) == (160 << 20, None)  # none: nothing counts them
-    assert sandbox.process_caps(None, True, None) == (None, sandbox.PROCESSES)
+    assert cgroups.process_caps(160 << 20, True, held) == (160 << 20, cgroups.PROCESSES)
+    assert cgroups.process_caps(160 << 20, True, SimpleNamespace(memory=None)) == ((160 << 20) // 3, 4)
+    assert cgroups.process_caps(160 << 20, False, None) == (160 << 20, None)  # none: nothing counts them
+    assert cgroups.process_caps(None, True, None) == (None, cgroups.PROCESSES)
     assert cap_text(150 << 20, split=True) == "50 MiB a process, 150 MiB over 3"
     assert cap_text(150 << 20) == "150 MiB"
 

@@ -3,7 +3,7 @@
 
 As root, these tests run the arcade as a real user (``nobody``, in a private mount namespace
 where the root-only folder holding the Python runtime is reachable, ``as_user``): once with no
-cgroup of its own, where the sandbox splits the cap over ``sandbox.SPLIT`` processes, and once
+cgroup of its own, where the sandbox splits the cap over ``cgroups.SPLIT`` processes, and once
 in a cgroup delegated to it (as systemd delegates ``user@UID.service``: folders and
 ``cgroup.procs`` chowned to the user, on cgroup v2 with ``memory`` and ``pids`` given to the
 children), where one memory and one pids cgroup hold all of a bot's processes. Run as a user,
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.external import sandbox
+from bots.external import cgroups, sandbox
 from tests.paths import ROOT, TESTS
 
 HOG = TESTS / "hostile_bots" / "hog" / "hog.py"
@@ -162,8 +163,8 @@ def run_hog(name: str, tmp: Path, cgroups: list[Path] = (), tops: list[Path] = (
         peak = max(peak, cgroups_held(tops) if tops else held_by_bots(proc.pid))
         time.sleep(0.02)
     out, err = proc.communicate()
-    assert proc.returncode == 0, err
     log = "".join(path.read_text(errors="replace") for path in logs.glob("hog*.log"))
+    assert proc.returncode == 0, f"{err}\nthe hog's log:\n{log[-3000:]}"
     return json.loads(out), peak, log
 
 
@@ -175,6 +176,20 @@ def tmp():
         os.chown(folder, USER, USER)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@ROOT_ONLY
+def test_a_split_cap_leaves_a_bot_most_of_its_share(tmp):
+    """Where the cap is split (53 MiB of address space a process), a bot's process starts its
+    student's code well under its share: one malloc arena (``MALLOC_ARENA_MAX``: a thread's own
+    arena is 64 MiB of address space), a small stack for the process's watchdog thread, the
+    arcade's code for the game loaded before the caps. A bot holding 24 MiB plays on (it once
+    forfeited at its first allocation: its process held over 90 MiB of address space before the
+    bot's first line ran)."""
+    result, _peak, log = run_hog("share", tmp)
+    assert result["forfeits"][0] == 0 and sum(result["wins"]) == 1, (result, log)
+    size = int(re.search(r"VmSize (\d+) kB", log).group(1)) << 10
+    assert size <= CAP // 3, (size >> 20, log)
 
 
 @ROOT_ONLY
@@ -220,7 +235,7 @@ def test_a_users_bot_in_a_delegated_cgroup_shares_one_budget(tmp, name):
         finally:
             watch.kill()
         seen = set(watch.communicate()[0].split())
-        assert seen == {str(sandbox.PROCESSES)}, seen  # the bots' pids cgroups, while they ran
+        assert seen == {str(cgroups.PROCESSES)}, seen  # the bots' pids cgroups, while they ran
         assert result["forfeits"] == [1, 0], result
         assert result["forfeit_reasons"][0] == {
             "Player 1 strategy exceeded the memory cap (160 MiB, all of its processes together)": 1}
@@ -235,12 +250,12 @@ def test_a_users_bot_in_a_delegated_cgroup_shares_one_budget(tmp, name):
 def test_a_users_mode_is_the_machines():
     """Run as a user (CI's runner), the mode is the one this machine gives: a delegated cgroup
     where systemd (or whoever) gave one, else the split cap; as root, root's cgroups."""
-    mode = sandbox.memory_mode("bwrap")
+    mode = cgroups.memory_mode("bwrap")
     if os.geteuid() == 0:
         assert mode.startswith("one budget (cgroup v") or mode.startswith("split:")
         return
-    found = sandbox._memory_root()
+    found = cgroups.memory_root()
     assert mode == (f"one budget (delegated cgroup v{2 if found[1] else 1})" if found else
                     "split: 3 processes × 1/3 of the cap (no memory cgroup)")
-    assert sandbox.memory_mode("none").startswith("one budget" if found else "per process")
+    assert cgroups.memory_mode("none").startswith("one budget" if found else "per process")
 

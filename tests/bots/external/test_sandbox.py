@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.external import sandbox
+from bots.external import cgroups, sandbox, seccomp
 from tests.paths import ROOT, TESTS
 
 HOSTILE = TESTS / "hostile_bots"
@@ -137,7 +137,8 @@ def test_spying_sees_no_process_no_secret_no_other_bot(logs):
     assert "LEAK" not in line and line.startswith("processes=[] victim_files=[]")
     assert "SECRET_TOKEN" not in line and "instructor-token" not in log_of(logs, "spy").read_text()
     env = eval(line.split(" env=", 1)[1])  # the sandbox's environment: nothing of the arcade's
-    assert set(env) <= {"PATH", "HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "PWD", "LANG", "LC_CTYPE"}
+    assert set(env) <= {"PATH", "HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONNOUSERSITE", "MALLOC_ARENA_MAX", "PWD", "LANG",
+                        "LC_CTYPE"}
     assert result["forfeits"] == [0, 0]
 
 
@@ -169,7 +170,7 @@ def test_daemons_and_fork_bombs_die_with_the_bot(logs):
     assert processes_with(MARK) == []
     result, _ = match(attack("fork_bomb"), VICTIM, games=1)
     started = max(int(line.removeprefix("started=")) for line in reports(logs, "fork_bomb"))
-    assert started < sandbox.PROCESSES  # the process cap held
+    assert started < cgroups.PROCESSES  # the process cap held
     time.sleep(0.5)
     assert processes_with(str(ATTACKS)) == []  # the bot's processes, its forks included, are gone
 
@@ -395,10 +396,10 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
         (bot,) = [pid for pid in tree if Path(f"/proc/{pid}/exe").resolve() == Path(sys.executable).resolve()]
         limits = {line[:26].strip(): line[26:].split()[:2]
                   for line in Path(f"/proc/{bot}/limits").read_text().splitlines()[1:]}
-        memory, processes = sandbox.process_caps(DEFAULT_MEMORY, True, host.transport.cgroup)
+        memory, processes = cgroups.process_caps(DEFAULT_MEMORY, True, host.transport.cgroup)
         held = host.transport.cgroup.memory is not None  # one budget: each process the cap, else a share
-        assert (memory, processes) == ((DEFAULT_MEMORY, sandbox.PROCESSES) if held
-                                       else (DEFAULT_MEMORY // sandbox.SPLIT, sandbox.SPLIT + 1))
+        assert (memory, processes) == ((DEFAULT_MEMORY, cgroups.PROCESSES) if held
+                                       else (DEFAULT_MEMORY // cgroups.SPLIT, cgroups.SPLIT + 1))
         assert limits["Max processes"] == [str(processes)] * 2
         assert limits["Max cpu time"][0] == str(sandbox.CPU_SECONDS)
         open_files = sandbox.OPEN_FILES if held else sandbox.SPLIT_OPEN_FILES
@@ -413,9 +414,9 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
         cgroup = host.transport.cgroup.path if host.transport.cgroup is not None else None
         if cgroup is not None:  # root, where cgroups can be made
             assert cgroup.name in Path(f"/proc/{bot}/cgroup").read_text()
-            assert (cgroup / "pids.max").read_text().strip() == str(sandbox.PROCESSES)
+            assert (cgroup / "pids.max").read_text().strip() == str(cgroups.PROCESSES)
         elif os.geteuid() == 0:
-            assert sandbox._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
+            assert cgroups._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
     finally:
         entry.close()
     assert cgroup is None or not cgroup.exists()  # removed once the bot's namespace died, not left behind
@@ -526,7 +527,7 @@ def who(request, monkeypatch) -> str:
 def test_tracing_or_reading_another_process_fails(logs, mode):
     """``ptrace`` (attach, seize), ``process_vm_readv`` and ``kcmp`` on the bot's parent (bwrap's
     reaper; without the sandbox, the arcade itself) fail with EPERM: the seccomp filter
-    (``sandbox.seccomp_program``, bwrap's ``--seccomp``, or loaded on an unsandboxed bot)."""
+    (``seccomp.seccomp_program``, bwrap's ``--seccomp``, or loaded on an unsandboxed bot)."""
     result, _ = match(attack("trace"), VICTIM, "--time-limit", "20", games=1, sandbox_mode=mode)
     (line,) = set(reports(logs, "trace"))
     got = eval(line.removeprefix("got="))
@@ -538,14 +539,14 @@ def test_the_filter_is_the_machines_and_refuses_other_architectures():
     import struct
 
     for machine, arch in (("x86_64", 0xC000003E), ("aarch64", 0xC00000B7)):
-        program = sandbox.seccomp_program(machine)
+        program = seccomp.seccomp_program(machine)
         entries = [struct.unpack("=HBBI", program[at:at + 8]) for at in range(0, len(program), 8)]
         assert entries[1] == (0x15, 1, 0, arch) and entries[2][3] == entries[-1][3] == 0x00050000 | 1
         compared = [value for code, _jt, _jf, value in entries[4:-2]]
-        assert len(compared) == len(sandbox.DENIED_CALLS) + (machine == "x86_64")
+        assert len(compared) == len(seccomp.DENIED_CALLS) + (machine == "x86_64")
         for at, (code, jt, jf, _value) in enumerate(entries[4:-2], 4):
             assert at + 1 + jt == len(entries) - 1 and jf == 0  # every match: the last entry, EPERM
-    assert sandbox.seccomp_program("sparc") is None
+    assert seccomp.seccomp_program("sparc") is None
 
 
 def test_the_bot_sees_no_host_path_and_a_private_umask_loads(logs):
@@ -616,7 +617,7 @@ def test_all_of_a_bots_processes_share_one_memory_budget(logs, mode, name):
     counted together (its memory cgroup), holding at most 1.25x the cap meanwhile; the arcade
     and the other bot play on. Where no memory cgroup can be made (a user without one), the
     mode says the cap is per process."""
-    mode_here = sandbox.memory_mode()
+    mode_here = cgroups.memory_mode()
     if os.geteuid() != 0:  # a user's ways: tests/bots/external/test_memory_modes.py
         assert mode_here.startswith(("one budget (delegated cgroup v", "split:"))
         return

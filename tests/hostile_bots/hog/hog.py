@@ -70,3 +70,14 @@ def memfds(left):
         HELD.append(_memfds(240))
         time.sleep(3)
     return 1
+
+
+def share(left):
+    """No hog: a bot that uses 24 MiB in its own process, under half of its 53 MiB share of a split
+    160 MiB cap, and prints its address space then (``VmSize``, in kB) to its log."""
+    if not HELD:
+        _touch(24)
+        with open("/proc/self/status") as status:
+            size = next(line.split()[1] for line in status if line.startswith("VmSize"))
+        print(f"VmSize {size} kB", flush=True)
+    return 1
