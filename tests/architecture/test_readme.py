@@ -18,7 +18,7 @@ import pytest
 from tests.paths import ROOT
 
 CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
-BUDGET = 15.0
+BUDGET = 10.0
 """Seconds a command runs before it is stopped (a 200-game match need not finish to show it runs)."""
 
 PLACEHOLDERS = ("…", "HOST", " DIR")
