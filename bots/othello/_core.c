@@ -482,12 +482,18 @@ static int evaluate_indexed(const Core *e, u64 p, u64 o, const int32_t *idx)
     return v;
 }
 
-static int evaluate(const Core *e, u64 p, u64 o)
+/* Into idx, the pattern indices of (p, o) as p's side sees it, from every disc. */
+static void indices_of(const Core *e, u64 p, u64 o, int32_t *idx)
 {
-    int32_t idx[MAX_FEATURES];
     memcpy(idx, e->feat_offset, sizeof(int32_t) * e->nfeat);
     add_squares(e, idx, p, 1);
     add_squares(e, idx, o, 2);
+}
+
+static int evaluate(const Core *e, u64 p, u64 o)
+{
+    int32_t idx[MAX_FEATURES];
+    indices_of(e, p, o, idx);
     return evaluate_indexed(e, p, o, idx);
 }
 
@@ -500,13 +506,8 @@ static int evaluate(const Core *e, u64 p, u64 o)
  * evaluate's, to the unit (the parity tests compare whole trees with the Python engine's). */
 static void set_features(Core *e, int ply, u64 p, u64 o)
 {
-    Features *f = &e->feat[ply];
-    memcpy(f->mine, e->feat_offset, sizeof(int32_t) * e->nfeat);
-    memcpy(f->theirs, e->feat_offset, sizeof(int32_t) * e->nfeat);
-    add_squares(e, f->mine, p, 1);
-    add_squares(e, f->mine, o, 2);
-    add_squares(e, f->theirs, p, 2);
-    add_squares(e, f->theirs, o, 1);
+    indices_of(e, p, o, e->feat[ply].mine);
+    indices_of(e, o, p, e->feat[ply].theirs);
 }
 
 /* Into idx, the mover's indices after the parent at ply plays sq flipping flipped (the child's
