@@ -100,8 +100,11 @@ class Interrupted(KeyboardInterrupt):
 
 def interrupted(seed: int, secret: bool, run: str, record: str | None) -> Interrupted:
     """The ``Interrupted`` of a ``run`` stopped by Ctrl+C: with a secret seed, the seed (lost
-    otherwise: the games so far cannot be replayed without it); with a record, how to go on."""
-    resume = f"; run it again with --record {record} to go on" if record else ""
+    otherwise: the games so far cannot be replayed without it); with a record (once it exists: a
+    run stopped before it was made has none), how to go on."""
+    from pathlib import Path
+
+    resume = f"; run it again with --record {record} to go on" if record and Path(record).exists() else ""
     return Interrupted(stopped("interrupted", seed, secret, run) + resume)
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
 from arcade.commands.common import (
     plain_console,
@@ -111,8 +110,7 @@ def run(args: argparse.Namespace) -> int:
             raise
         summary = play(game, entries, seed, secret, limits, log, args)
     except KeyboardInterrupt:
-        raise interrupted(seed, secret, "match", args.record if args.record and Path(args.record).exists()
-                          else None) from None
+        raise interrupted(seed, secret, "match", args.record) from None
     if args.json:
         print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0

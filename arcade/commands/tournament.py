@@ -126,10 +126,7 @@ def run(args) -> int:
         except UsageError as exc:
             raise UsageError(stopped(exc, seed, secret, "tournament")) from None
     except KeyboardInterrupt:
-        from pathlib import Path
-
-        raise interrupted(seed, secret, "tournament", args.record if args.record and Path(args.record).exists()
-                          else None) from None
+        raise interrupted(seed, secret, "tournament", args.record) from None
     if result.from_record:
         print(f"arcade: {resumed_text(args.record, result.from_record, planned.total)}", file=sys.stderr)
     if args.json:
