@@ -40,6 +40,8 @@ seconds of its own process, which is what it would get from an unloaded core.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import random
 import statistics
@@ -375,12 +377,90 @@ def bench_evalcost(count: int, seconds: float) -> None:
     print(f"patterns cost {rows['patterns'] / rows['hand']:.1f}× the hand evaluation")
 
 
+PATTERNS_FILE = str(Path(__file__).resolve().parents[1] / "bots" / "othello" / "patterns.bin")
+
+
+def fingerprint(name: str) -> str:
+    """A file named by the first 12 hex digits of its SHA-256 (and its ProbCut file's, for weights);
+    a word that is not a file stays as it is."""
+    path = Path(name)
+    if not path.is_file():
+        return name
+    parts = [path, path.with_suffix(".probcut.json")] if path.suffix == ".bin" else [path]
+    return path.name + ":" + "+".join(hashlib.sha256(part.read_bytes()).hexdigest()[:12]
+                                      for part in parts if part.is_file())
+
+
+class Tally:
+    """A versus match's games: wins, draws, losses and disc margins, from the learned side's view.
+
+    With a ledger (``--ledger FILE``) every finished game is appended to FILE as one JSON line
+    carrying the match's description, and a game already there for the same description is not
+    played again but counted: a long match (64 games at 10 s a move are about 10 CPU-hours) can be
+    stopped and taken up again, and split over processes that share the file."""
+
+    def __init__(self, description: str, ledger: str | None) -> None:
+        self.description = description
+        self.ledger = Path(ledger) if ledger else None
+        self.games: dict[tuple[int, int], dict] = {}
+        if self.ledger and self.ledger.exists():
+            self._read()
+
+    def _read(self) -> None:
+        for number, line in enumerate(self.ledger.read_text().splitlines(), 1):
+            try:
+                game = json.loads(line)
+            except ValueError:
+                print(f"  {self.ledger}:{number}: not a finished game's line, left out", flush=True)
+                continue
+            if isinstance(game, dict) and game.get("match") == self.description:
+                self.games[(game["opening"], game["side"])] = game
+
+    def played(self, n: int, side: int) -> bool:
+        return (n, side) in self.games
+
+    def add(self, n: int, side: int, discs: int, seconds: float) -> None:
+        game = {"match": self.description, "opening": n, "side": side, "discs": discs,
+                "slowest": round(seconds, 3), "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+        self.games[(n, side)] = game
+        if self.ledger:
+            # one write of one line in append mode: processes sharing the ledger do not interleave
+            with open(self.ledger, "a") as handle:
+                handle.write(json.dumps(game) + "\n")
+
+    def counts(self, openings: range) -> tuple[int, int, int, list[int], float]:
+        mine = [self.games[(n, side)] for n in openings for side in (0, 1) if (n, side) in self.games]
+        discs = [game["discs"] for game in mine]
+        wins = sum(d > 0 for d in discs)
+        draws = sum(d == 0 for d in discs)
+        slowest = max((game["slowest"] for game in mine), default=0.0)
+        return wins, draws, len(discs) - wins - draws, discs, slowest
+
+    def report(self, openings: range, limit: float) -> None:
+        wins, draws, losses, discs, slowest = self.counts(openings)
+        games = wins + draws + losses
+        if not games:
+            print("no games played")
+            return
+        share = (wins + draws / 2) / games
+        # the spread: the standard error of the mean points a game (wins 1, draws 1/2, losses 0)
+        per_game = [1.0] * wins + [0.5] * draws + [0.0] * losses
+        error = statistics.stdev(per_game) / games ** 0.5 if games > 1 else 0.0
+        margin_error = statistics.stdev(discs) / games ** 0.5 if games > 1 else 0.0
+        missing = 2 * len(openings) - games
+        print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * share:.1f}% of points "
+              f"(± {100 * error:.1f} % standard error); mean disc margin {statistics.mean(discs):+.1f} "
+              f"(± {margin_error:.1f}); slowest move {slowest:.2f} s (limit {limit:g} s)"
+              + (f"; {missing} games of the range not played yet" if missing else ""))
+
+
 def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
                  weights: str | None = None, against_weights: str | None = None,
-                 engine: str | None = None, against_engine: str | None = None) -> None:
+                 engine: str | None = None, against_engine: str | None = None,
+                 ledger: str | None = None) -> None:
     """The learned evaluation (on ``engine``: compiled or python, default the bot's own) against
     the hand one, another weights file, or (``against_engine``) the same learned evaluation on
-    another engine."""
+    another engine; with ``ledger``, restartable (``Tally``)."""
     game = Othello()
 
     def opponent_evaluator():
@@ -389,6 +469,15 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
         if against_weights or against_engine:
             return PatternEvaluator(path=against_weights, probcut=PROBCUT)
         return HandEvaluator()
+
+    def side_bot(depth, make_evaluator, kind, build=None):
+        if depth:
+            bot = FixedDepthBot(game, depth, make_evaluator())
+        else:
+            bot = AlphaBetaBot(game, limit, evaluator=make_evaluator())
+            bot.clock = CLOCK
+        on_engine(bot, kind, build)
+        return bot
 
     other = f"learned ({against_weights or 'patterns.bin'})" if against_weights or against_engine else "hand evaluation"
     if against_engine:
@@ -399,53 +488,35 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
     mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
     if engine:
         mine += f" on the {engine} engine"
-    section(f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}: openings {openings.start}-{openings.stop - 1} × both colours")
-    points = 0.0
-    wins = draws = losses = 0
-    slowest = 0.0
-    discs = []
+    title = f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}"
+    section(f"{title}: openings {openings.start}-{openings.stop - 1} × both colours")
+    clock = "CPU" if CLOCK is time.process_time else "wall"
+    # the ledger's key: what decides the games, the files by their contents (paths may move)
+    files = [weights or PATTERNS_FILE, compiled._core.__file__ if compiled.available() else "python",
+             against_weights or (PATTERNS_FILE if against_engine else "hand"),
+             AGAINST_CORE.__file__ if AGAINST_CORE is not None else against_engine or "-"]
+    key = (f"{mine} vs {against_engine or 'own engine'} {'depth ' + str(hand_depth) if hand_depth else ''}; "
+           f"{clock} clock; probcut {PROBCUT} {PROBCUT_T}; " + " ".join(fingerprint(f) for f in files))
+    tally = Tally(key, ledger)
     for n in openings:
         start = opening(n, 6)
         for side in (0, 1):
-            if learned_depth:
-                learned = FixedDepthBot(game, learned_depth, PatternEvaluator(path=weights, probcut=PROBCUT))
-            else:
-                learned = AlphaBetaBot(game, limit, evaluator=PatternEvaluator(path=weights, probcut=PROBCUT))
-                learned.clock = CLOCK
-            on_engine(learned, engine)
+            if tally.played(n, side):
+                continue
+            learned = side_bot(learned_depth, lambda: PatternEvaluator(path=weights, probcut=PROBCUT), engine)
             if PROBCUT_T is not None:
                 learned.engine.probcut_t = PROBCUT_T
-            if hand_depth:
-                hand = FixedDepthBot(game, hand_depth, opponent_evaluator())
-            else:
-                hand = AlphaBetaBot(game, limit, evaluator=opponent_evaluator())
-                hand.clock = CLOCK
-            on_engine(hand, against_engine, AGAINST_CORE)
+            hand = side_bot(hand_depth, opponent_evaluator, against_engine, AGAINST_CORE)
             bots = (learned, hand) if side == 0 else (hand, learned)
             rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
-            slowest = max(slowest, outcome.move_seconds[side])
             nb, no = outcome.state.counts()
-            discs.append(nb - no if side == 0 else no - nb)
-            winner = outcome.result.winner
-            if winner is None:
-                draws += 1
-            elif winner == side:
-                wins += 1
-            else:
-                losses += 1
-            print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {discs[-1]:+d} discs "
+            margin = nb - no if side == 0 else no - nb
+            tally.add(n, side, margin, outcome.move_seconds[side])
+            wins, draws, losses, _, _ = tally.counts(openings)
+            print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {margin:+d} discs "
                   f"({wins}-{draws}-{losses} so far)", flush=True)
-    games = wins + draws + losses
-    points = wins + draws / 2
-    share = points / games
-    # the spread: the standard error of the mean points a game (wins 1, draws 1/2, losses 0)
-    per_game = [1.0] * wins + [0.5] * draws + [0.0] * losses
-    error = statistics.stdev(per_game) / games ** 0.5 if games > 1 else 0.0
-    margin_error = statistics.stdev(discs) / games ** 0.5 if games > 1 else 0.0
-    print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * share:.0f}% of points "
-          f"(± {100 * error:.0f} % standard error); mean disc margin {statistics.mean(discs):+.1f} "
-          f"(± {margin_error:.1f}); slowest move {slowest:.2f} s (limit {limit:g} s)")
+    tally.report(openings, limit)
 
 
 def engine_for(kind: str, evaluator, **options):
@@ -525,6 +596,9 @@ def main() -> None:
                              "from another commit, e.g. in a git worktree), with --against-engine compiled")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
+    parser.add_argument("--ledger", default=None, metavar="FILE",
+                        help="versus: append each finished game to FILE (JSON lines) and skip the games "
+                             "already there for the same match: a long match stopped and taken up again")
     parser.add_argument("--evaluation", choices=("default", "hand", "learned"), default="default",
                         help="speed, depth, match: the engine's evaluation (default: the alphabeta bot's own)")
     parser.add_argument("--no-probcut", action="store_true",
@@ -572,7 +646,7 @@ def main() -> None:
     if "versus" in chosen:
         bench_versus(range(args.first_opening, args.first_opening + args.openings), args.match_limit,
                      args.hand_depth or None, args.learned_depth or None, args.weights, args.against_weights,
-                     args.engine, args.against_engine)
+                     args.engine, args.against_engine, args.ledger)
 
 
 if __name__ == "__main__":
