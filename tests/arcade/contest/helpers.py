@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 from arcade import cli
+from tests.paths import ROOT
 
 CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
 
@@ -34,3 +40,37 @@ def bot(folder: Path, name: str) -> str:
 
 def arcade(*args: str) -> int:
     return cli.main(list(args))
+
+
+def records(folder: Path) -> dict[tuple, dict]:
+    """Every game line of the pairs' records, by pair and number, without its times."""
+    found = {}
+    for path in (folder / "records").glob("*--*.jsonl"):
+        for line in path.read_text().splitlines()[1:]:
+            game = json.loads(line)
+            key = (*game["pair"], game["number"])
+            assert key not in found, f"game {key} twice"
+            found[key] = {k: v for k, v in game.items() if k not in ("times", "max_move_seconds")}
+    return found
+
+
+def kill_9_then_finish(folder: Path, moments: tuple[int, ...], logs: Path, must_reach: bool = True) -> None:
+    """``arcade contest run FOLDER --jobs 2`` killed with SIGKILL (its whole process group) once
+    the records hold each of ``moments`` games (or once it ends, where ``must_reach`` is false: a
+    ladder's run may end between its rounds), then run to its end uninterrupted."""
+    env = {**os.environ, "ARCADE_BOT_LOGS": str(logs)}
+    for moment in moments:
+        process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--jobs", "2"], cwd=ROOT, env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            deadline = time.monotonic() + 120
+            while len(records(folder)) < moment and process.poll() is None:
+                assert time.monotonic() < deadline, f"no {moment} games in 120 s"
+                time.sleep(0.01)
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        assert len(records(folder)) >= moment or not must_reach
+    done = subprocess.run([*CLI, "contest", "run", str(folder)], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr

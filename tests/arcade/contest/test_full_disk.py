@@ -18,7 +18,7 @@ from arcade.contest.db import Database
 from arcade.contest.run import run
 from arcade.contest.submit import submit
 from tests.arcade.contest.helpers import arcade, bot
-from tests.arcade.contest.test_run import records
+from tests.arcade.contest.helpers import records
 from tests.paths import ROOT
 
 INSIDE = r"""

@@ -15,7 +15,7 @@ from arcade.contest.run import run
 from arcade.contest.submit import submit
 from games.hog_solver import evaluate
 from tests.arcade.contest.helpers import arcade
-from tests.arcade.contest.test_run import records
+from tests.arcade.contest.helpers import records
 
 GOAL = 20
 STRATEGIES = {

@@ -9,11 +9,7 @@ import csv
 import io
 import json
 import math
-import os
 import shutil
-import signal
-import subprocess
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,9 +23,7 @@ from arcade.contest.db import Database
 from arcade.contest.ladder import Meeting, Rating, Round
 from arcade.contest.run import run
 from arcade.contest.submit import submit
-from tests.arcade.contest.helpers import CLI, arcade, bot
-from tests.arcade.contest.test_run import records
-from tests.paths import ROOT
+from tests.arcade.contest.helpers import arcade, bot, kill_9_then_finish, records
 
 
 @pytest.fixture(autouse=True)
@@ -176,21 +170,7 @@ def test_kill_9_at_several_moments_then_resumed_is_the_uninterrupted_ladder(tmp_
     folder = season(tmp_path, teams, 8)
     whole = tmp_path / "whole"
     shutil.copytree(folder, whole)
-    env = {**os.environ, "ARCADE_BOT_LOGS": str(tmp_path / "logs")}
-    for moment in (1, 5, 10, 17):  # games in the records when the kill comes
-        process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--jobs", "2"], cwd=ROOT, env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 120
-            while len(records(folder)) < moment and process.poll() is None:
-                assert time.monotonic() < deadline, f"no {moment} games in 120 s"
-                time.sleep(0.01)
-        finally:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-    done = subprocess.run([*CLI, "contest", "run", str(folder)], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
+    kill_9_then_finish(folder, (1, 5, 10, 17), tmp_path / "logs", must_reach=False)
     run(whole, say=lambda line: None)
     assert len(records(whole)) >= 16 and records(folder) == records(whole)
     assert (folder / ladder.LOG).read_text() == (whole / ladder.LOG).read_text()

@@ -8,11 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -20,8 +16,7 @@ import pytest
 from arcade.contest.db import Database
 from arcade.contest.run import chunks, run
 from arcade.contest.submit import submit
-from tests.arcade.contest.helpers import CLI, arcade, bot
-from tests.paths import ROOT
+from tests.arcade.contest.helpers import arcade, bot, kill_9_then_finish, records
 
 
 @pytest.fixture(autouse=True)
@@ -39,18 +34,6 @@ def season(tmp_path: Path, teams: dict[str, str], games: int, *flags: str) -> Pa
         verdict = submit(folder, team, bot(tmp_path, name))
         assert verdict.accepted, verdict.line
     return folder
-
-
-def records(folder: Path) -> dict[tuple, dict]:
-    """Every game line of the pairs' records, by pair and number, without its times."""
-    found = {}
-    for path in (folder / "records").glob("*--*.jsonl"):
-        for line in path.read_text().splitlines()[1:]:
-            game = json.loads(line)
-            key = (*game["pair"], game["number"])
-            assert key not in found, f"game {key} twice"
-            found[key] = {k: v for k, v in game.items() if k not in ("times", "max_move_seconds")}
-    return found
 
 
 def board(folder: Path, capsys) -> dict:
@@ -95,22 +78,7 @@ def test_kill_9_at_several_moments_loses_nothing_and_plays_nothing_twice(tmp_pat
     folder = season(tmp_path, {"alice": "slow", "bob": "lucky", "carol": "middle"}, 16)
     whole = tmp_path / "whole"
     shutil.copytree(folder, whole)
-    env = {**os.environ, "ARCADE_BOT_LOGS": str(tmp_path / "logs")}
-    for moment in (1, 9, 20, 33):  # games in the records when the kill comes
-        process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--jobs", "2"], cwd=ROOT, env=env,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-        try:
-            deadline = time.monotonic() + 120
-            while len(records(folder)) < moment and process.poll() is None:
-                assert time.monotonic() < deadline, f"no {moment} games in 120 s"
-                time.sleep(0.01)
-        finally:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        assert len(records(folder)) >= moment
-    done = subprocess.run([*CLI, "contest", "run", str(folder)], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
+    kill_9_then_finish(folder, (1, 9, 20, 33), tmp_path / "logs")
     run(whole, say=lambda line: None)
     assert records(folder) == records(whole) and len(records(whole)) == 48
     assert board(folder, capsys)["standings"] == board(whole, capsys)["standings"]
