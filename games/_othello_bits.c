@@ -66,17 +66,27 @@ static u64 flips(u64 p, u64 o, int square)
     return all;
 }
 
+/* The two bitboards a call starts with, each a Python int taken modulo 2**64: 0, or -1 with the
+   error set. */
+static int bitboards(PyObject *const *args, u64 *p, u64 *o)
+{
+    *p = PyLong_AsUnsignedLongLongMask(args[0]);
+    if (*p == (u64)-1 && PyErr_Occurred())
+        return -1;
+    *o = PyLong_AsUnsignedLongLongMask(args[1]);
+    if (*o == (u64)-1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
 static PyObject *py_legal(PyObject *self, PyObject *const *args, Py_ssize_t n)
 {
     if (n != 2) {
         PyErr_SetString(PyExc_TypeError, "legal(p, o) takes two bitboards");
         return NULL;
     }
-    u64 p = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (p == (u64)-1 && PyErr_Occurred())
-        return NULL;
-    u64 o = PyLong_AsUnsignedLongLongMask(args[1]);
-    if (o == (u64)-1 && PyErr_Occurred())
+    u64 p, o;
+    if (bitboards(args, &p, &o) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(legal(p, o));
 }
@@ -87,11 +97,8 @@ static PyObject *py_flips(PyObject *self, PyObject *const *args, Py_ssize_t n)
         PyErr_SetString(PyExc_TypeError, "flips(p, o, square) takes two bitboards and a square");
         return NULL;
     }
-    u64 p = PyLong_AsUnsignedLongLongMask(args[0]);
-    if (p == (u64)-1 && PyErr_Occurred())
-        return NULL;
-    u64 o = PyLong_AsUnsignedLongLongMask(args[1]);
-    if (o == (u64)-1 && PyErr_Occurred())
+    u64 p, o;
+    if (bitboards(args, &p, &o) < 0)
         return NULL;
     long square = PyLong_AsLong(args[2]);
     if (square == -1 && PyErr_Occurred())
