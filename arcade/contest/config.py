@@ -246,9 +246,7 @@ def create(folder: str | os.PathLike, config: Config) -> Config:
         folder.mkdir(parents=True, exist_ok=True)
         if (folder / CONFIG).exists():
             raise ContestError(f"{folder} holds a contest already ({CONFIG})")
-        fd = os.open(folder / SECRET, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            print(secret(), file=handle)
+        write_whole(folder / SECRET, f"{secret()}\n", mode=0o600, exclusive=True)  # whole, and never over one
         write_whole(folder / CONFIG, dumps(config))
         for sub in ("submissions", "records", "inbox"):
             (folder / sub).mkdir(exist_ok=True)

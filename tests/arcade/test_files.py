@@ -60,6 +60,36 @@ def test_a_write_that_fails_leaves_the_old_file_and_nothing_beside_it(tmp_path, 
     assert target.read_text() == "old" and sorted(p.name for p in tmp_path.iterdir()) == ["contest.toml"]
 
 
+def test_an_exclusive_write_never_replaces_a_file_and_is_whole_when_it_lands(tmp_path):
+    target = tmp_path / "secret"
+    write_whole(target, "1234\n", mode=0o600, exclusive=True)
+    assert target.read_text() == "1234\n" and os.stat(target).st_mode & 0o777 == 0o600
+    for existing in (target, tmp_path / "link"):
+        if existing.name == "link":
+            existing.symlink_to(tmp_path / "elsewhere")  # a link, even a dangling one, is not written through
+        with pytest.raises(FileExistsError):
+            write_whole(existing, "5678\n", exclusive=True)
+    assert target.read_text() == "1234\n" and not (tmp_path / "elsewhere").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "secret"]
+
+    # writers racing for one name: exactly one lands, whole
+    racers = [threading.Thread(target=lambda n=n: _try_exclusive(tmp_path / "raced", f"{n}" * 5000)) for n in range(8)]
+    for thread in racers:
+        thread.start()
+    for thread in racers:
+        thread.join()
+    text = (tmp_path / "raced").read_text()
+    assert len(text) == 5000 and len(set(text)) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link", "raced", "secret"]
+
+
+def _try_exclusive(target, text):
+    try:
+        write_whole(target, text, exclusive=True)
+    except FileExistsError:
+        pass
+
+
 WRITERS = re.compile(r"\.write_text\(|\.write_bytes\(|open\([^)]*[\"'][wax]b?[\"']")
 ALLOWED = {
     "arcade/cli.py",  # stdout to /dev/null after a broken pipe
@@ -68,7 +98,6 @@ ALLOWED = {
     "arcade/web/serve.py",  # the served app's templates, in its own temporary folder before it starts
     "arcade/records/reader.py",  # a record opened to append (whole lines: records.log)
     "arcade/records/log.py",  # a damaged record's repair, written beside it and renamed over it
-    "arcade/contest/config.py",  # the contest's secret, created (O_EXCL) before anything reads it
 }
 
 

@@ -3,6 +3,7 @@ secret, every preset a valid contest, and the team-name rule refusing, never cle
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from datetime import datetime, timezone
@@ -55,6 +56,26 @@ def test_options_and_flags_override_the_preset_and_bad_ones_are_one_line(tmp_pat
     assert "unknown game" in err and "not an ISO time" in err and "Traceback" not in err
     assert arcade("contest", "submit", str(tmp_path / "nothing"), "a", "x.py") == 2
     assert "holds no contest" in capsys.readouterr().err
+
+
+def test_a_contests_secret_is_written_whole_private_and_never_over_a_file_or_a_link(tmp_path, capsys):
+    assert arcade("contest", "new", str(tmp_path / "c"), "--game", "hog") == 0
+    secret = tmp_path / "c" / "secret"
+    assert re.fullmatch(r"\d+\n", secret.read_text()) and os.stat(secret).st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["contest.toml", "inbox", "records", "secret",
+                                                                 "submissions"]  # no temporary file left
+    for planted in ("old secret\n", None):  # a leftover secret, or a link a student planted
+        folder = tmp_path / ("left" if planted else "linked")
+        folder.mkdir()
+        if planted:
+            (folder / "secret").write_text(planted)
+        else:
+            (folder / "secret").symlink_to(tmp_path / "stolen")
+        assert arcade("contest", "new", str(folder), "--game", "hog") == 2
+        assert "holds a contest's secret already" in capsys.readouterr().err
+        assert not (tmp_path / "stolen").exists() and not (folder / "contest.toml").exists()
+        if planted:
+            assert (folder / "secret").read_text() == planted
 
 
 def test_a_hand_edited_file_is_checked(tmp_path):
