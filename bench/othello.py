@@ -419,21 +419,29 @@ class Tally:
     def played(self, n: int, side: int) -> bool:
         return (n, side) in self.games
 
-    def add(self, n: int, side: int, discs: int, seconds: float) -> None:
+    def add(self, n: int, side: int, discs: int, seconds: float, cpu_seconds: float) -> None:
+        """A finished game: the learned side's margin and its longest move, by the wall clock and
+        in CPU time."""
         game = {"match": self.description, "opening": n, "side": side, "discs": discs,
-                "slowest": round(seconds, 3), "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+                "slowest": round(seconds, 3), "slowest_cpu": round(cpu_seconds, 3),
+                "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
         self.games[(n, side)] = game
         if self.ledger:
             # one write of one line in append mode: processes sharing the ledger do not interleave
             with open(self.ledger, "a") as handle:
                 handle.write(json.dumps(game) + "\n")
 
-    def counts(self, openings: range) -> tuple[int, int, int, list[int], float]:
+    def counts(self, openings: range) -> tuple[int, int, int, list[int], str]:
+        """Wins, draws, losses, the margins, and the longest move (wall clock, and CPU time where
+        the ledger has it)."""
         mine = [self.games[(n, side)] for n in openings for side in (0, 1) if (n, side) in self.games]
         discs = [game["discs"] for game in mine]
         wins = sum(d > 0 for d in discs)
         draws = sum(d == 0 for d in discs)
-        slowest = max((game["slowest"] for game in mine), default=0.0)
+        slowest = f"{max((game['slowest'] for game in mine), default=0.0):.2f} s wall clock"
+        cpu = [game["slowest_cpu"] for game in mine if "slowest_cpu" in game]
+        if cpu:
+            slowest += f", {max(cpu):.2f} s CPU" + (f" (of {len(cpu)} games)" if len(cpu) < len(mine) else "")
         return wins, draws, len(discs) - wins - draws, discs, slowest
 
     def report(self, openings: range, limit: float) -> None:
@@ -450,8 +458,25 @@ class Tally:
         missing = 2 * len(openings) - games
         print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * share:.1f}% of points "
               f"(± {100 * error:.1f} % standard error); mean disc margin {statistics.mean(discs):+.1f} "
-              f"(± {margin_error:.1f}); slowest move {slowest:.2f} s (limit {limit:g} s)"
+              f"(± {margin_error:.1f}); slowest move {slowest} (limit {limit:g} s)"
               + (f"; {missing} games of the range not played yet" if missing else ""))
+
+
+def cpu_timed(bot: AlphaBetaBot) -> AlphaBetaBot:
+    """``bot`` keeping its longest move in CPU time (``cpu_slowest``): under load the wall clock's
+    figure says little of a limit counted in CPU time."""
+    choose = bot.choose
+    bot.cpu_slowest = 0.0
+
+    def measured(state, ctx):
+        start = time.process_time()
+        try:
+            return choose(state, ctx)
+        finally:
+            bot.cpu_slowest = max(bot.cpu_slowest, time.process_time() - start)
+
+    bot.choose = measured
+    return bot
 
 
 def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_depth: int | None = None,
@@ -477,7 +502,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             bot = AlphaBetaBot(game, limit, evaluator=make_evaluator())
             bot.clock = CLOCK
         on_engine(bot, kind, build)
-        return bot
+        return cpu_timed(bot)
 
     other = f"learned ({against_weights or 'patterns.bin'})" if against_weights or against_engine else "hand evaluation"
     if against_engine:
@@ -512,7 +537,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
             nb, no = outcome.state.counts()
             margin = nb - no if side == 0 else no - nb
-            tally.add(n, side, margin, outcome.move_seconds[side])
+            tally.add(n, side, margin, outcome.move_seconds[side], learned.cpu_slowest)
             wins, draws, losses, _, _ = tally.counts(openings)
             print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {margin:+d} discs "
                   f"({wins}-{draws}-{losses} so far)", flush=True)
