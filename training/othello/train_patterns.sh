@@ -1,5 +1,6 @@
 #!/bin/sh
-# The commands that made bots/othello/patterns.bin (the learned Othello evaluation), in order.
+# The commands that made round 4 of bots/othello/patterns.bin (the learned Othello evaluation), in
+# order; round 5, shipped now, was fitted from it by training/othello/train_labels.sh.
 # Every step is seeded and deterministic. Run from the repository root with the training extra
 # installed (pip install -e '.[train]'); data go to $D. Never run in CI: about three hours of two
 # cores. The figures after each step are what it took on the shared 2-core machine.
