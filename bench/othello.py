@@ -27,6 +27,7 @@ defaults). The perft, speed, depth, endgame and limits sections measure each eng
   (--openings seeded random 4-ply openings) played with both colours.
 - evalcost: the cost of one evaluation, learned patterns (``bots.othello.patterns``) against the
   hand-set one, and the engine's nodes a second with each (not in the default run).
+- ledger: a versus match's ledger (--ledger FILE) read back, match by match, without playing.
 - versus: the learned evaluation against the hand one, both the same engine at --match-limit
   seconds a move (or the hand one at a fixed --hand-depth); or, with --engine compiled
   --against-engine python, the compiled core against the Python engine, both with the learned
@@ -431,7 +432,7 @@ class Tally:
             with open(self.ledger, "a") as handle:
                 handle.write(json.dumps(game) + "\n")
 
-    def counts(self, openings: range) -> tuple[int, int, int, list[int], str]:
+    def counts(self, openings) -> tuple[int, int, int, list[int], str]:
         """Wins, draws, losses, the margins, and the longest move (wall clock, and CPU time where
         the ledger has it)."""
         mine = [self.games[(n, side)] for n in openings for side in (0, 1) if (n, side) in self.games]
@@ -444,7 +445,7 @@ class Tally:
             slowest += f", {max(cpu):.2f} s CPU" + (f" (of {len(cpu)} games)" if len(cpu) < len(mine) else "")
         return wins, draws, len(discs) - wins - draws, discs, slowest
 
-    def report(self, openings: range, limit: float) -> None:
+    def report(self, openings, limit: float) -> None:
         wins, draws, losses, discs, slowest = self.counts(openings)
         games = wins + draws + losses
         if not games:
@@ -459,7 +460,28 @@ class Tally:
         print(f"learned {wins} wins, {draws} draws, {losses} losses of {games}: {100 * share:.1f}% of points "
               f"(± {100 * error:.1f} % standard error); mean disc margin {statistics.mean(discs):+.1f} "
               f"(± {margin_error:.1f}); slowest move {slowest} (limit {limit:g} s)"
-              + (f"; {missing} games of the range not played yet" if missing else ""))
+              + (f"; {missing} games of these openings not played yet" if missing else ""))
+
+
+def bench_ledger(ledger: str | None) -> None:
+    """What a ledger (``versus --ledger FILE``) holds, match by match, without playing a game:
+    the tally so far of a match still being played, or taken up another day."""
+    if not ledger or not Path(ledger).is_file():
+        raise SystemExit("ledger: name the file with --ledger FILE")
+    keys = []
+    for line in Path(ledger).read_text().splitlines():
+        try:
+            key = json.loads(line).get("match")
+        except (ValueError, AttributeError):
+            continue
+        if key not in keys:
+            keys.append(key)
+    for key in keys:
+        tally = Tally(key, ledger)
+        numbers = sorted({n for n, _side in tally.games})
+        section(f"{key}: {len(tally.games)} games from {len(numbers)} openings ({min(numbers)}-{max(numbers)})")
+        limit = float(key.split(" s a move")[0]) if " s a move" in key else float("nan")
+        tally.report(numbers, limit)
 
 
 def cpu_timed(bot: AlphaBetaBot) -> AlphaBetaBot:
@@ -584,7 +606,7 @@ class FixedDepthBot(AlphaBetaBot):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sections", nargs="*", default=[],
-                        help="perft speed depth endgame match (default all); limits evalcost versus")
+                        help="perft speed depth endgame match (default all); limits evalcost versus ledger")
     parser.add_argument("--engines", default=None,
                         help="perft, speed, depth, endgame, limits: compiled,python (default: both where the core is built)")
     parser.add_argument("--perft-depth", type=int, default=9)
@@ -668,6 +690,8 @@ def main() -> None:
         bench_match(args.openings, args.match_limit, args.opponents.split(","))
     if "evalcost" in chosen:
         bench_evalcost(args.positions, 2.0)
+    if "ledger" in chosen:
+        bench_ledger(args.ledger)
     if "versus" in chosen:
         bench_versus(range(args.first_opening, args.first_opening + args.openings), args.match_limit,
                      args.hand_depth or None, args.learned_depth or None, args.weights, args.against_weights,
