@@ -36,16 +36,17 @@ cp "$D/prior.bin" "$D/A5.bin"
 $T error --weights bots/othello/patterns.bin > "$D/error-fresh-A4.txt"
 $T error --weights "$D/A5.bin" > "$D/error-fresh-A5.txt"
 
-# 3. A5's Multi-ProbCut: 240 positions of the held-out games of seed 3 (more than 18 empties)
-#    searched to 10 plies, as the shipped calibration was (2 x 93 s).
+# 3. A5's Multi-ProbCut: 240 positions of the held-out games of seed 3 (more than 14 empties)
+#    searched to 14 plies without ProbCut, as the shipped calibration was (2 x 800 s, 2026-11-27;
+#    to 10 plies it took 2 x 93 s, and its depths 3-10 are the same numbers: the same positions).
 python -c "
 from training.othello.labels import read_labels
 with open('$D/pc-positions.txt', 'w') as f:
     for g, p, o, s, e in read_labels('$D/labels-s3-0.txt.gz'):
         if g % 10 == 9 and not e:
             f.write(f'{p:x} {o:x} {s // 100} {e}\n')"
-$T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --positions 240 --max-depth 10 --shard 0/2 --out "$D/pc5-0.txt" &
-$T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --positions 240 --max-depth 10 --shard 1/2 --out "$D/pc5-1.txt"
+$T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --positions 240 --max-depth 14 --shard 0/2 --out "$D/pc5-0.txt" &
+$T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --positions 240 --max-depth 14 --shard 1/2 --out "$D/pc5-1.txt"
 wait
 $T probcut-fit "$D/pc5-0.txt" "$D/pc5-1.txt" --weights "$D/A5.bin" --out "$D/A5.probcut.json"
 
