@@ -104,6 +104,7 @@ class _Helper:
         return line.decode()
 
     def close(self) -> None:
+        """End the helper (its input closed, then killed if it lingers) and close both pipes."""
         try:
             self.proc.stdin.close()
         except OSError:
@@ -112,6 +113,8 @@ class _Helper:
             self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
 
 
 class Pool:
