@@ -256,6 +256,52 @@ def test_probcut_calibration_belongs_to_its_weights(tmp_path):
     assert patterns.load_probcut(weights) is None
 
 
+def test_a_calibration_extended_deeper_keeps_its_depths_and_refuses_other_weights(tmp_path):
+    """``probcut-fit --extend``: the depths already calibrated stay as they were, the samples fit
+    only the deeper ones; a calibration of other weights, or sampling ``--probcut`` with weights
+    that have none, is refused."""
+    import json
+    import shutil
+
+    from training.othello import train
+
+    weights = tmp_path / "w.bin"
+    shutil.copy(patterns.WEIGHTS_FILE, weights)
+    out = patterns.probcut_path(weights)
+
+    def samples(name: str, depths: int, scale: int) -> str:
+        rows = [f"{20 + i % 30} " + " ".join(str((i * 37 + d * 11) % 400 - 200 + scale * d * i) for d in range(1, depths + 1))
+                for i in range(60)]
+        (tmp_path / name).write_text("\n".join(rows) + "\n")
+        return str(tmp_path / name)
+
+    train.main(["probcut-fit", samples("a.txt", 5, 1), "--weights", str(weights), "--out", str(out)])
+    base = json.loads(out.read_text())
+    deeper = tmp_path / "deeper.json"
+    train.main(["probcut-fit", samples("b.txt", 7, 3), "--weights", str(weights), "--out", str(deeper),
+                "--extend", str(out)])
+    extended = json.loads(deeper.read_text())
+    assert list(extended["depths"]) == ["3", "4", "5", "6", "7"]
+    assert all(extended["depths"][d] == base["depths"][d] for d in ("3", "4", "5"))
+    refit = tmp_path / "refit.json"  # the same samples without --extend fit every depth anew
+    train.main(["probcut-fit", str(tmp_path / "b.txt"), "--weights", str(weights), "--out", str(refit)])
+    assert json.loads(refit.read_text())["depths"]["5"] != base["depths"]["5"]
+    assert json.loads(refit.read_text())["depths"]["7"] == extended["depths"]["7"]
+
+    other = tmp_path / "other.bin"
+    stages = patterns.load(weights)
+    stages[0][0] += 1
+    patterns.save(stages, other)  # other weights, without a calibration of their own
+    with pytest.raises(SystemExit, match="not a calibration of"):
+        train.main(["probcut-fit", str(tmp_path / "b.txt"), "--weights", str(other), "--out", str(tmp_path / "x.json"),
+                    "--extend", str(out)])
+    positions = tmp_path / "positions.txt"
+    positions.write_text("810000000 1008000000 0 False\n")
+    with pytest.raises(SystemExit, match="no calibration"):
+        train.main(["probcut-sample", str(positions), "--weights", str(other), "--probcut", "--out",
+                    str(tmp_path / "s.txt")])
+
+
 def test_a_damaged_probcut_calibration_is_ignored_and_the_engine_still_plays(tmp_path):
     import shutil
 
