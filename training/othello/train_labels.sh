@@ -50,6 +50,12 @@ $T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --positions 240 --
 wait
 $T probcut-fit "$D/pc5-0.txt" "$D/pc5-1.txt" --weights "$D/A5.bin" --out "$D/A5.probcut.json"
 
+# 3b. Depths 15-19, a candidate not yet shipped (training/othello/candidates/A5-to19.probcut.json,
+#     2026-11-27): the same positions searched as the engine searches, pruned at the 14 depths
+#     above (16 min in one process beside a match), fitted onto that calibration.
+$T probcut-sample "$D/pc-positions.txt" --weights "$D/A5.bin" --probcut --positions 240 --max-depth 19 --out "$D/pcx19.txt"
+$T probcut-fit "$D/pcx19.txt" --weights "$D/A5.bin" --extend "$D/A5.probcut.json" --out "$D/A5-to19.probcut.json"
+
 # 4. The gate: A5 against the shipped weights at equal time on the compiled core, the limit in
 #    each bot's own CPU seconds, 32 openings of 6 random plies x both colours, in two processes;
 #    at 0.1 s a move, then at 1 s. A5 ships only if it wins:
