@@ -9,8 +9,8 @@
  * returns the same score and move as the Python engine (tests/bots/othello/test_compiled.py checks it).
  *
  * The midgame transposition table keeps the Python dict's behaviour exactly (an entry per
- * position, the whole table cleared when it holds ``tt_limit`` positions), which is what keeps
- * the ordering identical; the endgame's bounds table is a fixed-size table that may lose entries
+ * position; when it holds ``tt_limit`` positions, only its deepest entries, at most half of them,
+ * are kept), which is what keeps the ordering identical; the endgame's bounds table is a fixed-size table that may lose entries
  * (exact values do not depend on it).
  *
  * The search runs without the GIL (the app's interface thread keeps answering keys) and takes it
@@ -41,6 +41,7 @@ typedef uint64_t u64;
 #define FASTEST_DEPTH 4
 #define MAX_PLY 128
 #define CHECK_EVERY 4096
+#define TT_DEPTHS 128 /* the depths a midgame table entry may hold (int8_t, none negative) */
 #define MAX_FEATURES 64
 #define TT_FIRST (1 << 16) /* the midgame table's first size, in entries */
 #define FULL 0xFFFFFFFFFFFFFFFFULL
@@ -592,10 +593,50 @@ static int tt_grow(Core *e)
     return 1;
 }
 
+/* The depth from which a full table's entries are kept: the lowest that keeps at most half of
+ * tt_limit (the Python engine's ``_thinned`` chooses the same). */
+static int tt_keep_from(const Core *e)
+{
+    long count[TT_DEPTHS] = {0}, kept = 0;
+    for (u64 i = 0; i <= e->tt_mask; i++)
+        if (e->tt[i].gen == e->tt_gen)
+            count[e->tt[i].depth < 0 ? 0 : e->tt[i].depth]++;
+    int from = TT_DEPTHS;
+    while (from > 0 && kept + count[from - 1] <= e->tt_limit / 2)
+        kept += count[--from];
+    return from;
+}
+
+/* The table full: its deepest entries (at most half of tt_limit) are rehashed into a fresh
+ * table and the rest dropped, rather than the whole table cleared, so that the moves of the
+ * upper tree (those of the iteration under way) keep ordering the search. */
+static void tt_thin(Core *e)
+{
+    int from = tt_keep_from(e);
+    TTEntry *table = calloc(e->tt_mask + 1, sizeof(TTEntry));
+    if (table == NULL) {
+        tt_clear(e);
+        return;
+    }
+    e->tt_count = 0;
+    for (u64 i = 0; i <= e->tt_mask; i++) {
+        const TTEntry *t = &e->tt[i];
+        if (t->gen != e->tt_gen || t->depth < from)
+            continue;
+        u64 j = hash_pair(t->p, t->o) & e->tt_mask;
+        while (table[j].gen == e->tt_gen)
+            j = (j + 1) & e->tt_mask;
+        table[j] = *t;
+        e->tt_count++;
+    }
+    free(e->tt);
+    e->tt = table;
+}
+
 static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int move)
 {
     if (e->tt_count >= e->tt_limit)
-        tt_clear(e);
+        tt_thin(e);
     else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1 && !tt_grow(e))
         tt_clear(e); /* never at full size: it holds twice tt_limit */
     u64 i = hash_pair(p, o) & e->tt_mask;

@@ -218,6 +218,19 @@ def signed_discs(hundredths: int, places: int) -> str:
     return f"{round(hundredths / 100, places) + 0.0:+.{places}f}"
 
 
+def _thinned(table: dict, most: int) -> dict:
+    """A full midgame table's deepest entries (``entry[0]`` is the depth): those from the lowest
+    depth that keeps at most ``most`` of them. The compiled core's ``tt_thin`` keeps the same."""
+    count = [0] * 128
+    for entry in table.values():
+        count[max(entry[0], 0)] += 1
+    keep_from, kept = 128, 0
+    while keep_from > 0 and kept + count[keep_from - 1] <= most:
+        keep_from -= 1
+        kept += count[keep_from]
+    return {key: entry for key, entry in table.items() if entry[0] >= keep_from}
+
+
 @dataclass
 class Engine:
     """One game's search state: transposition table, killers, history, counters."""
@@ -359,7 +372,7 @@ class Engine:
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         if len(self.tt) >= self.tt_limit:
-            self.tt.clear()
+            self.tt = _thinned(self.tt, self.tt_limit // 2)
             self.eval_cache.clear()
         self.tt[key] = (depth, flag, best, best_move)
         return best

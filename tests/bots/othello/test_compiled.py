@@ -133,6 +133,23 @@ def test_fixed_depth_searches_agree_on_210_positions_from_every_stage(core):
         same_search(*pair(tt_limit=400_000), p, o, 5)
 
 
+def test_searches_agree_when_the_table_fills_and_keeps_its_deepest_entries(core):
+    """A table of 3,000 positions fills many times in a 6-ply search: both engines keep the same
+    deepest entries (``_thinned``, ``tt_thin``) and search the same tree; after it, the table
+    holds the root's children's entries (the upper tree) and no more than its limit."""
+    from bots.othello.search import _thinned
+
+    for p, o in stage_positions(1, seed=5)[5:11]:
+        python, compiled_engine = pair(tt_limit=3_000)
+        same_search(python, compiled_engine, p, o, 6)
+        assert len(python.tt) <= 3_000 and compiled_engine.core.tt_size == len(python.tt)
+        assert max(entry[0] for entry in python.tt.values()) >= 5  # the upper tree survived
+    table = {i: (i % 10, 0, 0, 0) for i in range(100)}  # ten entries of each depth 0-9
+    assert set(_thinned(table, 50)) == {i for i in range(100) if i % 10 >= 5}
+    assert set(_thinned(table, 49)) == {i for i in range(100) if i % 10 >= 6}
+    assert _thinned(table, 5) == {}
+
+
 def test_deeper_searches_agree_with_and_without_probcut(core):
     for i, (p, o) in enumerate(stage_positions(2, seed=1)[4:26]):
         same_search(*pair(probcut=i % 2 == 0, tt_limit=400_000), p, o, 6 if i % 2 == 0 else 5)
@@ -140,7 +157,7 @@ def test_deeper_searches_agree_with_and_without_probcut(core):
 
 def test_engines_kept_over_a_game_agree_move_after_move_even_when_their_tables_fill(core):
     """The tables, killers and history carry over from move to move (and a small table is
-    cleared again and again): still the same tree."""
+    thinned again and again): still the same tree."""
     python, fast = pair(tt_limit=3_000)
     game = Othello()
     state = game.initial_state()
