@@ -19,6 +19,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -568,28 +569,28 @@ static void tt_clear(Core *e)
     }
 }
 
-/* Double the midgame table, this generation's entries moved over: the table starts small and
- * grows as it fills (half full at most), so a short search touches little memory. 0 when there
- * is no memory for it (the table is then cleared early: the one way the tree can differ from
- * the Python engine's). */
-static int tt_grow(Core *e)
+/* Move this generation's entries of depth ``from`` or more into a fresh table of ``cap`` slots
+ * (a power of two), the rest dropped. 0 when there is no memory for it (the table unchanged). */
+static int tt_rehash(Core *e, u64 cap, int from)
 {
-    u64 cap = (e->tt_mask + 1) * 2;
     TTEntry *table = calloc(cap, sizeof(TTEntry));
     if (table == NULL)
         return 0;
+    long count = 0;
     for (u64 i = 0; i <= e->tt_mask; i++) {
         const TTEntry *t = &e->tt[i];
-        if (t->gen != e->tt_gen)
+        if (t->gen != e->tt_gen || t->depth < from)
             continue;
         u64 j = hash_pair(t->p, t->o) & (cap - 1);
         while (table[j].gen == e->tt_gen)
             j = (j + 1) & (cap - 1);
         table[j] = *t;
+        count++;
     }
     free(e->tt);
     e->tt = table;
     e->tt_mask = cap - 1;
+    e->tt_count = count;
     return 1;
 }
 
@@ -607,38 +608,19 @@ static int tt_keep_from(const Core *e)
     return from;
 }
 
-/* The table full: its deepest entries (at most half of tt_limit) are rehashed into a fresh
- * table and the rest dropped, rather than the whole table cleared, so that the moves of the
- * upper tree (those of the iteration under way) keep ordering the search. */
-static void tt_thin(Core *e)
-{
-    int from = tt_keep_from(e);
-    TTEntry *table = calloc(e->tt_mask + 1, sizeof(TTEntry));
-    if (table == NULL) {
-        tt_clear(e);
-        return;
-    }
-    e->tt_count = 0;
-    for (u64 i = 0; i <= e->tt_mask; i++) {
-        const TTEntry *t = &e->tt[i];
-        if (t->gen != e->tt_gen || t->depth < from)
-            continue;
-        u64 j = hash_pair(t->p, t->o) & e->tt_mask;
-        while (table[j].gen == e->tt_gen)
-            j = (j + 1) & e->tt_mask;
-        table[j] = *t;
-        e->tt_count++;
-    }
-    free(e->tt);
-    e->tt = table;
-}
-
 static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int move)
 {
-    if (e->tt_count >= e->tt_limit)
-        tt_thin(e);
-    else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1 && !tt_grow(e))
-        tt_clear(e); /* never at full size: it holds twice tt_limit */
+    /* Full: keep the deepest entries (at most half of tt_limit), so that the moves of the upper
+     * tree (the iteration under way) keep ordering the search. Half full: the table doubles (it
+     * starts small, so a short search touches little memory; it holds twice tt_limit at most).
+     * Without memory for either, the table is cleared: the one way the tree can differ from the
+     * Python engine's. */
+    if (e->tt_count >= e->tt_limit) {
+        if (!tt_rehash(e, e->tt_mask + 1, tt_keep_from(e)))
+            tt_clear(e);
+    } else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1
+               && !tt_rehash(e, (e->tt_mask + 1) * 2, INT_MIN))
+        tt_clear(e);
     u64 i = hash_pair(p, o) & e->tt_mask;
     for (;;) {
         TTEntry *t = &e->tt[i];
@@ -1389,7 +1371,7 @@ static int make_tables(Core *self, long tt_limit, int et_bits)
 {
     u64 cap = 1;
     while (cap < (u64)tt_limit * 2 && cap < TT_FIRST)
-        cap <<= 1; /* grows to twice tt_limit as it fills (tt_grow) */
+        cap <<= 1; /* grows to twice tt_limit as it fills (tt_rehash) */
     free(self->tt);
     self->tt = calloc(cap, sizeof(TTEntry));
     self->tt_mask = cap - 1;

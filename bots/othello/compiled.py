@@ -40,7 +40,7 @@ means the compiled one where it was built."""
 
 COMPILED_TT_LIMIT = 1_000_000
 """Positions the compiled engine's midgame table holds before it keeps only its deepest half
-(``tt_thin``; the Python engine's 400,000 fill in a fraction of a second at the core's speed): 48 MB
+(``tt_rehash`` from ``tt_keep_from``; the Python engine's 400,000 fill in a fraction of a second at the core's speed): 48 MB
 at most."""
 
 _INSTANCES = [(patterns.OFFSETS[name], inst) for name, _cells, insts in patterns.PATTERNS for inst in insts]

@@ -220,7 +220,7 @@ def signed_discs(hundredths: int, places: int) -> str:
 
 def _thinned(table: dict, most: int) -> dict:
     """A full midgame table's deepest entries (``entry[0]`` is the depth): those from the lowest
-    depth that keeps at most ``most`` of them. The compiled core's ``tt_thin`` keeps the same."""
+    depth that keeps at most ``most`` of them. The compiled core's ``tt_keep_from`` chooses the same."""
     count = [0] * 128
     for entry in table.values():
         count[max(entry[0], 0)] += 1

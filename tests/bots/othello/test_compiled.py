@@ -135,7 +135,7 @@ def test_fixed_depth_searches_agree_on_210_positions_from_every_stage(core):
 
 def test_searches_agree_when_the_table_fills_and_keeps_its_deepest_entries(core):
     """A table of 3,000 positions fills many times in a 6-ply search: both engines keep the same
-    deepest entries (``_thinned``, ``tt_thin``) and search the same tree; after it, the table
+    deepest entries (``_thinned``, ``tt_keep_from``) and search the same tree; after it, the table
     holds the root's children's entries (the upper tree) and no more than its limit."""
     from bots.othello.search import _thinned
 
