@@ -15,7 +15,8 @@ defaults). The perft, speed, depth, endgame and limits sections measure each eng
   midgame positions (ply 20 of seeded random openings); median and range.
 - fixed: the time to a fixed depth (--fixed-depth, with ProbCut unless --no-probcut) on the same
   midgame positions (--positions at ply 20 and as many at ply 30), a fresh engine each, CPU time:
-  the figure move ordering and pruning are judged by (not in the default run).
+  the figure move ordering and pruning are judged by (not in the default run); with --against-core
+  SO, another commit's build timed beside it, position by position, and the ratio of the two.
 - endgame: exact solve times by number of empties (positions from seeded random, greedy and mixed
   play), wall clock and CPU time; the Python engine on one core and on two
   (``bots.othello.parallel_solve``'s helper processes, from its PARALLEL_EMPTIES) and only up to
@@ -187,23 +188,39 @@ def bench_depth(count: int, limits: list[float]) -> None:
 
 
 def bench_fixed(count: int, depth: int) -> None:
-    """CPU seconds and nodes to search each midgame position to ``depth`` with a fresh engine."""
+    """CPU seconds and nodes to search each midgame position to ``depth`` with a fresh engine; with
+    ``--against-core``, that build too, position by position beside this one (interleaved, so that
+    a change in the machine's load falls on both alike)."""
     positions = midgame_positions(count) + midgame_positions(count, plies=30)
     section(f"time to depth {depth}: {len(positions)} midgame positions (plies 20 and 30), a fresh engine each, CPU")
-    for kind in ENGINES:
-        cpu_total, nodes_total, outcome, times = 0.0, 0, [], []
-        for state in positions:
-            p, o = state.mover_bits()
-            engine = engine_for(kind, PatternEvaluator(probcut=PROBCUT), parallel=False)
+    runs = [(engines_text(kind), kind, None) for kind in ENGINES]
+    if AGAINST_CORE is not None:
+        runs.append((f"the build at {AGAINST_CORE.__file__}", "compiled", AGAINST_CORE))
+    times = {name: [] for name, _, _ in runs}
+    nodes = {name: 0 for name, _, _ in runs}
+    outcome = {name: [] for name, _, _ in runs}
+    for state in positions:
+        p, o = state.mover_bits()
+        for name, kind, build in runs:
+            evaluator = PatternEvaluator(probcut=PROBCUT)
+            engine = (compiled.CompiledEngine(evaluator, build=build, parallel=False) if build is not None
+                      else engine_for(kind, evaluator, parallel=False))
             cpu = time.process_time()
             info = engine.search(p, o, float("inf"), max_depth=depth)
-            times.append(time.process_time() - cpu)
-            nodes_total += info.nodes
-            outcome.append(f"{info.move}:{info.score}")
-        cpu_total = sum(times)
-        print(f"{engines_text(kind)}: {cpu_total:.2f} CPU s in all (median {statistics.median(times):.3f} s, "
-              f"longest {max(times):.2f} s), {nodes_total:,} nodes ({nodes_total / max(cpu_total, 1e-9):,.0f} a CPU second); "
-              f"moves and scores {' '.join(outcome)}", flush=True)
+            times[name].append(time.process_time() - cpu)
+            nodes[name] += info.nodes
+            outcome[name].append(f"{info.move}:{info.score}")
+    for name, _, _ in runs:
+        cpu_total = sum(times[name])
+        print(f"{name}: {cpu_total:.2f} CPU s in all (median {statistics.median(times[name]):.3f} s, "
+              f"longest {max(times[name]):.2f} s), {nodes[name]:,} nodes "
+              f"({nodes[name] / max(cpu_total, 1e-9):,.0f} a CPU second); moves and scores {' '.join(outcome[name])}",
+              flush=True)
+    if AGAINST_CORE is not None:
+        this, other = runs[0][0], runs[-1][0]
+        ratio = sum(times[this]) / max(sum(times[other]), 1e-9)
+        print(f"{this} takes {ratio:.0%} of the time of {other} "
+              f"({sum(times[this]):.2f} against {sum(times[other]):.2f} CPU s)", flush=True)
 
 
 def endgame_position(empties: int, seed: int) -> tuple[int, int] | None:
@@ -640,7 +657,8 @@ def main() -> None:
                         help="versus: the opponent is the learned evaluation (or --against-weights) on this engine")
     parser.add_argument("--against-core", default=None, metavar="SO",
                         help="versus: the opponent's compiled core is this build of _core.c (a _core*.so built "
-                             "from another commit, e.g. in a git worktree), with --against-engine compiled")
+                             "from another commit, e.g. in a git worktree), with --against-engine compiled; "
+                             "fixed: this build is timed too, beside the engines of --engines")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--ledger", default=None, metavar="FILE",

@@ -268,6 +268,19 @@ def test_another_build_of_the_core_loads_beside_this_one_and_searches_the_same(c
         compiled.load_build(__file__)
 
 
+def test_the_fixed_depth_bench_times_another_build_beside_this_one(core):
+    """``bench/othello.py fixed --against-core SO`` searches the same positions with both builds
+    and prints the ratio of their times: here the same build twice, so the same moves and scores."""
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "othello.py"), "fixed", "--engines", "compiled",
+         "--positions", "1", "--fixed-depth", "4", "--against-core", compiled._core.__file__],
+        capture_output=True, text=True, timeout=300, check=True).stdout
+    lines = [line for line in out.splitlines() if "moves and scores" in line]
+    assert len(lines) == 2 and lines[1].startswith("the build at ")
+    assert lines[0].split("moves and scores")[1] == lines[1].split("moves and scores")[1]
+    assert "takes" in out.splitlines()[-1] and "% of the time of the build at" in out
+
+
 def test_bad_arguments_are_errors_not_crashes(core):
     engine = compiled.CompiledEngine(PatternEvaluator())
     p, o = midgame()
