@@ -225,7 +225,6 @@ def make_game(game_id: str, options: dict[str, str]):
 def progress_bar(title: str, quiet: bool):
     """A transient Rich progress bar on stderr (off with ``quiet`` or when stderr is no terminal):
     games done of the total, games a minute, the time so far and the time left."""
-    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

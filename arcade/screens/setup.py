@@ -21,7 +21,6 @@ from arcade.session import HUMAN
 from arcade.untrusted import clean, markup, plain
 from bots.base import BotEntry
 from bots.limits import Limits
-from bots.external import is_file_spec
 from bots.registry import UnknownBot, admit, bots_for, contain
 from bots.external.cgroups import memory_mode
 from bots.external.sandbox import SandboxUnavailable

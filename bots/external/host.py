@@ -17,7 +17,7 @@ from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, 
 from bots import DEPS_RULE
 from bots.external.specs import deps_elsewhere, package_of, parse_spec
 from bots.external.transport import Launch, ProcessTransport, Transport
-from bots.limits import DEFAULT_MEMORY, Limits, move_time
+from bots.limits import Limits, move_time
 from games.base import Termination
 
 UNCONTAINED = Limits(sandbox="none")

@@ -20,7 +20,7 @@ def test_ten_time_forfeits_are_one_line_with_their_range():
 
 def test_kinds_and_players_are_apart_the_most_frequent_first_and_other_details_named():
     forfeits = [("b", "Ohio strategy produced an error (ValueError: x)"),
-                ("b", f"Ohio strategy took >100ms to return a move (120 ms)"),
+                ("b", "Ohio strategy took >100ms to return a move (120 ms)"),
                 ("b", "Ohio strategy produced an error (KeyError: 'a')"),
                 ("b", "Ohio strategy produced an error (ValueError: x)"),
                 ("b", "Ohio strategy produced an error (ZeroDivisionError: division by zero)"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 from arcade import seeds
 from tests.paths import ROOT

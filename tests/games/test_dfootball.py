@@ -6,7 +6,6 @@ import io
 import json
 import random
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -6,7 +6,6 @@ max_scoring_num_rolls and the course's strategies."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

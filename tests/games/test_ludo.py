@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -186,7 +186,6 @@ def search_labels_command(args) -> None:
     ``--every``-th position that is not exactly labelled (one engine a game: its tables carry
     over from move to move, deterministically), calibrated to disc margins per stage by least
     squares against the positions' results; exact positions keep their labels."""
-    from bots.othello import patterns
 
     start = time.time()
     evaluator = HandEvaluator()

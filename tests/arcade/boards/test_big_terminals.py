@@ -10,7 +10,7 @@ import re
 from arcade.boards.dfootball import FootballBoard
 from arcade.boards.ludo import LudoBoard
 from games.ludo import make_start_board
-from tests.conftest import HUMANS, SIZE, make_app, open_game, play_moves, settle, snapshot_after
+from tests.conftest import HUMANS, SIZE, make_app, open_game, settle, snapshot_after
 
 BIG = (120, 40)
 HUGE = (160, 50)

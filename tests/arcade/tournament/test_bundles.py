@@ -29,7 +29,6 @@ from arcade.tournament.cluster import pack_bots
 from arcade.tournament.formats import TournamentError
 from arcade.tournament.runner import run_tournament
 from bots.external import sandbox
-from bots.external.sandbox_launch import walk_folder
 from tests.paths import ROOT, TESTS
 
 SPY = TESTS / "hostile_bots" / "courier" / "spy.py"

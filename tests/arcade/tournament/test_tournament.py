@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from arcade.tournament.formats import TournamentError, planned_pairs
 from arcade.tournament.plan import plan, planned_games
 from arcade.tournament.runner import run_tournament
-from arcade.catalog import CATALOG, load
+from arcade.catalog import CATALOG
 from tests.paths import TESTS
 
 FAULTS = TESTS / "fault_bots"
