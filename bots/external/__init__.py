@@ -88,7 +88,7 @@ _EXPORTS = {
     "ERROR": "bots.base", "INVALID": "bots.base", "MEMORY": "bots.base", "Forfeit": "bots.base",
     "limit_text": "bots.base", "took_too_long": "bots.base",
     "child_main": "bots.external.child",
-    "DEFAULT_MEMORY": "bots.external.host", "LOAD_TIMEOUT": "bots.external.host", "ExternalBot": "bots.external.host",
+    "DEFAULT_MEMORY": "bots.limits", "LOAD_TIMEOUT": "bots.external.host", "ExternalBot": "bots.external.host",
     "ExternalEntry": "bots.external.host", "FileBotSource": "bots.external.host", "Host": "bots.external.host",
     "file_entry": "bots.external.host", "memory_text": "bots.external.host",
     "log_dir": "bots.external.logs",
