@@ -87,9 +87,11 @@ class OthelloBoard(Board):
 
     def cell_size(self, width: int, height: int) -> tuple[int, int]:
         """(columns, lines) of a square: 3×1, or bigger where the board has room for all eight
-        rows and columns, their labels and the foot line (a big terminal's board grows)."""
+        rows and columns, the headline, the letters above and the foot line (a big terminal's board
+        grows); the letters below only where a line is left, so the result's banner, a line taken
+        above the board when the game ends, does not shrink the squares."""
         for cw, ch in CELL_SIZES:
-            if LABEL + 1 + 8 * cw + 1 + LABEL <= width and 2 + 8 * ch + 2 <= height:
+            if LABEL + 1 + 8 * cw + 1 + LABEL <= width and 2 + 8 * ch + 1 <= height:
                 return cw, ch
         return CELL, 1
 

@@ -321,3 +321,23 @@ async def test_the_board_grows_on_a_big_terminal_and_a_click_still_plays_its_squ
         await pilot.click(board, offset=(x + 1, y))  # +1: the board's left padding
         await settle(pilot)
         assert screen.state.event is not None and screen.state.event.move == f4
+
+
+@pytest.mark.parametrize("size", [(100, 32), (120, 40)])
+async def test_the_board_keeps_its_squares_when_the_game_ends(size):
+    """The result's banner takes a line above the board at the end: the board gives up its
+    bottom letters, not its square size (it used to fall back to 3×1 squares at 100×32)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_game(pilot, "othello", HUMANS)
+        board = screen.board
+        board.render()
+        before = board.cell
+        assert before[1] > 1
+        play_moves(screen, random_game(2))
+        await settle(pilot)
+        assert screen.state.over
+        lines = board.render().plain.rstrip("\n").split("\n")
+        assert board.cell == before
+        assert len(lines) <= board.size.height and all(len(line) <= board.size.width for line in lines)
+        assert any("last move" in line for line in lines)  # the foot line still says what the marks are
