@@ -24,8 +24,10 @@ def register(subparsers) -> None:
     new.add_argument("--sandbox", choices=SANDBOXES, help="how submissions are contained (default auto: bwrap)")
     submit = sub.add_parser("submit", help="judge a team's submission: accepted or rejected, in one line")
     submit.add_argument("dir", metavar="DIR")
-    submit.add_argument("team", metavar="TEAM")
-    submit.add_argument("path", metavar="PATH[:FUNCTION]", help="the bot's file, or its folder")
+    submit.add_argument("team", metavar="TEAM", nargs="?",
+                        help="the team (default: the one the hand-in names: a notebook's team-name cell, PLAYER_NAME)")
+    submit.add_argument("path", metavar="PATH[:FUNCTION]",
+                        help="the bot's file (.py, .R, .ipynb), its folder, or FOLDER:FILE[:FUNCTION]")
     run = sub.add_parser("run", help="play the missing games (--watch: as submissions arrive)")
     run.add_argument("dir", metavar="DIR")
     where = run.add_mutually_exclusive_group()

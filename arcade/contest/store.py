@@ -1,12 +1,27 @@
 """A submission's files, copied into the contest (``DIR/submissions/DIGEST/``), and the
 submissions log (``DIR/submissions.jsonl``), the evidence of every verdict.
 
-A submission is a file (``mine.py``, ``strategy.R``) or a folder (a package, or a folder with one
-bot file at its top). Only regular files and folders are copied, never through a link (the
-folder is read as a cluster's bundle is: ``arcade.tournament.bundles.encode``), at most the
-contest's ``max_bytes``; anything else is refused in one line. The copy is content-addressed: its
-name is the SHA-256 of its files (paths and bytes, in a canonical order) and of its entry (the
-file and function that play), so the same bytes sent twice are one submission.
+A submission is what a course collected, as handed in. Its grammar (``read``)::
+
+    FILE[:ENTRY]             a bot's file alone: mine.py, strategy.R, instructions.ipynb
+    FOLDER[:ENTRY]           a folder: a package (its __init__.py plays ENTRY), or the folder of
+                             the one bot file that plays (``found_entry``)
+    FOLDER:FILE[:ENTRY]      the folder, and the file in it that plays (a relative path:
+                             hog_contest.py beside its own hog.py; players/td.py in a package)
+
+ENTRY is a function, or an object's method (``TDPlayer(color=0).make_a_move``:
+``bots.external.entry``); without it, the game's default. In a folder, the file that plays is
+the one bot file at its top; else the one that is not a course's helper module (``hog.py``,
+``dice.py``, ``ucb.py``, ``state.py``, ``match.py``, ``d_football.R``: a student's own copies of
+them sit beside their contest file); else the one of those that defines the game's function;
+anything else is refused, naming the files and the grammar.
+
+Only regular files and folders are copied, never through a link (the folder is read as a
+cluster's bundle is: ``arcade.tournament.bundles.encode``; a ``.deps`` folder that ``arcade bot
+install`` made is no part of it), at most the contest's ``max_bytes``; anything else is refused
+in one line. The copy is content-addressed: its name is the SHA-256 of its files (paths and
+bytes, in a canonical order) and of its entry (the file and function that play), so the same
+bytes sent twice are one submission.
 """
 
 from __future__ import annotations
@@ -50,20 +65,36 @@ class Files:
 def split_spec(spec: str) -> tuple[Path, str]:
     """``PATH[:FUNCTION]`` as a path and a function (``""``: the game's default), cut where a
     file bot's spec is cut (``bots.external.specs.split_spec``: an object's arguments may hold a
-    ``:``, ``p.py:TDPlayer(name="a:b").move``)."""
+    ``:``, ``p.py:TDPlayer(name="a:b").move``). ``FOLDER:FILE[:FUNCTION]`` is ``split_submission``'s."""
+    path, _inner, function = split_submission(spec)
+    return path, function
+
+
+def split_submission(spec: str) -> tuple[Path, str, str]:
+    """``spec`` in the submission's grammar (the module's docstring) as ``(path, file, entry)``:
+    the path handed in, the file in it that plays (``""``: found, or ``path`` is that file) and
+    the entry (``""``: the game's default)."""
     from bots.external.specs import split_spec as cut
 
     path, sep, function = cut(spec)
-    if sep and path and os.path.lexists(path) and "/" not in function.partition("(")[0]:
-        return Path(path), function
-    return Path(spec), ""
+    if sep and path:
+        if os.path.lexists(path):
+            if function.endswith(SUFFIXES) and os.path.isdir(path):  # FOLDER:FILE
+                return Path(path), function, ""
+            if "/" not in function.partition("(")[0]:
+                return Path(path), "", function
+        folder, colon, inner = path.rpartition(":")
+        if colon and folder and inner.endswith(SUFFIXES) and os.path.isdir(folder):  # FOLDER:FILE:ENTRY
+            return Path(folder), inner, function
+    return Path(spec), "", ""
 
 
-def read(spec: str, cap: int) -> Files:
-    """The submission ``spec`` names, read into memory (``ContestError`` for what cannot be)."""
+def read(spec: str, cap: int, game: str = "") -> Files:
+    """The submission ``spec`` names, read into memory (``ContestError`` for what cannot be);
+    ``game``'s default functions choose the file that plays in a folder of several."""
     from arcade.untrusted import clean
 
-    path, function = split_spec(spec)
+    path, inner, function = split_submission(spec)
     try:
         mode = os.lstat(path).st_mode
     except OSError as exc:
@@ -71,7 +102,7 @@ def read(spec: str, cap: int) -> Files:
     if stat.S_ISREG(mode):
         return _read_file(path, function, cap)
     if stat.S_ISDIR(mode):
-        return _read_folder(path, function, cap)
+        return _read_folder(path, inner, function, cap, game)
     raise ContestError(f"{clean(path)} is no regular file or folder (a link, a device…): submit the bot's file itself")
 
 
@@ -93,13 +124,13 @@ def _read_file(path: Path, function: str, cap: int) -> Files:
     return Files((("bot", None), (f"bot/{path.name}", data)), f"bot/{path.name}:{function}")
 
 
-def _read_folder(path: Path, function: str, cap: int) -> Files:
+def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = "") -> Files:
     from arcade.tournament.bundles import BundleError, encode, entries
     from arcade.untrusted import clean
 
     top = path.resolve().name if path.resolve().name.isidentifier() else "bot"
     try:
-        source = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        source = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError as exc:
         raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
     try:
@@ -113,14 +144,87 @@ def _read_folder(path: Path, function: str, cap: int) -> Files:
         os.close(source)
     if sum(len(c or b"") for _, c in found) > cap:
         raise ContestError(f"{clean(path)} holds over {cap:,} bytes, the most a submission may hold")
-    names = {p for p, _ in found}
-    if f"{top}/__init__.py" in names:
-        return Files(found, f"{top}/__init__.py:{function}")
-    bots = sorted(p for p in names if p.count("/") == 1 and p.endswith(SUFFIXES))
-    if len(bots) != 1:
-        raise ContestError(f"{clean(path)} holds {len(bots)} bot files at its top: submit the folder of a package, "
-                           "or a folder with one bot file, or the file itself")
-    return Files(found, f"{bots[0]}:{function}")
+    files = dict(found)
+    if inner:
+        named = os.path.normpath(inner)
+        if named.startswith(("/", "..")) or files.get(f"{top}/{named}", None) is None:
+            raise ContestError(f"{clean(path)} holds no file {clean(inner)} to play (write FOLDER:FILE[:FUNCTION], "
+                               "FILE a path inside FOLDER)")
+        return Files(found, f"{top}/{named}:{function}")
+    return Files(found, f"{found_entry(path, top, files, game)}:{function}")
+
+
+def course_helpers() -> frozenset[str]:
+    """The names of the courses' helper modules (``bots/course_modules/``, and STATS 306's
+    ``d_football.R``): a student's own copy of one sits beside the file that plays, and is not it."""
+    from bots import course_modules_path
+
+    names = {name for name in os.listdir(course_modules_path()) if name.endswith(".py") and not name.startswith("_")}
+    return frozenset(names | {"d_football.R"})
+
+
+def found_entry(path: Path, top: str, files: dict, game: str = "") -> str:
+    """The file that plays in a folder handed in without one named (the module's docstring):
+    ``top/__init__.py`` for a package; the one bot file at its top; else the one that is no
+    course helper module; else the one of those that defines the game's function.
+    ``ContestError`` naming the candidates when none or several remain."""
+    from arcade.untrusted import clean
+
+    if f"{top}/__init__.py" in files:
+        return f"{top}/__init__.py"
+    bots = sorted(p for p, data in files.items() if data is not None and p.count("/") == 1 and p.endswith(SUFFIXES))
+    candidates = bots if len(bots) <= 1 else [p for p in bots if p.split("/", 1)[1] not in course_helpers()]
+    if len(candidates) > 1 and game:
+        candidates = [p for p in candidates if _defines(p, files[p], game)] or candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    shown = ", ".join(clean(p.split("/", 1)[1], cap=40) for p in (candidates or bots)[:6])
+    raise ContestError(f"{clean(path)} holds {len(bots)} bot files at its top{f' ({shown})' if bots else ''}: "
+                       "name the one that plays, FOLDER:FILE[:FUNCTION], or submit a package, or the file itself")
+
+
+def _defines(path: str, data: bytes, game: str) -> bool:
+    """Whether the bot file ``path`` (its bytes ``data``) defines one of ``game``'s default
+    functions: read from its syntax (a notebook: its text), never run."""
+    import ast
+    import re
+
+    from bots.adapters import ADAPTERS
+
+    adapter = ADAPTERS.get(game)
+    names = adapter.default_functions if adapter is not None else ()
+    text = data.decode("utf-8", "replace")
+    if path.endswith(".py"):
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+        return any(isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)) and node.name in names
+                   for node in tree.body)
+    return any(re.search(rf"(?<![\w.]){re.escape(name)}\s*(<-|=)\s*function\b", text) for name in names) or \
+        (path.endswith(".ipynb") and any(f"def {name}(" in text or f"class {name}" in text for name in names))
+
+
+def declared_team(files: Files) -> tuple[str | None, str]:
+    """The team the file that plays names itself (a notebook's team-name cell, a Python file's
+    ``PLAYER_NAME`` or ``TEAM_NAME``), and where; ``(None, "")`` if it names none.
+    ``ContestError`` for a notebook that cannot be read (its one line)."""
+    from bots.external import notebook
+    from bots.external.specs import split_spec as cut
+
+    path, _, function = cut(files.entry)
+    data = dict(files.entries).get(path)
+    if data is None:
+        return None, ""
+    if notebook.is_notebook(path):
+        try:
+            read = notebook.read_notebook(data, path.rsplit("/", 1)[-1], function.partition("(")[0])
+        except notebook.NotebookError as exc:
+            raise ContestError(str(exc)) from None
+        return read.team, read.team_source
+    if path.endswith(".py"):
+        return notebook.declared_team(data.decode("utf-8", "replace"))
+    return None, ""
 
 
 def keep(folder: Path, files: Files) -> Path:

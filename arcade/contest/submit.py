@@ -40,22 +40,42 @@ def now_text() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def submit(folder: str | Path, team: str, spec: str, now: datetime | None = None) -> Verdict:
-    """Judge ``spec`` (``PATH[:FUNCTION]``) as ``team``'s submission to the contest in ``folder``.
-    A team name outside the rule, or a closed contest, is refused before anything is read, and
-    written nowhere (it may be anyone's typing); every other verdict is recorded."""
+def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None = None) -> Verdict:
+    """Judge ``spec`` (the submission's grammar: ``arcade.contest.store``) as ``team``'s
+    submission to the contest in ``folder``; without ``team`` (``None`` or ``""``), the team the
+    hand-in names itself (a notebook's team-name cell, ``PLAYER_NAME``/``TEAM_NAME``:
+    ``store.declared_team``). A team name outside the rule, a closed contest, or a hand-in whose
+    team cannot be told, is refused and written nowhere (it may be anyone's typing); every other
+    verdict is recorded, a hand-in that names another team than the one given among them."""
     folder = Path(folder)
     config = load(folder)
-    try:
-        check_team(config, team)
-    except ContestError as exc:
-        return Verdict(False, team, str(exc))
+    if team:
+        try:
+            check_team(config, team)
+        except ContestError as exc:
+            return Verdict(False, team, str(exc))
     if config.closed(now):
-        return Verdict(False, team, f"the contest closed at {config.closes}")
+        return Verdict(False, team or "", f"the contest closed at {config.closes}")
     try:
-        files = store.read(spec, config.max_bytes)
+        files = store.read(spec, config.max_bytes, config.game)
+        declared, where = store.declared_team(files)
     except ContestError as exc:
-        return record(folder, Verdict(False, team, str(exc)), "")
+        return record(folder, Verdict(False, team, str(exc)), "") if team else Verdict(False, "", str(exc))
+    if not team:
+        if declared is None:
+            return Verdict(False, "", "no team given, and the hand-in names none (a notebook's team-name cell, "
+                                      "PLAYER_NAME or TEAM_NAME): arcade contest submit DIR TEAM PATH")
+        team = declared
+        try:
+            check_team(config, team)
+        except ContestError as exc:
+            return Verdict(False, "", f"the hand-in's {where} names the team: {exc}; give the team: "
+                                      "arcade contest submit DIR TEAM PATH")
+    elif declared is not None and same_name(declared) != same_name(team):
+        from arcade.untrusted import clean
+
+        return record(folder, Verdict(False, team, f"the hand-in's {where} names the team {clean(repr(declared), cap=60)}, "
+                                                   f"not {team}"), files.entry)
     with Database(folder) as db:
         owner = db.owner(files.digest)
         if owner == team and any(s.team == team and s.digest == files.digest for s in db.current()):
@@ -72,6 +92,14 @@ def submit(folder: str | Path, team: str, spec: str, now: datetime | None = None
         if verdict.accepted and db.owner(files.digest) not in (None, team):  # another team, meanwhile
             verdict = Verdict(False, team, "the same files as another team's submission", files.digest)
         return record(folder, verdict, files.entry, db)
+
+
+def same_name(name: str) -> str:
+    """A team's name as two names are compared (a hand-in's ``PLAYER_NAME = "HOG 9000"`` is the
+    team ``hog_9000``): lower case, spaces and ``-`` as ``_``."""
+    import re
+
+    return re.sub(r"[\s-]+", "_", name.strip().lower())
 
 
 def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str | None:

@@ -109,7 +109,24 @@ def load_module(path: Path, package: str | None = None):
     return top if path.name == "__init__.py" else importlib.import_module(f"{name}.{path.stem}")
 
 
-def load_function(path: Path, function: str, adapter, package: str | None = None) -> Callable:
+def notebook_module(path: Path, cells: list):
+    """A notebook's code cells (``[label, source]``, read by the arcade) run in order as one
+    module named ``arcade_bot_<name>`` (never ``__main__``), each compiled under its own name
+    (``instructions.ipynb, cell 12``) so that a traceback names the cell and shows its line."""
+    import linecache
+    import types
+
+    module = types.ModuleType(f"arcade_bot_{path.stem}")
+    module.__file__ = str(path)
+    sys.modules[module.__name__] = module
+    for label, source in cells:
+        name = f"{path.name}, {label}"
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        exec(compile(source, name, "exec"), module.__dict__)  # noqa: S102 - the bot's own code, in its process
+    return module
+
+
+def load_function(path: Path, function: str, adapter, package: str | None = None, cells: list | None = None) -> Callable:
     """``function`` from the file at ``path`` (``load_module``), its folder first on ``sys.path``,
     then the packages ``arcade bot install`` put in its ``.deps`` (before the arcade's own, so a
     bot's ``numpy<2`` is the numpy it gets), and the courses' helper modules last
@@ -117,7 +134,8 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     bot's own ``dice.py`` wins). Without the name asked for, the game's other default names are
     tried (``Adapter.find_function``). ``function`` may be an entry (``bots.external.entry``):
     ``TDPlayer(color=0).make_a_move`` builds the object here and takes its method; a class the
-    game's course plays by a method (Toothpick Takeaway's ``Player``) is made and its method taken."""
+    game's course plays by a method (Toothpick Takeaway's ``Player``) is made and its method taken.
+    A notebook's ``cells`` (``path`` is the notebook) run instead of a file (``notebook_module``)."""
     from bots import course_modules_path, deps_folder
 
     sys.path.insert(0, str(path.parent))
@@ -128,7 +146,7 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     from bots.external.entry import parse_entry
 
     entry = parse_entry(function)  # checked by the arcade already (an EntryError is a ValueError)
-    module = load_module(path, package)
+    module = notebook_module(path, cells) if cells is not None else load_module(path, package)
     found = adapter.find_function(module, entry.name)
     if found is None:
         names = [n for n, v in vars(module).items() if callable(v) and not n.startswith("_")
@@ -177,7 +195,7 @@ class Child:
             return
         set_caps(request.memory, request.processes)
         try:
-            fn = load_function(Path(request.path), request.function, self.adapter, request.package)
+            fn = load_function(Path(request.path), request.function, self.adapter, request.package, request.cells)
         except BaseException as exc:  # noqa: BLE001 - any failure to load is reported
             try:
                 detail = log_exception("loading failed")

@@ -7,15 +7,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Sequence, Union
 
 from bots.external import cgroups
-from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, took_too_long
+from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
 from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
                                     OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
 from bots import DEPS_RULE
-from bots.external.specs import deps_elsewhere, package_of, parse_spec
+from bots.external.specs import deps_elsewhere, package_of, parse_spec, read_notebook
 from bots.external.transport import Launch, ProcessTransport, Transport
 from bots.limits import Limits, move_time
 from games.base import Termination
@@ -29,6 +29,11 @@ LOAD_TIMEOUT = 20.0
 
 POLL = 0.05
 """Seconds between looks at ``cancelled`` while waiting for an answer."""
+
+WINDOW = 64
+"""Requests a bot holds at most when it is asked many positions in one turn (``ask_many``): the
+next is written as each answer arrives, so that the bot never waits on the arcade between two
+calls and neither way's buffer (the request pipe's 64 KiB, the answer socket's) can fill."""
 
 
 def memory_text(limit: int) -> str:
@@ -140,9 +145,12 @@ class Host:
         bwrap = launch.sandbox == "bwrap"
         memory, processes = cgroups.process_caps(self.memory, bwrap, getattr(self.transport, "cgroup", None))
         self.split = memory != self.memory
+        notebook = launch.notebook
         reply = self.exchange(
             Load(path=f"/bot/{launch.path.name}" if bwrap else str(launch.path), function=launch.function,
-                 game=launch.game_id, memory=memory, processes=processes, package=package_of(launch.path)),
+                 game=launch.game_id, memory=memory, processes=processes,
+                 package=None if notebook is not None else package_of(launch.path),
+                 cells=None if notebook is None else [list(cell) for cell in notebook.cells]),
             LOAD_TIMEOUT,
         )
         if isinstance(reply, Loaded) and not self.memory_exceeded():
@@ -297,6 +305,8 @@ class FileBotSource:
         self.game_id = game_id
         self.spec = spec
         self.path, self.function = parse_spec(spec, game_id)
+        self.notebook = read_notebook(self.path, self.function, spec)
+        """A notebook's reading (its language, the cells that play), read once: ``None`` for a file of code."""
         self.adapter = adapter_for(game_id)
         self.log_path = (logs or log_dir()) / log_name(self.path, self.function, package_of(self.path))
         self.log = BotLog(self.log_path)
@@ -337,7 +347,8 @@ class FileBotSource:
                 if not self.rolled:  # the match starts: an old log moves aside; this match's stays
                     roll_over(self.log_path)
                     self.rolled = True
-                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox, self.memory)
+                launch = Launch(self.game_id, self.path, self.function, self.log, self.sandbox, self.memory,
+                                self.notebook)
                 self.host = Host(launch, self.memory, self.connect, self.clock)
                 try:
                     self.host.start()
@@ -402,6 +413,72 @@ class FileBotSource:
                 return None
             self._judge(host, reply, seconds, limit)
         return self._move(game, state, reply)
+
+    def ask_many(self, game, states: Sequence, seconds: float, seed: int | None = None) -> tuple[list, float]:
+        """The bot's moves in ``states`` (our moves), asked in one turn of ``seconds`` in all
+        rather than a move's time each, and the seconds it took; or ``Forfeit``. Hog's exact
+        scoring asks a strategy its whole table this way (``arcade.contest.hog_exact``: the course
+        asked for all 10,000 positions with no clock a move, so a strategy may spend its first
+        call building a table of its own).
+
+        The requests are pipelined over the usual wire, ``WINDOW`` in flight, each ``Move``
+        answered in order, the bot's processes thawed once for all of them (``seed``, if given, is
+        sent first, as before a game's first move). The clock is the bot's whole turn: from the
+        first request to the last answer, or the CPU its processes used where that is more. Past
+        ``seconds`` it forfeits with ``Termination.TIME`` as soon as an answer arrives late (or
+        the grace after ``seconds`` passes with none). A fault at one position forfeits as a
+        move's does, the position's arguments in its detail; a process left holding requests is
+        discarded, so that the next request starts a fresh one."""
+        requests = [Move(self.adapter.request(game, state)) for state in states]
+        answers: list = []
+        with self.lock:
+            host = self.ready_host(game)
+            host.thaw()  # its turn: the clock starts after
+            try:
+                if seed is not None and not host.send(Seed(seed)):
+                    self._lost(host)
+                cpu_before = host.cpu_seconds()
+                start = self.clock()
+                deadline = start + seconds + self.limits.grace_for(0.0)
+                sent, reply = 0, None
+                while len(answers) < len(requests):
+                    while sent < len(requests) and sent - len(answers) < WINDOW:
+                        if not host.send(requests[sent]):
+                            break
+                        sent += 1
+                    reply = host.receive(max(0.0, deadline - self.clock()))
+                    if not isinstance(reply, Moved):
+                        break
+                    answers.append(reply.move)
+                    reply = None
+                    if self.clock() - start > seconds:
+                        break
+                took = max((host.arrival or self.clock()) - start, host.cpu_seconds() - cpu_before)
+            finally:
+                host.freeze()
+            if host.memory_exceeded():
+                self.discard()
+                raise Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, {ALL_PROCESSES}", Termination.MEMORY)
+            if len(answers) < len(requests) and not isinstance(reply, (TimedOut, type(None))):
+                asked = requests[len(answers)].args
+                if len(answers) < sent - 1:
+                    self.discard()  # the requests after the fault are still in its hands
+                try:
+                    self._judge(host, reply, 0.0, seconds)
+                except Forfeit as exc:
+                    raise Forfeit(exc.wording, f"{exc.detail}; asked {asked}".lstrip("; "), exc.kind) from None
+                raise Forfeit(INVALID, f"{reply.detail}; asked {asked}", Termination.INVALID)
+            if len(answers) < len(requests) or took > seconds:
+                self.discard()
+                raise Forfeit(f"strategy took >{limit_text(seconds)} to answer {len(requests):,} positions",
+                              f"{len(answers):,} answered", Termination.TIME)
+        moves = []
+        for state, request, answer in zip(states, requests, answers):
+            try:
+                moves.append(self._move(game, state, Moved(answer)))
+            except Forfeit as exc:
+                raise Forfeit(exc.wording, f"{exc.detail}; asked {request.args}", exc.kind) from None
+        return moves, took
 
     def _judge(self, host: Host, reply: Outcome, seconds: float, limit: float) -> None:
         """``Forfeit`` for an error or the time, in that order; a process that cannot be trusted

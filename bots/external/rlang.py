@@ -83,6 +83,18 @@ def _read_line(fd: int) -> bytes:
     return bytes(line)
 
 
+def _code_file(cells: list) -> str:
+    """A notebook's cells as one R file in memory (a ``memfd``, left open across the ``exec``),
+    named as R opens it: ``/proc/self/fd/N``."""
+    fd = os.memfd_create("notebook.R", 0)  # not close-on-exec: Rscript reads it
+    data = "\n".join(source for _, source in cells).encode("utf-8") + b"\n"
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return f"/proc/self/fd/{fd}"
+
+
 def r_child_main() -> None:
     """The R bot's process until it becomes ``Rscript``: read the ``Load``, set the caps, move
     the answers to descriptor 4 (the requests stay on 0, read by R's ``file("stdin")`` itself:
@@ -110,6 +122,8 @@ def r_child_main() -> None:
     program = rscript()
     args = ["--vanilla", str(R_DIR / "child.R"), str(R_DIR), request.path, request.function, request.game,
             ",".join(defaults)]
+    if request.cells is not None:  # a notebook's strategy cell: its code in a memory file R sources
+        args += [_code_file(request.cells), "; ".join(label for label, _ in request.cells)]
     try:
         if program is None:
             raise FileNotFoundError("not on the PATH")

@@ -11,10 +11,12 @@ from pathlib import Path
 from bots import deps_folder
 from bots.base import printable
 from bots.external.entry import EntryError, parse_entry
+from bots.external.notebook import NOTEBOOK_SUFFIX, NotebookError, is_notebook
 from bots.external.rlang import R_SUFFIXES, is_r_file, r_problem
 
-SUFFIXES = (".py", *R_SUFFIXES)
-"""The endings of a bot's file: Python's, and R's (``bots.external.rlang``)."""
+SUFFIXES = (".py", *R_SUFFIXES, NOTEBOOK_SUFFIX)
+"""The endings of a bot's file: Python's, R's (``bots.external.rlang``) and a Jupyter notebook's
+(``bots.external.notebook``: its language is the notebook's own)."""
 
 
 class BadSpec(ValueError):
@@ -135,7 +137,11 @@ def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
     path, function = named_file(spec)
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
-    if is_r_file(str(path)):
+    if is_notebook(path) and path.is_file():
+        language = notebook_language(path, function, spec)
+    else:
+        language = "R" if is_r_file(str(path)) else "python"
+    if language == "R":
         problem = r_problem(game_id, function)
         if problem:
             raise BadSpec(f"bot {spec!r}: {problem}")
@@ -147,3 +153,22 @@ def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
     if not path.is_file():
         raise BadSpec(f"bot {spec!r}: no such file {str(path)!r} (write path/to/file.py:function)")
     return path.resolve(), function
+
+
+def notebook_language(path: Path, function: str, spec: str = "") -> str:
+    """The language of the notebook at ``path`` (``"R"`` or ``"python"``), read whole and checked
+    as it will play (``read_notebook``)."""
+    return read_notebook(path, function, spec).language
+
+
+def read_notebook(path: Path, function: str, spec: str = ""):
+    """The notebook at ``path`` as it will play (``bots.external.notebook.Notebook``), ``None``
+    when ``path`` is no notebook; ``BadSpec`` saying in one line why it cannot play."""
+    from bots.external.notebook import load
+
+    if not is_notebook(path):
+        return None
+    try:
+        return load(path, function)
+    except NotebookError as exc:
+        raise BadSpec(f"bot {printable((spec or str(path))[:80])!r}: {exc}") from None

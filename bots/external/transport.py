@@ -28,7 +28,7 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol
 
 from bots.external import cgroups, sandbox, seccomp
 from bots.external.freezer import Freezer
@@ -58,6 +58,16 @@ class Launch:
     memory: int | None = None
     """The memory cap, bytes: all of the bot's processes together where a memory cgroup can be
     made (``BotCgroup``), else each process's (the bot's process sets ``RLIMIT_AS``)."""
+    notebook: Any = None
+    """A notebook's reading (``bots.external.notebook.Notebook``: its language and the cells that
+    play) when ``path`` is a notebook, else ``None``."""
+
+    @property
+    def language(self) -> str:
+        """``"R"`` or ``"python"``: what runs the bot (an R file, or an R notebook, runs in R)."""
+        if self.notebook is not None:
+            return self.notebook.language
+        return "R" if is_r_file(self.path) else "python"
 
 
 class Transport(Protocol):
@@ -159,7 +169,7 @@ class ProcessTransport:
 
     def __init__(self, launch: Launch) -> None:
         bwrap = launch.sandbox == "bwrap"
-        code = R_CHILD_CODE if is_r_file(launch.path) else CHILD_CODE  # an R strategy: Rscript, after a few lines
+        code = R_CHILD_CODE if launch.language == "R" else CHILD_CODE  # an R strategy: Rscript, after a few lines
         self.staged = sandbox.Staged(launch.path) if bwrap else None  # a user's copy, the seccomp filter
         if self.staged is not None:
             argv = self.staged.argv([sys.executable, "-u", "-c", code, "/arcade", "0"])

@@ -54,6 +54,12 @@ def _optional_name(value: object) -> bool:
     return value is None or (isinstance(value, str) and value.isidentifier())
 
 
+def _optional_cells(value: object) -> bool:
+    """``None``, or a notebook's cells: a list of ``[label, source]`` pairs of text."""
+    return value is None or (isinstance(value, list) and all(
+        isinstance(cell, list) and len(cell) == 2 and all(isinstance(part, str) for part in cell) for cell in value))
+
+
 def _integer(value: object) -> bool:
     return type(value) is int
 
@@ -99,7 +105,10 @@ class Load:
     """Arcade → bot: load ``function`` from the file at ``path`` (as the bot's process sees it)
     for ``game``, under a memory cap of ``memory`` bytes and ``processes`` processes (``None``:
     no cap of that kind). The memory cap is set before the file's own code runs. ``package``: the
-    name of the package the file's folder is (``specs.package_of``), ``None`` for a plain file."""
+    name of the package the file's folder is (``specs.package_of``), ``None`` for a plain file.
+    ``cells``: for a notebook (``path`` is its file), the code that plays, ``[label, source]`` a
+    cell, as ``bots.external.notebook`` read it in the arcade (the bot's process never parses the
+    notebook); ``None`` for a file of code."""
 
     kind: ClassVar[str] = "load"
     path: str = _checked(_text)
@@ -108,6 +117,7 @@ class Load:
     memory: int | None = _checked(_optional_count, default=None)
     processes: int | None = _checked(_optional_count, default=None)
     package: str | None = _checked(_optional_name, default=None)
+    cells: list | None = _checked(_optional_cells, default=None)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,11 @@ local(envir = new.env(parent = baseenv()), {
   wanted <- argv[[3]]
   game_id <- argv[[4]]
   defaults <- strsplit(argv[[5]], ",", fixed = TRUE)[[1]]
+  # A notebook (bots/external/notebook.py read it in the arcade): its strategy cell's code, in a
+  # memory file, and the cell's name; the course's rules hold (no library(), no install.packages()).
+  code <- if (length(argv) >= 7L) argv[[6]] else path
+  cell <- if (length(argv) >= 7L) paste0(basename(path), ", ", argv[[7]]) else basename(path)
+  notebook <- length(argv) >= 7L
   sys.source(file.path(r_dir, "json.R"), envir = environment())
 
   # The requests are read from standard input itself (file("stdin") is C's stdin): no relay
@@ -109,6 +114,13 @@ local(envir = new.env(parent = baseenv()), {
       call[[1]] <- quote(base::source)
       eval(call, parent.frame())
     }
+    if (notebook) {
+      # STATS 306: "You may not use install.packages() or library() to load other packages"
+      refuse <- function(name) { force(name); function(...) stop(name, "() is not allowed: tidyverse, base R and d_football.R ",
+                                                     "are there (STATS 306's rule)", call. = FALSE)}
+      for (name in c("library", "require", "install.packages", "requireNamespace"))
+        assign(name, refuse(name), envir = course)
+    }
   }
 
   load <- function() {
@@ -124,10 +136,11 @@ local(envir = new.env(parent = baseenv()), {
     warm <- course$new_game(11)
     invisible(course$make_move(warm, course$valid_moves(warm)[[1]]))
     invisible(dplyr::lead(warm$board, 2))
-    sourced <- guarded(source(path, local = globalenv(), chdir = TRUE, echo = FALSE), "loading failed")
+    if (notebook) setwd(dirname(path))  # the notebook's folder, as source(chdir = TRUE) gives a file
+    sourced <- guarded(source(code, local = globalenv(), chdir = !notebook, echo = FALSE), "loading failed")
     if (inherits(sourced, "error")) {
       if (is_memory(sourced)) return(send("memory", detail = conditionMessage(sourced)))
-      return(send("failed", detail = sub(path, basename(path), error_text(sourced), fixed = TRUE)))
+      return(send("failed", detail = sub(code, cell, error_text(sourced), fixed = TRUE)))
     }
     candidates <- if (wanted == defaults[[1]]) defaults else wanted
     for (name in candidates) {
@@ -136,7 +149,7 @@ local(envir = new.env(parent = baseenv()), {
     }
     if (is.null(fn)) {
       mine <- Filter(function(n) is.function(get(n, envir = globalenv())), ls(globalenv()))
-      return(send("failed", detail = paste0(basename(path), " has no function '", wanted, "'",
+      return(send("failed", detail = paste0(cell, " has no function '", wanted, "'",
                                             if (length(mine)) paste0("; its functions: ", paste(mine, collapse = ", ")))))
     }
     # the file's functions compiled now, as R would compile each on its first call (on the clock)

@@ -105,8 +105,9 @@ def test_hostile_files_are_refused_in_one_line(contest, tmp_path):
     (folder / "big.bin").unlink()
     os.mkfifo(tmp_path / "fifo.py")
     assert "no regular file" in submit(contest, "eve", str(tmp_path / "fifo.py")).reason
-    (folder / "other.py").write_text("x = 1\n")
-    assert "2 bot files at its top" in submit(contest, "eve", str(folder)).reason
+    (folder / "other.py").write_text("def strategy(game):\n    return 1\n")  # two files that could play
+    reason = submit(contest, "eve", str(folder)).reason
+    assert "2 bot files at its top (bot.py, other.py)" in reason and "FOLDER:FILE[:FUNCTION]" in reason
     (folder / "other.py").unlink()
     assert submit(contest, "eve", str(folder)).accepted  # the folder with one bot file
     lines = (contest / "submissions.jsonl").read_text().splitlines()
