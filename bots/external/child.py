@@ -26,15 +26,20 @@ MAX_DETAIL = 2000
 megabytes; the whole of it is in the log)."""
 
 
-def log_exception(what: str) -> str:
+def log_exception(what: str, cells: str = "") -> str:
     """Print the exception being handled to the log under ``what``; its last line, for the
-    arcade (with the file and line of a syntax error)."""
+    arcade (with the file and line of a syntax error; with ``cells``, a notebook's name, the
+    notebook's cell and line where it was raised: ``robot_ludo.ipynb, cell 5, line 2``)."""
     print(f"--- {what}:", file=sys.stderr)
     traceback.print_exc(file=sys.stderr)
-    kind, value = sys.exc_info()[:2]
+    kind, value, trace = sys.exc_info()
     text = traceback.format_exception_only(kind, value)[-1].strip()  # one line
     if isinstance(value, SyntaxError) and value.lineno:
         text += f" ({Path(value.filename or '?').name}, line {value.lineno})"
+    elif cells:
+        inside = [frame for frame in traceback.extract_tb(trace) if frame.filename.startswith(f"{cells}, cell ")]
+        if inside:
+            text += f" ({inside[-1].filename}, line {inside[-1].lineno})"
     return text
 
 
@@ -198,7 +203,7 @@ class Child:
             fn = load_function(Path(request.path), request.function, self.adapter, request.package, request.cells)
         except BaseException as exc:  # noqa: BLE001 - any failure to load is reported
             try:
-                detail = log_exception("loading failed")
+                detail = log_exception("loading failed", Path(request.path).name if request.cells is not None else "")
             except MemoryError:
                 detail = "MemoryError"
             memory = out_of_memory(exc)
@@ -206,7 +211,8 @@ class Child:
                 self.reply(OutOfMemory(memory))
                 return
             if isinstance(exc, (LookupError, TypeError)) and not isinstance(exc, KeyError):
-                detail = str(exc)
+                place = detail.rpartition(" (")[2] if request.cells is not None and ", cell " in detail else ""
+                detail = str(exc) + (f" ({place}" if place else "")
             self.reply(Failed(detail))
             return
         self.fn = fn

@@ -161,6 +161,8 @@ def _parse(data: bytes, shown: str):
     if type(major) is not int or not 3 <= major <= 4:
         raise NotebookError(f"{shown} is a notebook of format {_shown(repr(major))}: only formats 3 and 4 "
                             "(Jupyter's) are read")
+    if major == 4:
+        _check_cells(raw.get("cells"), shown)  # what nbformat would stumble on, said plainly
     try:
         node = nbformat.reads(text, as_version=4, capture_validation_error={})
     except RecursionError:
@@ -168,17 +170,24 @@ def _parse(data: bytes, shown: str):
     except Exception as exc:  # noqa: BLE001 - nbformat raises many kinds on a damaged notebook
         raise NotebookError(f"{shown} is a damaged notebook ({type(exc).__name__}: {_shown(str(exc))[:100]})") from None
     cells = node.get("cells") if isinstance(node, dict) else None
+    _check_cells(cells, shown)
+    for cell in cells:
+        if isinstance(cell.get("source", ""), list):
+            cell["source"] = "".join(cell["source"])
+        cell.setdefault("source", "")
+    return node
+
+
+def _check_cells(cells, shown: str) -> None:
+    """``NotebookError`` unless ``cells`` is a list of cells, each with a type and text for its source."""
     if not isinstance(cells, list):
         raise NotebookError(f"{shown} is a damaged notebook: it has no list of cells")
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or not isinstance(cell.get("cell_type"), str):
             raise NotebookError(f"{shown} is a damaged notebook: cell {number} has no type")
         source = cell.get("source", "")
-        if isinstance(source, list) and all(isinstance(part, str) for part in source):
-            cell["source"] = "".join(source)
-        elif not isinstance(source, str):
+        if not (isinstance(source, str) or (isinstance(source, list) and all(isinstance(p, str) for p in source))):
             raise NotebookError(f"{shown} is a damaged notebook: cell {number}'s source is not text")
-    return node
 
 
 def _shallow(value) -> bool:

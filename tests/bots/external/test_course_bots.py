@@ -72,6 +72,8 @@ SUBMISSIONS = [
     ("robot_ludo", "engine.py", "ludo", "random", 2),
     ("toothpick_notebook", "notebook_player.py", "toothpicks", "random", 4),
     ("toothpick_notebook", "board_strategy.py", "toothpicks", "random", 4),
+    ("toothpick_python_notebook", "toothpicks.ipynb", "toothpicks", "random", 4),  # a notebook's code cells
+    ("ludo_notebook", "robot_ludo.ipynb", "ludo", "random", 2),
 ]
 
 
