@@ -37,6 +37,9 @@ from pathlib import Path
 from arcade.contest.config import ContestError
 from bots.external.specs import SUFFIXES
 
+INSTALLED = frozenset({".deps", ".deps.installing", ".deps.old"})
+"""What ``arcade bot install`` makes in a bot's folder: packages, no part of the student's hand-in
+(the contest installs a submission's own: ``arcade.contest.packages``)."""
 LOG = "submissions.jsonl"
 LOCK = ".submit.lock"
 
@@ -135,7 +138,7 @@ def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = ""
         raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
     try:
         data = encode(source, cap + 4096, top, lambda at, why: f"{clean(path / at)} {why}".replace(
-            " to travel", "").replace("the most that travels", "the most a submission may hold"))
+            " to travel", "").replace("the most that travels", "the most a submission may hold"), skip=INSTALLED)
         found = tuple((p.decode("utf-8", "surrogateescape"), None if k == b"d" else bytes(c))
                       for k, p, c in entries(data))
     except BundleError as exc:

@@ -18,6 +18,7 @@ from pathlib import Path
 from arcade.contest import store
 from arcade.contest.config import Config, ContestError, check_team, load
 from arcade.contest.db import Database
+from arcade.contest.packages import install_packages
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,38 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
             return record(folder, Verdict(False, team, "the same files as another team's submission", files.digest),
                           files.entry, db)
     kept = store.keep(folder, files)
-    problem = judge(folder, config, files, kept)
+    problem = install_packages(folder, config, kept / files.entry.partition("/")[0])
+    problem = problem or judge(folder, config, files, kept)
+    if problem is not None:
+        problem += beside(spec, files, problem)
     verdict = Verdict(problem is None, team, problem or "", files.digest)
     with Database(folder) as db:
         if verdict.accepted and db.owner(files.digest) not in (None, team):  # another team, meanwhile
             verdict = Verdict(False, team, "the same files as another team's submission", files.digest)
         return record(folder, verdict, files.entry, db)
+
+
+def beside(spec: str, files: store.Files, problem: str) -> str:
+    """A hint for a file handed in alone that fails for want of a name or a module its folder
+    holds (a Hog contest file's ``from hog import *`` of the student's own ``hog.py``): ``""``
+    where there is none to give."""
+    import os
+
+    from bots.external.specs import SUFFIXES
+
+    if len(files.entries) != 2 or not any(sign in problem for sign in ("NameError", "ImportError", "ModuleNotFound")):
+        return ""
+    path, _inner, _entry = store.split_submission(spec)
+    try:
+        others = sorted(name for name in os.listdir(path.parent) if name.endswith(SUFFIXES) and name != path.name)
+    except OSError:
+        return ""
+    if not others:
+        return ""
+    from arcade.untrusted import clean
+
+    return (f"; only {clean(path.name, cap=40)} was handed in, not its folder's {clean(', '.join(others[:3]), cap=80)}: "
+            f"submit the folder, or FOLDER:{clean(path.name, cap=40)}")
 
 
 def same_name(name: str) -> str:
@@ -112,7 +139,8 @@ def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str |
         game = config.make_game()
     except Exception as exc:  # noqa: BLE001 - checked when loaded; a message all the same
         return f"the contest's game cannot be made: {exc}"
-    return probe(game, spec, config.limits, config.probe_positions, seed)
+    return probe(game, spec, config.limits, config.probe_positions, seed,
+                 config.table_seconds if config.scoring == "exact" else None)
 
 
 def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None) -> Verdict:

@@ -75,12 +75,12 @@ class Bundle:
     data: bytes
 
 
-def encode(source: int, cap: int = DEFAULT_CAP, top: str = "", refuse=None) -> bytes:
+def encode(source: int, cap: int = DEFAULT_CAP, top: str = "", refuse=None, skip: frozenset = frozenset()) -> bytes:
     """The canonical encoding of the folder open as ``source``: ``walk_folder``'s entries, all
     under a folder named ``top`` when given. ``BundleError`` for anything that is not a regular
     file or a folder, and as soon as the bundle passes ``cap`` bytes, ``ENTRIES`` entries or
     ``DEPTH`` folders; ``refuse(path, why)`` words it (``path``: in the folder read; ``why``
-    starts with a verb)."""
+    starts with a verb). The top folder's names in ``skip`` are left out (``walk_folder``)."""
     refuse = refuse or (lambda path, why: f"{path} {why}")
     out = bytearray(MAGIC)
     over = f"takes the bot's folder past {cap / (1 << 20):g} MiB, the most that travels (--bundle-cap)"
@@ -97,7 +97,7 @@ def encode(source: int, cap: int = DEFAULT_CAP, top: str = "", refuse=None) -> b
 
     if top:
         add(b"d", "")
-    for count, (kind, path, fd) in enumerate(walk_folder(source, other), start=2 if top else 1):
+    for count, (kind, path, fd) in enumerate(walk_folder(source, other, skip), start=2 if top else 1):
         if count > ENTRIES or path.count("/") + bool(top) >= DEPTH:
             raise BundleError(refuse(path, f"takes the bot's folder past {ENTRIES} files and folders or "
                                            f"{DEPTH} folders deep, the most that travels"))

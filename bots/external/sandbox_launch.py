@@ -70,7 +70,7 @@ def _skip(path: str, what: str) -> None:
     """``walk_folder``'s default for what it does not yield: nothing (it is left out)."""
 
 
-def walk_folder(source: int, other=_skip):
+def walk_folder(source: int, other=_skip, skip: frozenset = frozenset()):
     """What a bot's folder is: the folders and regular files under the folder open as ``source``
     (a descriptor), names in sorted order, depth first, as ``(kind, path, fd)``: ``("dir", path,
     None)`` for a folder, ``("file", path, fd)`` for a regular file, open for reading while the
@@ -81,7 +81,9 @@ def walk_folder(source: int, other=_skip):
     link, a hard link: a file with another name too, FIFO, device, socket, a file that vanished,
     changed or cannot be opened) is never read:
     ``other(path, what)`` hears of it, ``what`` in words (by default it is left out). The bot's
-    sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.tournament.bundles``)."""
+    sandbox as root copies these (``copy_folder``); a cluster sends these (``arcade.tournament.bundles``).
+    The top folder's names in ``skip`` are not walked at all (a contest's hand-in leaves out the
+    packages a student installed: ``DEPS``)."""
     import errno
     import stat
 
@@ -89,7 +91,7 @@ def walk_folder(source: int, other=_skip):
     stack = []
     try:
         stack.append(("", os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=source), iter(())))
-        stack[0] = ("", stack[0][1], iter(sorted(os.listdir(stack[0][1]))))  # (source may be an O_PATH one)
+        stack[0] = ("", stack[0][1], iter(sorted(n for n in os.listdir(stack[0][1]) if n not in skip)))  # (source may be an O_PATH one)
         while stack:
             prefix, folder, names = stack[-1]
             name = next(names, None)

@@ -128,6 +128,8 @@ def test_a_contest_file_beside_its_own_hog_py_enters_as_a_folder(tmp_path):
     hand_in = hog_folder(tmp_path)
     alone = submit(folder, "oski_bears", str(hand_in / "hog_contest.py"))  # the file alone cannot play
     assert not alone.accepted and "NameError: name 'cautious' is not defined" in alone.reason
+    assert alone.reason.endswith("; only hog_contest.py was handed in, not its folder's hog.py, ucb.py: submit the "
+                                 "folder, or FOLDER:hog_contest.py")
     verdict = submit(folder, "oski_bears", str(hand_in))  # its folder: hog_contest.py plays, hog.py is its helper
     assert verdict.accepted, verdict.reason
     with Database(folder) as db:
@@ -208,3 +210,33 @@ def test_same_name_is_a_name_of_the_rules_letters_for_any_text(text):
     name = same_name(text)
     assert name == name.lower() and " " not in name and "-" not in name
     assert same_name(name) == name
+
+
+# -- a hand-in's own packages ------------------------------------------------------------------------
+
+def test_a_folders_packages_are_installed_for_it_from_the_contests_wheels_when_allowed(tmp_path):
+    """A Robot Ludo entry's ``requirements.txt`` names a package: refused while the contest allows
+    none, installed into the kept copy's ``.deps`` (from the contest's folder of wheels, offline)
+    once ``packages`` names it; the student's own ``.deps`` is no part of the hand-in, so it is not
+    counted against ``max_bytes``."""
+    from tests.bots.external.test_deps import make_wheel
+
+    folder = season(tmp_path, "toothpicks")
+    make_wheel(folder / "wheels")
+    hand_in = tmp_path / "picker"
+    hand_in.mkdir()
+    (hand_in / "requirements.txt").write_text("arcadetiny==1.0\n")
+    (hand_in / "picker.py").write_text("from arcadetiny import pick\n\n\ndef strategy(n):\n    return pick([1, 2]) if n > 1 else 1\n")
+    (hand_in / ".deps").mkdir()
+    (hand_in / ".deps" / "huge.bin").write_bytes(b"x" * (2 << 20))  # over max_bytes: not the student's bytes
+    refused = submit(folder, "picker", str(hand_in))
+    assert refused.line == ("rejected: requirements.txt, line 1: arcadetiny is not among the packages this contest "
+                            "allows (none; contest.toml's packages)")
+    text = (folder / "contest.toml").read_text()
+    (folder / "contest.toml").write_text(text.replace('packages = []', 'packages = ["arcadetiny"]')
+                                         .replace('wheels = ""', 'wheels = "wheels"'))
+    verdict = submit(folder, "picker", str(hand_in))
+    assert verdict.accepted, verdict.reason
+    kept = folder / "submissions" / verdict.digest / "picker"
+    assert (kept / ".deps" / "arcadetiny" / "__init__.py").is_file()
+    assert not (kept / ".deps" / "huge.bin").exists()
