@@ -3,7 +3,7 @@ the presets of the courses; the secret seed beside it (``DIR/secret``), the team
 closing time.
 
 ``contest.toml`` holds nothing secret: it may be published with the board. The secret seed, from
-which every game's seed is derived (``arcade.seeds.pair_seed``), is in ``DIR/secret`` (mode 0600).
+which every game's seed is derived (``arcade.seeds.season_seed``), is in ``DIR/secret`` (mode 0600).
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ class Config:
     ``teams`` rule (a regular expression), the closing time (``closes``, ISO 8601, ``""``: never),
     the closing stage (``closing``: ``groups`` plays CS4341's groups over the final field), the
     limits of a move, the submissions' cap (``max_bytes``) and the probe's positions; a ladder's
-    stopping rule (``ladder_sigma``, ``ladder_games``: ``arcade.contest.ladder``)."""
+    stopping rule (``ladder_sigma``, ``ladder_games``: ``arcade.contest.ladder``); exact scoring's
+    budget for a strategy's whole table (``table_seconds``: ``arcade.contest.hog_exact``), which
+    replaces a move's time there."""
 
     game: str
     options: dict = field(default_factory=dict)
@@ -59,6 +61,9 @@ class Config:
     probe_positions: int = 6
     ladder_sigma: float = 2.0
     ladder_games: int = 60
+    packages: list = field(default_factory=list)
+    wheels: str = ""
+    table_seconds: float = 60.0
 
     @property
     def limits(self) -> Limits:
@@ -124,6 +129,15 @@ def check(config: Config) -> Config:
         raise ContestError(f"ladder_sigma must be a number above 0 (a rating's uncertainty), not {sigma!r}")
     if type(config.ladder_games) is not int or config.ladder_games < 1:
         raise ContestError(f"ladder_games must be a whole number from 1, not {config.ladder_games!r}")
+    if not isinstance(config.packages, (list, tuple)) or not all(
+            isinstance(name, str) and re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?", name)
+            for name in config.packages):
+        raise ContestError(f"packages must be a list of package names (\"numpy\", \"torch\"), not {config.packages!r}")
+    if not isinstance(config.wheels, str):
+        raise ContestError(f"wheels must be a folder's path (empty: the package index), not {config.wheels!r}")
+    if type(config.table_seconds) not in (int, float) or not 0 < config.table_seconds <= 86_400:
+        raise ContestError(f"table_seconds must be a number of seconds above 0 (a strategy's whole table), "
+                           f"not {config.table_seconds!r}")
     try:
         re.compile(config.teams)
     except (re.error, TypeError) as exc:
@@ -159,15 +173,21 @@ COMMENTS = {
     "game": "the game (arcade options GAME lists its options)",
     "format": "all-pairs: every current submission plays every other; ladder: ratings, pairs chosen",
     "games_per_pair": "each pair's games, each side first in half (a ladder: each meeting's)",
-    "scoring": "wins: a team's score is its wins; exact: Hog's win chances, computed (x 100 per pair)",
+    "scoring": "wins: a team's score is its wins; exact (Hog): a pair computed, not played, counts its expected\n"
+               "# wins (games_per_pair x the exact win chance from the two strategies' tables); the board adds\n"
+               "# each strategy's exact win rate against always_roll(6), the course's own score",
     "points": "stats306: 6 for the top score, 5 x score / high score for the rest; none",
     "team_names": "a team's name must match this rule",
     "closes": "ISO time after which nothing is accepted (empty: never)",
     "closing_stage": "groups: CS4341's groups over the final field, once closed (empty: none)",
-    "max_bytes": "the most a submission's files may hold",
+    "max_bytes": "the most a submission's own files may hold (packages installed for it not counted)",
     "probe_positions": "positions of real games a submission must answer to be accepted",
     "ladder_sigma": "the ladder stops for an entry once its rating's uncertainty (sigma) is below this",
     "ladder_games": "... or once it has played this many games (or its place is settled: README)",
+    "packages": "the packages a submission's requirements.txt may name, installed by arcade bot install's rules",
+    "wheels": "where those packages come from: a folder of wheels (relative to this folder), or empty: the index",
+    "table_seconds": "exact scoring: seconds a strategy has for its whole table, asked in each of two fresh\n"
+                     "# processes (no time a move, as the course's; over it: scored by sampled games)",
 }
 
 
@@ -190,6 +210,9 @@ def dumps(config: Config) -> str:
            "probe_positions": config.probe_positions}
     if config.format == "ladder":
         top |= {"ladder_sigma": config.ladder_sigma, "ladder_games": config.ladder_games}
+    if config.scoring == "exact":
+        top |= {"table_seconds": config.table_seconds}
+    top |= {"packages": list(config.packages), "wheels": config.wheels}
     lines = [HEADER]
     for key, value in top.items():
         lines.append(f"# {COMMENTS[key]}\n{key} = {_toml(value)}\n")
