@@ -7,6 +7,7 @@ A contest is a folder the instructor owns::
     DIR/secret              the contest's secret seed (0600; never in contest.toml, never shown to a bot)
     DIR/submissions.jsonl   every submission's verdict, one JSON line each, appended (evidence)
     DIR/submissions/DIGEST/ each accepted or tried submission's files, named by their SHA-256
+                            (and the packages installed for it, DIGEST/TOP/.deps)
     DIR/records/A--B.jsonl  each pair's games (``arcade.records``: the evidence, checked on every read)
     DIR/ladder.jsonl        a ladder's rounds, each written before its games are played (evidence)
     DIR/contest.db          the SQLite database every command reads (WAL): a cache of the evidence
@@ -17,8 +18,11 @@ One module a job; import the one you need:
 - ``config``: ``contest.toml`` (``Config``, ``PRESETS``, ``load``, ``create``), the secret seed,
   the team-name rule and the closing time; ``ContestError``, every message for the user.
 - ``db``: the database (``Database``: WAL, a busy timeout, one transaction a write).
-- ``store``: a submission's files copied in (regular files only, capped, content-addressed) and
-  the submissions log.
+- ``store``: a submission's files copied in (regular files only, capped, content-addressed; the
+  hand-in grammar ``FILE``, ``FOLDER``, ``FOLDER:FILE[:FUNCTION]``; the file that plays found in a
+  folder; the team a hand-in names) and the submissions log.
+- ``packages``: a hand-in's own packages (its ``requirements.txt``), installed into its kept copy
+  when the contest allows them.
 - ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
 - ``submit``: ``submit``, the verdict of one submission in one line.
 - ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
