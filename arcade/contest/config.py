@@ -85,14 +85,16 @@ class Config:
 PRESETS: dict[str, dict[str, Any]] = {
     "stats306": {"game": "dfootball", "options": {"n": 11}, "games": 100, "points": "stats306"},
     "cs4341": {"game": "othello", "options": {"time_limit": 10.0}, "games": 2, "closing": "groups"},
-    "robot-ludo": {"game": "ludo", "options": {"preset": "contest"}, "games": 100},
-    "cs61a-hog": {"game": "hog", "options": {"goal": 100}, "games": 100, "scoring": "exact"},
-    "toothpicks": {"game": "toothpicks", "options": {}, "games": 10},
+    "robot-ludo": {"game": "ludo", "options": {"preset": "contest"}, "games": 20, "points": "none"},
+    "cs61a-hog": {"game": "hog", "options": {"goal": 100}, "games": 100, "scoring": "exact", "points": "none"},
+    "toothpicks": {"game": "toothpicks", "options": {}, "games": 10, "points": "none"},
 }
 """The courses' contests: STATS 306's D-Football (n = 11, 100 games a pair, the score its wins,
 its points rule), CS4341's Othello (10 s a move, groups at the close), the Robot Ludo challenge
-(its ``contest`` settings: 12 counters on 36 squares), CS 61A's Hog (exact win chances) and
-Toothpick Takeaway."""
+(its tournament script's ``tournament(12, 36, (9, 27), …, 10, …)``: 12 counters on 36 squares,
+10 games a pairing with each engine entered as red and as blue, so 20 a pair), CS 61A's Hog
+(exact win chances) and Toothpick Takeaway. Only STATS 306 and CS4341 stated points; the others
+have none (``points = "none"``). README's "Contest seasons" gives each rule's source."""
 
 
 def parse_time(text: str) -> datetime:

@@ -101,3 +101,12 @@ def test_a_team_name_is_accepted_only_as_the_rule_says_and_never_cleaned(name):
         accepted = False
         assert "\n" not in str(exc) and "\x1b" not in str(exc)
     assert accepted == ok
+
+
+def test_each_preset_keeps_its_courses_numbers():
+    """The presets are the courses' contests (README's "What each course's contest takes"): STATS
+    306's 100 games a pair and its points; the Robot Ludo tournament script's 10 games a pairing
+    with each engine as red and as blue; no points where a course stated none."""
+    assert PRESETS["stats306"]["games"] == 100 and PRESETS["stats306"]["points"] == "stats306"
+    assert PRESETS["robot-ludo"]["games"] == 20 and PRESETS["robot-ludo"]["points"] == "none"
+    assert PRESETS["cs61a-hog"]["points"] == "none" and PRESETS["toothpicks"]["points"] == "none"
