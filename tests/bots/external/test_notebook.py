@@ -331,3 +331,18 @@ def test_the_samples_are_what_make_notebooks_writes():
         assert written.metadata == made.metadata, name
         assert [(c.cell_type, c.source, c.metadata) for c in written.cells] == \
             [(c.cell_type, c.source, c.metadata) for c in made.cells], name  # (a cell's id is drawn anew)
+
+
+def test_a_notebook_showing_things_through_ipython_plays_its_output_in_the_log(tmp_path, logs):
+    """``from IPython.display import display`` works without IPython (``bots/course_modules/IPython``):
+    what the notebook shows goes to the bot's log."""
+    notebook = python_notebook([
+        new_code_cell("from IPython.display import display, clear_output, HTML\nfrom IPython import get_ipython"),
+        new_code_cell("display(HTML('<b>table</b>'), 42)\nclear_output(wait=True)\nassert get_ipython() is None"),
+        new_code_cell("def strategy(n):\n    return 1"),
+    ])
+    (tmp_path / "shown.ipynb").write_text(nbformat.writes(notebook))
+    done = arcade_match(tmp_path, "toothpicks", "shown.ipynb", "random", "--games", "2", "--sandbox", "none", "--json")
+    assert done.returncode == 0, done.stderr
+    log = next(logs.glob("shown.*.log")).read_text()
+    assert "| <HTML: <b>table</b>>" in log and "| 42" in log
