@@ -142,7 +142,8 @@ class Adapter:
     def usage(self) -> str:
         """A line on a file bot for this game: the spec, the signature and the default names."""
         default = ", else ".join(self.default_functions)
-        return f"your own: path/to/file.py[:function], {self.signature} (without :function: {default})"
+        return (f"your own: path/to/file.py[:function] (or a notebook, .ipynb), {self.signature} "
+                f"(without :function: {default})")
 
     def time_limit(self, game) -> float:
         """The default seconds per move for this game (with its options): the one owner of each

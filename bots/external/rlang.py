@@ -66,7 +66,7 @@ def r_usage(game_id: str) -> str | None:
     not R's."""
     if game_id not in R_GAMES:
         return None
-    return (f"in R: path/to/strategy.R[:function], the same function in R, with the course's d_football.R "
+    return (f"in R: path/to/strategy.R[:function] (or STATS 306's notebook), the same function in R, with the course's d_football.R "
             f"and dplyr (needs Rscript: apt-get install --no-install-recommends {R_PACKAGES})")
 
 

@@ -26,14 +26,14 @@ def test_bots_lists_name_then_description(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[0] == "perfect" and "multiple" in lines[0]
     assert [line.split()[0] for line in lines[:-1]] == ["perfect", "random", "always_1", "always_2", "mirror"]
-    assert lines[-1] == ("your own: path/to/file.py[:function], strategy(toothpicks_left) -> take "
+    assert lines[-1] == ("your own: path/to/file.py[:function] (or a notebook, .ipynb), strategy(toothpicks_left) -> take "
                          "(without :function: strategy, else Player)")
 
 
 def test_bots_names_the_contests_function_for_a_file_bot(capsys):
     assert main(["bots", "hog"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
-        "your own: path/to/file.py[:function], final_strategy(score, opponent_score) -> dice "
+        "your own: path/to/file.py[:function] (or a notebook, .ipynb), final_strategy(score, opponent_score) -> dice "
         "(without :function: final_strategy, else strategy)")
 
 
