@@ -3,7 +3,9 @@
 Player A plays side 0 (which moves first) in odd-numbered games and side 1 in even ones. Every
 game gets its own generators derived from the match seed and the game's number (``arcade.seeds``;
 the global ``random`` is seeded from them before each game too, for course bots that draw from
-it), so the same seed gives the same result whatever else runs.
+it), so the same seed gives the same result whatever else runs. A contest season's games are
+dealt instead from the season's seed, the game's deal and each side's role in it, whichever pair
+plays them (``season``: ``arcade.seeds.season_rngs``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
 
-from arcade.seeds import match_rngs, seed_global_random
+from arcade.seeds import match_rngs, season_rngs, seed_global_random, seed_season_random
 from arcade.session import Session
 from bots.base import Bot, BotEntry
 from bots.limits import Limits
@@ -215,6 +217,7 @@ def run_match(
     on_game: Callable[[GameRecord], None] | None = None,
     first_game: int = 1,
     log=None,
+    season: bool = False,
 ) -> MatchSummary:
     """Play ``games`` games between two bots, A first in odd games, B first in even ones, each
     move under ``limits``'s time (the entries were admitted under the same ``limits``).
@@ -223,15 +226,20 @@ def run_match(
     ``k`` is the same game whichever chunk plays it). File bots' processes are killed at the end.
     With a ``log`` (``arcade.records.log.RecordLog``) each game is appended as it ends, and a game the
     log holds already is taken from it instead of played (a resumed match).
+
+    ``season``: ``seed`` is a contest season's (``arcade.seeds.season_seed``) and each game is
+    dealt by ``season_rngs``: its dice and the first and second movers' generators (and the
+    global ``random``) from its deal and the roles, not from which player is A, so that equal
+    strategies get equal games against every opponent.
     """
     try:
-        return _run_match(game, entries, games, seed, limits, on_game, first_game, log)
+        return _run_match(game, entries, games, seed, limits, on_game, first_game, log, season)
     finally:
         for entry in entries:
             entry.close()
 
 
-def _run_match(game, entries, games, seed, limits, on_game, first_game, log) -> MatchSummary:
+def _run_match(game, entries, games, seed, limits, on_game, first_game, log, season) -> MatchSummary:
     summary = MatchSummary(game.id, (entries[0].name, entries[1].name), dict(game.settings), seed)
     for number in range(first_game, first_game + games):
         recorded = log.get("match", entries[0].name, entries[1].name, number) if log is not None else None
@@ -244,13 +252,19 @@ def _run_match(game, entries, games, seed, limits, on_game, first_game, log) -> 
         # A game whose first mover is an option (Robot Ludo's ``starting``) gives each game its
         # variant, so that colour and first move alternate independently.
         this_game = game.match_variant(number)
-        chance_rng, rng_a, rng_b = match_rngs(seed, number)
         # Course bots draw from the global ``random`` (D-Football's random_move, as the course's
         # did): seed it per game too, so that a game does not depend on the games played before
         # it in this process (a tournament's chunks run in any order over its workers).
-        seed_global_random(seed, number)
+        if season:
+            chance_rng, rng_first, rng_second = season_rngs(seed, number)
+            seed_season_random(seed, number)
+            mover = this_game.first_side
+            rngs = (rng_first, rng_second) if mover == 0 else (rng_second, rng_first)
+        else:
+            chance_rng, rng_a, rng_b = match_rngs(seed, number)
+            seed_global_random(seed, number)
+            rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
         players = (entries[first].make(this_game), entries[1 - first].make(this_game))
-        rngs = (rng_a, rng_b) if first == 0 else (rng_b, rng_a)
         outcome = play_out(this_game, players, chance_rng, rngs, limits)
 
         def player_of(side: int | None) -> int | None:

@@ -5,8 +5,9 @@ secret one: ``secret``). Everything random in it comes from generators derived h
 seed and the names of what they serve, never from their position in the run, so that the same
 seed plays the same games whatever else runs (any ``--jobs``, a resumed record, a Dask cluster).
 Records and replays depend on these exact values: a derivation never changes (the strings, and
-how they are hashed: ``random.Random(str)`` hashes the string with SHA-512; ``pair_seed`` uses
-SHA-256). ``tests/arcade/test_seeds.py`` pins them and checks that no other module derives a seed.
+how they are hashed: ``random.Random(str)`` hashes the string with SHA-512; ``pair_seed`` and
+``season_seed`` use SHA-256). ``tests/arcade/test_seeds.py`` pins them and checks that no other
+module derives a seed.
 """
 
 from __future__ import annotations
@@ -53,6 +54,54 @@ def pair_seed(seed: int, stage: str, a: str, b: str) -> int:
     and the pair's two names (not the pair's position), NUL-separated."""
     digest = hashlib.sha256(f"{seed}\x00{stage}\x00{a}\x00{b}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def season_seed(seed: int) -> int:
+    """A contest season's games' seed: 64 bits of the SHA-256 of the contest's secret seed and
+    ``season``, NUL-separated. Every sampled game of the season is dealt from it
+    (``season_rngs``), whichever pair plays it; the pairs' record lines carry it as their seed and
+    the workers get it, never the secret."""
+    digest = hashlib.sha256(f"{seed}\x00season".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def season_deal(number: int) -> int:
+    """The deal of game ``number`` of a contest pair: games ``2i - 1`` and ``2i`` are deal ``i``,
+    the same game with the players' sides swapped."""
+    return (number + 1) // 2
+
+
+def season_rngs(seed: int, number: int) -> tuple[random.Random, random.Random, random.Random]:
+    """Common random numbers for game ``number`` of any pair of a contest season (``seed``:
+    ``season_seed``): the dice's generator, the first mover's and the second mover's, from
+    ``"<seed>:season:<deal>:chance"``, ``:first`` and ``:second`` (``season_deal``). They depend on
+    the game's deal and each side's role in it, never on the pair: two teams with the same strategy
+    meet the same dice against every opponent, and in a deal's two games each player moves first
+    once with the same dice."""
+    base = f"{seed}:season:{season_deal(number)}"
+    return tuple(random.Random(f"{base}:{role}") for role in ("chance", "first", "second"))  # type: ignore[return-value]
+
+
+def seed_season_random(seed: int, number: int) -> None:
+    """Seed the global ``random`` for game ``number`` of a contest season's pair, from
+    ``"<seed>:season:<deal>:global"``: ``seed_global_random``'s reason, and ``season_rngs``'s
+    (the pair plays no part)."""
+    random.seed(f"{seed}:season:{season_deal(number)}:global")
+
+
+def hog_recheck_rng(seed: int) -> random.Random:
+    """Which positions Hog's exact scoring asks a strategy again (``arcade.contest.hog_exact``),
+    from ``"<seed>:hog recheck"`` with the contest's secret seed: the same for every submission,
+    so that equal strategies are judged alike, and unknown to the students."""
+    return random.Random(f"{seed}:hog recheck")
+
+
+def hog_table_seeds(seed: int) -> tuple[int, int]:
+    """The ``Seed`` sent to each of the two fresh processes in which Hog's exact scoring asks a
+    strategy its table (``arcade.contest.hog_exact``): 63 bits each from ``"<seed>:hog table:1"``
+    and ``:2`` with the contest's secret seed. Two different seeds, so that a strategy whose
+    answers follow its random numbers gives two different tables; the same for every submission."""
+    return tuple(random.Random(f"{seed}:hog table:{n}").getrandbits(63) for n in (1, 2))  # type: ignore[return-value]
 
 
 def ladder_tie(seed: int, number: int, a: str, b: str) -> bytes:

@@ -3,10 +3,14 @@
 which makes the database again from the records and the submissions log.
 
 A pair is two submissions named by their digests, ``a`` the smaller (player A, first in odd
-games); its seed is ``arcade.seeds.pair_seed(secret, "contest", a, b)``: the contest's secret and
-the two digests, so that a pair's games are the same whenever they are played. A pair's record
-is written before the database: a kill between the two leaves a game the database lacks, which
-the next run takes from the record (``PairLogs.open``), never plays again.
+games). Its games are dealt from the season's seed, ``arcade.seeds.season_seed(secret)``, by
+their numbers and the sides' roles alone (``arcade.seeds.season_rngs``: common random numbers),
+so that a pair's games are the same whenever they are played and two equal strategies meet the
+same games against every opponent; each game line carries the season's seed. A line dealt the
+old way, from ``arcade.seeds.pair_seed(secret, "contest", a, b)`` (a season that began before
+this derivation), is checked against that seed and kept. A pair's record is written before the
+database: a kill between the two leaves a game the database lacks, which the next run takes from
+the record (``PairLogs.open``), never plays again.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from arcade.contest import store
 from arcade.contest.config import Config, ContestError, secret_seed
 from arcade.contest.db import NAME, Database
 from arcade.match import GameRecord
-from arcade.seeds import pair_seed
+from arcade.seeds import pair_seed, season_seed
 
 STAGE = "contest"
 
@@ -45,10 +49,9 @@ class PairLogs:
         self.db = db
         self.teams = teams
         self.secret = secret_seed(folder)
+        self.season = season_seed(self.secret)
+        """Every game's seed (``arcade.seeds.season_seed``): the tasks' and the record lines'."""
         self.logs: dict[tuple[str, str], object] = {}
-
-    def seed(self, a: str, b: str) -> int:
-        return pair_seed(self.secret, STAGE, a, b)
 
     def open(self, a: str, b: str):
         """Pair ``(a, b)``'s record, resumed (damaged lines moved aside, said on standard error),
@@ -61,7 +64,7 @@ class PairLogs:
         path = self.folder / "records" / f"{a}--{b}.jsonl"
         try:
             log = RecordLog(path, header(self.config, self.limits, a, b, self.teams), repair=True,
-                            pair_seed=lambda _stage, x, y: pair_seed(self.secret, STAGE, x, y))
+                            pair_seed=lambda _stage, x, y: pair_seed(self.secret, STAGE, x, y), season=self.season)
         except RecordError as exc:
             raise ContestError(str(exc)) from None
         self.logs[(a, b)] = log
@@ -117,26 +120,31 @@ def rebuild(folder: str | os.PathLike, say=print) -> tuple[int, int, int]:
 
 
 def _exact_again(folder: Path, db: Database) -> None:
-    """Hog's exact pairs computed again from the submissions' kept tables (``hog_exact``)."""
-    import json
-
+    """Hog's exact scoring made again from the current submissions' kept tables
+    (``hog_exact.kept``): each one's ``tabled`` row, and every pair of two tables that has no
+    games (a pair with games is finished by games). A submission with no kept table of the
+    current format is asked again by the next run."""
     from arcade.contest.config import load
 
     config = load(folder)
     if config.scoring != "exact":
         return
-    from arcade.contest.hog_exact import exact_chance
+    from arcade.contest.hog_exact import exact_chance, kept
 
     tables = {}
     for sub in db.current():
-        try:
-            tables[sub.digest] = json.loads((folder / "tables" / f"{sub.digest}.json").read_text())["table"]
-        except (OSError, ValueError, KeyError, TypeError):
+        got = kept(folder, sub.digest)
+        if got is None:
             continue
-    digests = sorted(d for d, table in tables.items() if table)
+        db.set_tabled(sub.digest, got.vs_always_roll_6, got.why)
+        if got.table:
+            tables[sub.digest] = got.table
+    counts = db.counts()
+    digests = sorted(tables)
     for i, a in enumerate(digests):
         for b in digests[i + 1:]:
-            db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
+            if not counts.get((a, b), 0):
+                db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
 
 
 def _read_pair(path: Path, secret: int, say) -> tuple[tuple | None, int]:
@@ -158,7 +166,8 @@ def _read_pair(path: Path, secret: int, say) -> tuple[tuple | None, int]:
             return (None, 1)
         a, b = bots
         try:
-            referee = Referee(reader.header, reader.name, lambda _stage, x, y: pair_seed(secret, STAGE, x, y))
+            referee = Referee(reader.header, reader.name, lambda _stage, x, y: pair_seed(secret, STAGE, x, y),
+                              season_seed(secret))
         except RecordError as exc:
             say(f"left out: {exc}")
             return (None, 1)

@@ -12,10 +12,14 @@ and a run killed at any moment all give the same ratings.
 **Rounds.** The plan of the ladder is ``DIR/ladder.jsonl``, one line a round (its meetings:
 two digests, the first game's number, the games), appended and flushed to the disk before any of
 its games is played; it is evidence as the records are. A meeting plays ``games_per_pair`` games,
-each side first in half, numbered after the pair's earlier meetings' games and seeded as every
-contest game is (the secret and the two digests: ``arcade.contest.evidence``). A round is played
-to its end before the next is planned; a run killed in a round plays what it misses on the next
-run (games of a submission replaced since are left out), then plans the next.
+each side first in half, numbered after the pair's earlier meetings' games and dealt as every
+contest game is (the secret, the game's number and the sides' roles: ``arcade.contest.evidence``):
+two equal strategies' k-th meetings with an opponent are the same games (with an even
+``games_per_pair``: an odd one's last game has no mirror). A meeting's first number is odd (after
+an odd ``games_per_pair`` one number is skipped), so that each deal, two games with the same dice
+and the sides swapped, is whole within a meeting. A round is played to its end before the next is
+planned; a run killed in a round plays what it misses on the next run (games of a submission
+replaced since are left out), then plans the next.
 
 **Which meetings.** An entry *needs* games while all three hold: its σ is at least
 ``ladder_sigma``, it has played fewer than ``ladder_games`` games, and its place is not settled
@@ -221,7 +225,8 @@ def plan(config: Config, rounds: list[Round], current: list[str], rated: dict[st
         if a in taken or b in taken:
             continue
         taken |= {a, b}
-        meetings.append(Meeting(a, b, last.get((a, b), 0) + 1, config.games))
+        after = last.get((a, b), 0)
+        meetings.append(Meeting(a, b, after + 1 + after % 2, config.games))  # from an odd number: whole deals
     return Round(number, tuple(meetings)) if meetings else None
 
 

@@ -2,9 +2,10 @@
 records and the database as they finish.
 
 The pairs are every two teams' current submissions; each plays ``games_per_pair`` games, A (the
-smaller digest) first in odd games, seeded from the contest's secret and the two digests
-(``arcade.contest.evidence``). The newest submissions' pairs come first, a batch of pairs at a
-time (``BATCH``: a record file open a pair), so that a new submission waits for one batch at most.
+smaller digest) first in odd games, each game dealt from the contest's secret, its number and the
+sides' roles, never the pair (``arcade.contest.evidence``), so that equal strategies get equal
+scores. The newest submissions' pairs come first, a batch of pairs at a time (``BATCH``: a record
+file open a pair), so that a new submission waits for one batch at most.
 A game is in its record before it is in the database; a pair with games missing has its record
 read first (what a killed run wrote is taken from it), and only the games neither holds are
 played: ``kill -9`` at any moment loses only the games in play, and nothing is played twice. A
@@ -134,7 +135,11 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         runner.use(folder, current)
         return play_pairs(config, runner, logs, wanted, say), True
     pairs = missing_pairs(db, config, current)[:BATCH]
-    if not pairs:
+    if not pairs:  # exact scoring: a submission with no pair left to play is asked for its table all the same
+        if config.scoring == "exact":
+            from arcade.contest.hog_exact import tabulate_field
+
+            return 0, tabulate_field(folder, config, db, current, say, logs.limits) > 0
         return 0, False
     computed = 0
     if config.scoring == "exact":
@@ -158,7 +163,7 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
     for index, ((a, b), numbers) in enumerate(wanted):
         log = logs.open(a, b)
         have = {key[3] for key in log.games}
-        tasks += chunks(index, a, b, logs.seed(a, b), numbers - have, max(numbers, default=0), config.games)
+        tasks += chunks(index, a, b, logs.season, numbers - have, max(numbers, default=0), config.games)
     got: set[tuple[int, int]] = set()
 
     def take(index: int, record) -> None:
@@ -166,7 +171,7 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
             return
         got.add((index, record.number))
         a, b = pairs[index]
-        logs.append(STAGE, a, b, logs.seed(a, b), record)
+        logs.append(STAGE, a, b, logs.season, record)
 
     try:
         runner.play_tasks(tasks, take)
@@ -197,7 +202,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     folder = Path(folder)
     config = load(folder)
     limits = settle(config)
-    setup = Setup(config.game, dict(config.options), limits)
+    setup = Setup(config.game, dict(config.options), limits, season=True)
     played = 0
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:

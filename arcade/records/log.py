@@ -32,11 +32,13 @@ class RecordLog:
     it, and nothing is played; with ``repair`` damaged lines are moved aside into
     ``FILE.damaged`` instead, and the good ones kept. A last line cut short by a kill is moved
     there too. ``say`` gets the one line telling what was moved (default: standard error);
-    ``pair_seed(stage, a, b)``: a tournament's pairs' seeds (``Referee``).
+    ``pair_seed(stage, a, b)``: a tournament's pairs' seeds; ``season``: a contest season's seed
+    (both: ``Referee``).
     """
 
     def __init__(self, path: str | os.PathLike, header: dict, repair: bool = False,
-                 say: Callable[[str], None] = _say, pair_seed: Callable[[str, str, str], int] | None = None) -> None:
+                 say: Callable[[str], None] = _say, pair_seed: Callable[[str, str, str], int] | None = None,
+                 season: int | None = None) -> None:
         self.path = Path(path)
         self.name = shown(self.path)
         self.side = Path(f"{self.path}.damaged")
@@ -48,7 +50,7 @@ class RecordLog:
             if os.fstat(handle.fileno()).st_size == 0:
                 self._write(handle, self.header)
             else:
-                handle = self._resume(handle, repair, say, pair_seed)
+                handle = self._resume(handle, repair, say, pair_seed, season)
         except OSError as exc:
             handle.close()
             raise RecordError(f"cannot write {self.name}: {exc.strerror or exc}") from None
@@ -58,7 +60,7 @@ class RecordLog:
         self.handle = handle
 
     def _resume(self, handle: IO[bytes], repair: bool, say: Callable[[str], None],
-                pair_seed: Callable[[str, str, str], int] | None) -> IO[bytes]:
+                pair_seed: Callable[[str, str, str], int] | None, season: int | None) -> IO[bytes]:
         """Read the existing file; move what must go aside; the handle to append to."""
         damaged: dict[int, str] = {}
         cut: Line | None = None
@@ -71,7 +73,7 @@ class RecordLog:
                         f"{self.name} records another run: its {key} is {shown(repr(found.get(key)), 200)}, "
                         f"not {shown(repr(value), 200)}; use another file, or the arguments it was recorded with"
                     )
-            referee = Referee(reader.header, self.name, pair_seed)
+            referee = Referee(reader.header, self.name, pair_seed, season)
             for line in reader.lines:
                 if not line.complete:
                     cut = line  # the last line: a kill's, not damage

@@ -25,22 +25,28 @@ class Referee:
     where the forfeiting side was to move, the game not over there). The game's colours and
     seed are the run's (``arcade.match.run_match``): a match's is the header's, a tournament's
     pair's is ``pair_seed(stage, a, b)`` (``arcade.seeds.pair_seed`` with the run's seed; without
-    it the line's own seed is taken, and only its dice are checked against it)."""
+    it the line's own seed is taken, and only its dice are checked against it). A contest's
+    ``season`` seed (``arcade.seeds.season_seed``): a line that carries it was dealt by
+    ``arcade.seeds.season_rngs``, whatever its pair."""
 
-    def __init__(self, header: dict, name: str, pair_seed: Callable[[str, str, str], int] | None = None) -> None:
+    def __init__(self, header: dict, name: str, pair_seed: Callable[[str, str, str], int] | None = None,
+                 season: int | None = None) -> None:
         self.header = header
         self.game = make_game(header, name)
         self.pair_seed = pair_seed
+        self.season = season
 
     def problem(self, data: dict) -> str | None:
         """Why the line is not what the rules give, or ``None``."""
-        from arcade.seeds import match_rngs
+        from arcade.seeds import match_rngs, season_rngs
         from games.base import CHANCE, GameError
 
         number, first = data["number"], data["first"]
         if first != (0 if number % 2 else 1):
             return f"game {number} is not one that player {'AB'[first]} begins"
-        if self.pair_seed is not None:
+        if self.season is not None and data["pair_seed"] == self.season:
+            seed = self.season
+        elif self.pair_seed is not None:
             try:
                 seed = self.pair_seed(data["stage"], *data["pair"])
             except UnicodeEncodeError:  # a name no run could have (a lone surrogate)
@@ -56,7 +62,7 @@ class Referee:
 
         if data.get("moved_first") is not None and data["moved_first"] != player(game.first_side):
             return "it says the wrong player moved first"
-        dice = match_rngs(seed, number)[0]
+        dice = (season_rngs if seed == self.season else match_rngs)(seed, number)[0]
         state = game.initial_state()
         for index, text in enumerate(data["moves"], start=1):
             if state.over:

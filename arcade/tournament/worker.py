@@ -7,6 +7,8 @@ and a pair's games are cut into chunks (``chunk_size``: a quarter of them, at le
 the number of jobs, each chunk with fresh processes for file bots (whose global ``random`` is
 seeded per game). The same seed therefore gives the same standings with any
 ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
+A contest season's tasks (``Setup.season``) carry the season's seed instead of the pair's, and
+each game is dealt from it by its number and the sides' roles (``arcade.seeds.season_rngs``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,9 @@ class Setup:
     """On a cluster: each file bot's name, its spec inside its bundle and the bundle's digest
     (``arcade.tournament.bundles.Bundle``); the bundles' bytes travel apart
     (``arcade.tournament.cluster.run_cluster_task``)."""
+    season: bool = False
+    """A contest season's games: each task's seed is the season's and each game is dealt by its
+    number and the sides' roles, whichever pair plays it (``arcade.match.run_match``'s ``season``)."""
 
 
 def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | None = None,
@@ -71,7 +76,7 @@ def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | N
     files = dict(setup.files) if files is None else files
     entries = tuple(resolve(setup.game_id, files.get(name, name), setup.limits) for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, limits=setup.limits,
-                        first_game=task.first, on_game=on_game)
+                        first_game=task.first, on_game=on_game, season=setup.season)
     return summary.records
 
 

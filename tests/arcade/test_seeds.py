@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from arcade import seeds
 from tests.paths import ROOT
 
@@ -20,6 +23,12 @@ def test_the_derivations_are_stable():
     assert seeds.groups_rng(5).random() == 0.8559135852653106
     seeds.seed_global_random(5, 2)
     assert random.random() == 0.8522362352861697
+    assert seeds.season_seed(5) == 7361272979122358279
+    assert [r.random() for r in seeds.season_rngs(7, 1)] == [0.4246883991017615, 0.9198192843973115,
+                                                            0.7093449770180701]
+    seeds.seed_season_random(5, 3)
+    assert random.random() == 0.38004497166151285
+    assert seeds.hog_recheck_rng(5).random() == 0.5818878307741722
 
 
 def test_each_derivation_is_its_own_stream():
@@ -28,6 +37,26 @@ def test_each_derivation_is_its_own_stream():
     assert seeds.screen_rngs(None, "hog", 1)[0] is not seeds.screen_rngs(None, "hog", 1)[0]
     assert seeds.pair_seed(5, "final", "a", "b") != seeds.pair_seed(5, "final", "b", "a")
     assert 0 <= seeds.secret() < 1 << 63 and seeds.secret() != seeds.secret()
+    assert seeds.season_seed(5) != seeds.season_seed(6) and seeds.season_seed(5) < 1 << 64
+
+
+@settings(max_examples=200)
+@given(st.integers(0, (1 << 63) - 1), st.integers(1, 10_000))
+def test_a_seasons_games_are_dealt_by_their_deal_and_the_roles_alone(seed, number):
+    """Games ``2i - 1`` and ``2i`` are one deal (the same dice and the same first and second
+    movers' streams, with the players' sides swapped by the runner), each deal and each role its own
+    stream, and the global ``random`` seeded by the deal alone."""
+    mate = number + 1 if number % 2 else number - 1
+    draws = [[r.random() for _ in range(3)] for r in seeds.season_rngs(seed, number)]
+    assert [[r.random() for _ in range(3)] for r in seeds.season_rngs(seed, mate)] == draws
+    assert len({tuple(d) for d in draws}) == 3
+    later = seeds.season_deal(number) * 2 + 1  # the next deal's first game
+    assert [r.random() for r in seeds.season_rngs(seed, later)] != [d[0] for d in draws]
+    assert [r.random() for r in seeds.season_rngs(seed + 1, number)] != [d[0] for d in draws]
+    seeds.seed_season_random(seed, number)
+    mine = random.random()
+    seeds.seed_season_random(seed, mate)
+    assert random.random() == mine and seeds.season_deal(number) == seeds.season_deal(mate) == (number + 1) // 2
 
 
 DERIVING = re.compile(r"""Random\(\s*f?["']|random\.seed\(|sha256\(f["']|urandom\(8\)""")
