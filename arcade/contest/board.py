@@ -22,20 +22,22 @@ LOG_LINES = 200
 
 
 def version(folder: str | os.PathLike) -> tuple:
-    """What changes when the board would: the games, the submissions, ``contest.toml`` and the
-    ladder's plan (a cheap query and two ``stat``\\ s: the screen asks every second)."""
+    """What changes when the board would: the games, the submissions, Hog's exact pairs and tables,
+    ``contest.toml`` and the ladder's plan (cheap queries and ``stat``\\ s: the screen asks every
+    second)."""
     folder = Path(folder)
     with Database(folder) as db:
         games = db.read("SELECT COUNT(*) FROM games")[0][0]
         submissions = db.read("SELECT COALESCE(MAX(id), 0) FROM submissions")[0][0]
         exact = db.read("SELECT COUNT(*) FROM exact")[0][0]
+        tabled = db.read("SELECT COUNT(*) FROM tabled")[0][0]
     stamps = []
     for name in ("contest.toml", "ladder.jsonl", "closing.json"):
         try:
             stamps.append((folder / name).stat().st_mtime_ns)
         except OSError:
             stamps.append(0)
-    return (games, submissions, exact, *stamps)
+    return (games, submissions, exact, tabled, *stamps)
 
 
 @dataclass
@@ -58,7 +60,10 @@ class Snapshot:
                                                 " · nothing missing")
         teams = len(self.rows)
         kind = f"{config.game} ladder" if config.format == "ladder" else config.game
-        return (f"{kind} · {config.games} games {per} · {teams} team{'s' * (teams != 1)} · {self.games} games"
+        computed = sum(row.computed for row in self.rows) // 2
+        played = f"{self.games} games" + (f" played, {computed} pair{'s' * (computed != 1)} computed"
+                                          if config.scoring == "exact" else "")
+        return (f"{kind} · {config.games} games {per} · {teams} team{'s' * (teams != 1)} · {played}"
                 f"{left} · {self.read}")
 
 
@@ -112,6 +117,9 @@ class TeamPage:
     games: list[TeamGame]
     log_path: Path | None = None
     log: list[str] = field(default_factory=list)
+    scoring: str = ""
+    """Hog's exact scoring: how the current submission is scored (its win rate against
+    always_roll(6), or why by sampled games); ``""`` in a season scored by wins."""
 
 
 def team_page(folder: str | os.PathLike, team: str, log_lines: int = LOG_LINES) -> TeamPage:
@@ -127,6 +135,7 @@ def team_page(folder: str | os.PathLike, team: str, log_lines: int = LOG_LINES) 
         owners = {s.digest: s.team for s in every if s.verdict == "accepted"}
         digests = [s.digest for s in reversed(mine) if s.verdict == "accepted"]
         rows = db.games_of(set(digests), both=False)
+        tabled = db.tabled() if config.scoring == "exact" else {}
     games = []
     order = {d: i for i, d in enumerate(dict.fromkeys(digests))}
     for a, b, number, winner, forfeit, reason in rows:
@@ -137,6 +146,10 @@ def team_page(folder: str | os.PathLike, team: str, log_lines: int = LOG_LINES) 
                               reason, forfeit == me, digest == current.get(team)))
     games.sort(key=lambda g: (order[g.a if g.a in order else g.b], g.opponent, g.number))
     page = TeamPage(team, list(reversed(mine)), games)
+    if config.scoring == "exact" and team in current:
+        vs, why = tabled.get(current[team], (None, None))
+        page.scoring = ("table not asked yet" if why is None else f"scored by sampled games: {why}" if why else
+                        f"scored exactly, {vs:.4f} against always_roll(6)")
     if team in current:
         entry = next(s.entry for s in mine if s.digest == current[team])
         page.log_path, page.log = log_of(folder, config, current[team], entry, log_lines)

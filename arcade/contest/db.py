@@ -11,6 +11,9 @@ can be made again from them (``arcade.contest.evidence.rebuild``). Tables:
 - ``games``: each game played, by the pair's two digests (``a`` first in odd games) and its
   ``number``; ``winner`` and ``forfeit`` as players (0 = a, 1 = b), ``reason``.
 - ``exact``: Hog's exact scoring: ``a``'s win chance against ``b`` over both orders.
+- ``tabled``: Hog's exact scoring, each submission asked for its table: its exact win rate against
+  ``always_roll(6)`` (``NULL``: it has no table) and ``why`` it is scored by sampled games (``''``:
+  exactly); a submission not in it has not been asked yet.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ CREATE TABLE IF NOT EXISTS games (
     a TEXT NOT NULL, b TEXT NOT NULL, number INTEGER NOT NULL, winner INTEGER, forfeit INTEGER,
     reason TEXT NOT NULL, PRIMARY KEY (a, b, number));
 CREATE TABLE IF NOT EXISTS exact (a TEXT NOT NULL, b TEXT NOT NULL, chance REAL NOT NULL, PRIMARY KEY (a, b));
+CREATE TABLE IF NOT EXISTS tabled (digest TEXT PRIMARY KEY, vs_always_roll_6 REAL, why TEXT NOT NULL);
 """
 
 
@@ -160,6 +164,18 @@ class Database:
 
     def exact(self) -> dict[tuple[str, str], float]:
         return {(a, b): chance for a, b, chance in self.read("SELECT a, b, chance FROM exact")}
+
+    def forget_exact(self, digest: str) -> None:
+        """No pair of ``digest``'s computed any more (it has no table): they are played."""
+        self.write("DELETE FROM exact WHERE a = ? OR b = ?", [(digest, digest)])
+
+    def set_tabled(self, digest: str, vs_always_roll_6: float | None, why: str) -> None:
+        self.write("INSERT OR REPLACE INTO tabled (digest, vs_always_roll_6, why) VALUES (?, ?, ?)",
+                   [(digest, vs_always_roll_6, why)])
+
+    def tabled(self) -> dict[str, tuple[float | None, str]]:
+        """Each submission asked for its table: its win rate against always_roll(6), and why not exact."""
+        return {d: (vs, why) for d, vs, why in self.read("SELECT digest, vs_always_roll_6, why FROM tabled")}
 
     def close(self) -> None:
         self.db.close()

@@ -1,77 +1,189 @@
 """Hog's exact scoring (``scoring = "exact"``, the ``cs61a-hog`` preset): a strategy is a function
-of the two scores, so a pair's result can be computed instead of sampled.
+of the two scores, so a pair's result can be computed instead of sampled, and each strategy has
+the course's own score beside the board, its exact win rate against ``always_roll(6)``.
 
-Each submission is asked, once, in the sandbox its games would use, for every position
-``(score, opponent_score)`` below the goal (its table, kept in ``DIR/tables/DIGEST.json``); a
-sample of positions is asked again afterwards, in another order: a strategy whose answers change
-(it draws random numbers, or keeps state) is no function of the scores, and its pairs are played
-as sampled games instead, as is a strategy that fails or is too slow while being asked (its
-games then show the forfeit). Two tables give the pair's exact win chance with the arcade's solver
-(``games.hog_solver.evaluate``), both orders alike: A's expected wins are ``games_per_pair`` times it.
+**Its table.** Each submission is asked for every position ``(score, opponent_score)`` below the
+goal, in the sandbox its games would use, twice, each time in a fresh process given its own seed
+(``arcade.seeds.hog_table_seeds``): the first asks the positions in order, then a sample of them
+again in another order (the same sample for every submission, drawn from the contest's secret:
+``arcade.seeds.hog_recheck_rng``, so that equal strategies are judged alike); the second asks them
+all in the reverse order. Each process is asked in one turn (``FileBotSource.ask_many``: the
+requests pipelined over the wire) within a budget for the whole table, ``table_seconds`` in
+``contest.toml`` (60 s by default; the positions asked again are a turn of their own), not a
+move's time: the course asked for the whole table with no clock a move, so a strategy may spend its
+first call building a table of its own. The file's loading is outside the budget (its own limit,
+``bots.external.host.LOAD_TIMEOUT``).
+
+A submission is scored exactly only if both processes gave the same table and the positions asked
+again their first answers. A strategy that draws random numbers when called or keeps state (its
+answers change within a process), or draws them when its file loads (it answers alike within a
+process and differently in the next, so that one process's table is one draw, not the strategy),
+or that fails, or whose table does not fit the budget, is scored by sampled games instead; ``why``
+says which, in one line, on the board. What the asking came to is kept in
+``DIR/tables/DIGEST.json`` (the evidence: ``arcade contest rebuild`` reads it; a file of the first
+format, asked in one process, is asked again) and in the database's ``tabled``.
+
+**A pair.** Two tables give A's exact win chance with the arcade's solver
+(``games.hog_solver.evaluate``), each first in half the games: A's expected wins are
+``games_per_pair`` times it. The pair counts as computed, not played. A pair that has games
+already (a strategy that was sampled before) is finished by games, never counted both ways.
+
+**The course's score.** CS 61A scored a final strategy by its exact win rate against
+``always_roll(6)``: ``calc.py`` sent the strategy's table to the course's calculator, whose
+``score(strat_0, strat_1)`` is ``(1 + match(strat_0, strat_1) - match(strat_1, strat_0)) / 2``,
+``match`` the first mover's exact win chance (Cal-CS-61A-Staff/cs61a-apps, ``hog-calc/runner.py``):
+the mean of the strategy's chances moving first and moving second, what the project's
+``average_win_rate`` samples ("averages the winrate when starting the game as player 0 and as player
+1"). ``vs_always_roll_6`` is that figure, computed as a pair's is (``exact_chance``); a submission
+scored by sampled games has none (one process's table is not the strategy's).
 """
 
 from __future__ import annotations
 
 import json
-import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from arcade.contest import store
-from arcade.contest.config import Config
+from arcade.contest.config import Config, ContestError, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.files import write_whole
 
 AGAIN = 200
-"""Positions asked a second time, in another order, to tell a function of the scores."""
+"""Positions asked a second time in the first process, in another order, to tell a function of the scores."""
+
+BASELINE = 6
+"""The course's baseline: ``always_roll(6)``."""
+
+FORMAT = 2
+"""The kept file's format: 2, asked in two fresh processes within ``table_seconds``."""
 
 
-def ask_all(game, spec: str, limits, seed: int) -> list[list[int]] | str:
-    """The strategy's table (``table[s][o]``), or why it has none (one line)."""
-    from bots.base import Context, Forfeit
+@dataclass(frozen=True)
+class Tabled:
+    """What asking a submission for its table came to: the ``table`` (``table[s][o]``; ``None``:
+    scored by sampled games, ``why`` says why in one line), its exact win rate against
+    ``always_roll(6)`` and the seconds each process took."""
+
+    table: list[list[int]] | None
+    why: str = ""
+    vs_always_roll_6: float | None = None
+    seconds: tuple[float, ...] = ()
+
+
+def ask_positions(game, spec: str, limits, batches: list[list[tuple[int, int]]], seconds: float,
+                  seed: int) -> list[tuple[list[int], float]] | str:
+    """``spec``'s answers at each batch of positions, asked in one fresh process under ``limits``,
+    a turn of ``seconds`` a batch (``seed`` sent first), with the seconds each took; or why not,
+    in one line."""
+    from bots.base import Forfeit
+    from bots.external.sandbox import SandboxUnavailable
     from bots.registry import UnknownBot, admit
+    from games.base import Termination
 
     try:
         admitted = admit(game, [spec], limits, required=limits.sandbox != "none")
-    except UnknownBot as exc:
+    except (UnknownBot, SandboxUnavailable) as exc:
         return str(exc)
-    goal = game.settings["goal"]
     start = game.initial_state()
-    limit = admitted.limits.move_time(game)
     try:
-        bot = admitted.entries[0].make(game)
-
-        def ask(s: int, o: int) -> int:
-            return bot.choose(replace(start, scores=(s, o)), Context(rng=random.Random(s * goal + o), time_limit=limit))
-
-        table = [[ask(s, o) for o in range(goal)] for s in range(goal)]
-        positions = [(s, o) for s in range(goal) for o in range(goal)]
-        for s, o in random.Random(seed).sample(positions, min(AGAIN, len(positions)))[::-1]:
-            if ask(s, o) != table[s][o]:
-                return f"not a function of the scores: ({s}, {o}) gave {table[s][o]}, then another answer"
+        source = admitted.entries[0].source
+        return [source.ask_many(game, [replace(start, scores=(s, o)) for s, o in batch], seconds,
+                                seed if number == 0 else None) for number, batch in enumerate(batches)]
     except Forfeit as exc:
-        return str(exc)
+        return f"its table did not fit table_seconds: {exc}" if exc.kind == Termination.TIME else str(exc)
     finally:
         admitted.close()
-    return table
 
 
-def table_of(folder: Path, config: Config, limits, sub: Submission, say: Callable[[str], None]):
-    """The submission's table, asked once and kept (``None``: no function of the scores)."""
+def tabulate(game, spec: str, limits, seconds: float, secret: int) -> Tabled:
+    """``spec``'s table asked in two fresh processes within ``seconds`` each, compared (the
+    module's docstring), with its win rate against ``always_roll(6)``; ``secret``: the contest's
+    secret seed."""
+    from arcade.seeds import hog_recheck_rng, hog_table_seeds
+
+    goal = game.settings["goal"]
+    positions = [(s, o) for s in range(goal) for o in range(goal)]
+    again = hog_recheck_rng(secret).sample(positions, min(AGAIN, len(positions)))[::-1]
+    seeds = hog_table_seeds(secret)
+    first = ask_positions(game, spec, limits, [positions, again], seconds, seeds[0])
+    if isinstance(first, str):
+        return Tabled(None, first)
+    (answers, took), (answers_again, _) = first
+    table = [answers[s * goal:(s + 1) * goal] for s in range(goal)]
+    for (s, o), answer in zip(again, answers_again):
+        if answer != table[s][o]:
+            return Tabled(None, f"its answers change when asked again: ({s}, {o}) gave {table[s][o]}, then {answer}")
+    second = ask_positions(game, spec, limits, [positions[::-1]], seconds, seeds[1])
+    if isinstance(second, str):
+        return Tabled(None, f"{second} (in a second process)")
+    for (s, o), answer in zip(positions[::-1], second[0][0]):
+        if answer != table[s][o]:
+            return Tabled(None, f"its table differs between two fresh processes: ({s}, {o}) gave {table[s][o]} "
+                                f"in one, {answer} in the other")
+    return Tabled(table, "", against_always_roll(table, goal), (round(took, 3), round(second[0][1], 3)))
+
+
+def against_always_roll(table: list[list[int]], goal: int) -> float:
+    """The table's exact win rate against ``always_roll(6)``, first in half the games (the
+    course's score)."""
+    return exact_chance(table, [[BASELINE] * goal for _ in range(goal)], goal)
+
+
+def kept(folder: Path, digest: str) -> Tabled | None:
+    """The submission's kept asking (``DIR/tables/DIGEST.json``), ``None`` if there is none of
+    this format (a file of the first format, asked in one process, is asked again)."""
+    try:
+        data = json.loads((Path(folder) / "tables" / f"{digest}.json").read_text())
+        if data.get("format") != FORMAT:
+            return None
+        table, vs = data["table"], data["vs_always_roll_6"]
+        return Tabled(table, str(data["why"]), vs, tuple(data.get("seconds", ())))
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        return None
+
+
+def table_of(folder: Path, config: Config, limits, sub: Submission, say: Callable[[str], None]) -> Tabled:
+    """The submission's table, kept, or asked now (in the run's ``limits``) and kept."""
+    got = kept(folder, sub.digest)
+    if got is not None:
+        return got
+    game = config.make_game()
+    spec = store.spec_of(folder, sub.digest, sub.entry)
+    got = tabulate(game, spec, limits, config.table_seconds, secret_seed(folder))
+    if got.table is None:
+        say(f"{sub.team}: scored by sampled games ({got.why})")
+    else:
+        say(f"{sub.team}: table asked in two processes ({got.seconds[0]:g} s, {got.seconds[1]:g} s); "
+            f"{got.vs_always_roll_6:.4f} against always_roll({BASELINE})")
     path = Path(folder) / "tables" / f"{sub.digest}.json"
     try:
-        kept = json.loads(path.read_text())
-        return kept.get("table")
-    except (OSError, ValueError, AttributeError):
-        pass
-    game = config.make_game()
-    got = ask_all(game, store.spec_of(folder, sub.digest, sub.entry), limits, int(sub.digest[:15], 16))
-    if isinstance(got, str):
-        say(f"{sub.team}: scored by sampled games ({got})")
-    write_whole(path, json.dumps({"team": sub.team, "table": None if isinstance(got, str) else got,
-                                  "why": got if isinstance(got, str) else ""}))
-    return None if isinstance(got, str) else got
+        write_whole(path, json.dumps({"format": FORMAT, "team": sub.team, "table": got.table, "why": got.why,
+                                      "vs_always_roll_6": got.vs_always_roll_6, "seconds": list(got.seconds),
+                                      "table_seconds": config.table_seconds}))
+    except OSError as exc:
+        raise ContestError(f"cannot keep {sub.team}'s table in {path}: {exc.strerror or exc}") from None
+    return got
+
+
+def tabulate_field(folder: Path, config: Config, db: Database, subs: list[Submission],
+                   say: Callable[[str], None], limits) -> int:
+    """Every one of ``subs`` that the database has not seen asked (or its kept asking read) and
+    put in the database's ``tabled``: the number put there. One with no table has no computed
+    pair left (a table of the first format may have given it some)."""
+    known = db.tabled()
+    done = 0
+    for sub in subs:
+        if sub.digest in known:
+            continue
+        got = table_of(folder, config, limits, sub, say)
+        if got.table is None:
+            db.forget_exact(sub.digest)
+        db.set_tabled(sub.digest, got.vs_always_roll_6, got.why)
+        known[sub.digest] = (got.vs_always_roll_6, got.why)
+        done += 1
+    return done
 
 
 def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) -> float:
@@ -90,13 +202,16 @@ def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) 
 def score_exactly(folder: Path, config: Config, db: Database, current: list[Submission],
                   pairs: list[tuple[str, str]], say: Callable[[str], None], limits) -> list[tuple[str, str]]:
     """Compute the ``pairs`` whose two strategies have tables (into the database's ``exact``),
-    each strategy asked under ``limits`` (the run's, the sandbox settled); the pairs left to be
-    played as sampled games."""
+    each strategy asked first if it has not been (``tabulate_field``, under ``limits``: the run's,
+    the sandbox settled); the pairs left to be played as sampled games (those with games already
+    among them)."""
     by_digest = {s.digest: s for s in current}
-    tables = {d: table_of(folder, config, limits, by_digest[d], say) for d in {x for p in pairs for x in p}}
+    tabulate_field(folder, config, db, [s for s in current if s.digest in {x for p in pairs for x in p}], say, limits)
+    counts = db.counts()
+    tables = {d: table_of(folder, config, limits, by_digest[d], say).table for d in {x for p in pairs for x in p}}
     sampled = []
     for a, b in pairs:
-        if tables[a] is None or tables[b] is None:
+        if tables[a] is None or tables[b] is None or counts.get((a, b), 0):
             sampled.append((a, b))
             continue
         db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))

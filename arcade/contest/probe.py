@@ -32,11 +32,15 @@ def positions(game, count: int, seed: int) -> list:
     return found
 
 
-def probe(game, spec: str, limits: Limits, count: int, seed: int) -> str | None:
+def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds: float | None = None) -> str | None:
     """``None`` if file bot ``spec`` loads under ``limits`` (the sandbox required: it is settled
-    as a run's) and answers each of ``count`` positions legally in time; else why not, in one line."""
+    as a run's) and answers each of ``count`` positions legally in time; else why not, in one line.
+    With ``table_seconds`` (Hog's exact scoring, ``arcade.contest.hog_exact``) the positions are
+    asked in one turn of that many seconds, as its table is, rather than each in a move's time: a
+    strategy may spend its first call building a table of its own."""
     from bots.base import Context, Forfeit
     from bots.external.sandbox import SandboxUnavailable
+    from bots.external.specs import is_program_spec
     from bots.registry import UnknownBot, admit
 
     try:
@@ -45,9 +49,21 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int) -> str | None:
         return str(exc)
     entry = admitted.entries[0]
     try:
+        if is_program_spec(spec):  # a program keeps its own board: it plays from the start
+            return from_the_start(game, entry, admitted.limits.move_time(game), count, seed)
+        states = positions(game, count, seed)
+        if table_seconds is not None:
+            try:
+                moves = entry.source.ask_many(game, states, table_seconds)[0]
+            except Forfeit as exc:
+                return str(exc)
+            for number, (state, move) in enumerate(zip(states, moves), start=1):
+                if move not in game.legal_moves(state):
+                    return f"position {number}: an illegal move"
+            return None
         limit = admitted.limits.move_time(game)
         bot = entry.make(game)
-        for number, state in enumerate(positions(game, count, seed), start=1):
+        for number, state in enumerate(states, start=1):
             try:
                 move = bot.choose(state, Context(rng=random.Random(number), time_limit=limit))
             except Forfeit as exc:
@@ -56,4 +72,39 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int) -> str | None:
                 return f"position {number}: an illegal move"
     finally:
         admitted.close()
+    return None
+
+
+def from_the_start(game, entry, limit: float, count: int, seed: int) -> str | None:
+    """A CS4341 program's probe: it keeps its own board (the referee's files never tell it a
+    position), so it plays games from the start against random moves (from ``seed``), first on
+    the side that opens, then on the other, until it has answered ``count`` moves in all (half
+    on each side), each legal and in time; ``None``, or why not in one line. Each game ends as
+    any game of it does: the program told, then killed with everything it started."""
+    from bots.base import Context, Forfeit
+
+    rng = random.Random(seed)
+    for side, need in ((0, (count + 1) // 2), (1, count // 2)):
+        if need == 0:
+            continue
+        bot, state, answered = entry.make(game), game.initial_state(), 0
+        try:
+            while not state.over and answered < need:
+                legal = list(game.legal_moves(state))
+                if state.to_move != side:
+                    state = game.play(state, rng.choice(legal))
+                    continue
+                where = f"as {game.sides[side].name}, move {answered + 1}"
+                try:
+                    move = bot.choose(state, Context(rng=random.Random(answered), time_limit=limit))
+                except Forfeit as exc:
+                    return f"{where}: {exc}"
+                if move not in legal:
+                    return f"{where}: an illegal move"
+                state, answered = game.play(state, move), answered + 1
+        finally:
+            if state.over:
+                bot.game_over(state, state.result)
+            else:
+                bot.left(state)
     return None

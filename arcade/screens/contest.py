@@ -118,6 +118,9 @@ class ContestScreen(Polled):
         with ContentSwitcher(initial="c-standings"):
             yield DataTable(id="c-standings", cursor_type="row", zebra_stripes=True, cell_padding=0)
             yield DataTable(id="c-crosstable", cursor_type="row", zebra_stripes=True, cell_padding=0)
+        notes = Static("", id="c-notes")
+        notes.display = False  # Hog's exact scoring's (``fill_notes``)
+        yield notes
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -147,22 +150,45 @@ class ContestScreen(Polled):
         keep = table.cursor_row
         table.clear(columns=True)
         ladder = snap.config.format == "ladder"
+        exact = snap.config.scoring == "exact"
         columns = [("#", 4, False), ("team", NAME_WIDTH + 1, False)]
         columns += [("rating ± σ", 14, True)] if ladder else [("score", 7, True)]
-        columns += [("won", 5, True), ("drew", 5, True), ("lost", 5, True), ("games", 6, True), ("ff", 4, True),
-                    ("points", 7, True), ("  submitted", 13, False)]
+        columns += [("vs ar6", 7, True), ("calc", 5, True)] if exact else []
+        columns += [("won", 5, True)] + ([] if exact else [("drew", 5, True)])  # Hog has no draws
+        columns += [("lost", 5, True), ("games", 6, True), ("ff", 4, True), ("points", 7, True),
+                    ("  submitted", 13, False)]
         for label, width, right in columns:
             table.add_column(Text(label, justify="right" if right else "left"), width=width)
         for row in snap.rows:
             value = f"{row.rating:.2f} ± {row.uncertainty:.2f}" if ladder else number(row.score)
-            cells = [str(row.rank), plain(row.team, cap=80, no_wrap=True), value, str(row.wins), str(row.draws),
-                     str(row.losses), str(row.games), str(row.forfeits), number(row.points),
-                     "  " + short_time(row.submitted)]
-            table.add_row(*(c if isinstance(c, Text) else Text(c, justify="left" if i in (0, 9) else "right")
+            cells = [str(row.rank), plain(row.team, cap=80, no_wrap=True), value]
+            if exact:
+                vs = "—" if row.vs_always_roll_6 is None else f"{row.vs_always_roll_6:.4f}"
+                cells += [vs if row.scored != "sampled" else "sampled", str(row.computed), str(row.wins)]
+            else:
+                cells += [str(row.wins), str(row.draws)]
+            cells += [str(row.losses), str(row.games), str(row.forfeits), number(row.points),
+                      "  " + short_time(row.submitted)]
+            last = len(cells) - 1
+            table.add_row(*(c if isinstance(c, Text) else Text(c, justify="left" if i in (0, last) else "right")
                             for i, c in enumerate(cells)), key=row.team)
         table.border_subtitle = "Enter: a team's page · ff: games lost by forfeit"
         if snap.rows:
             table.move_cursor(row=min(keep, len(snap.rows) - 1), animate=False)
+        self.fill_notes(snap)
+
+    def fill_notes(self, snap) -> None:
+        """Under the board, for Hog's exact scoring: what its numbers are, and each team scored by
+        sampled games and why (a submission's words: plain); nothing (no room taken) otherwise."""
+        notes = self.query_one("#c-notes", Static)
+        notes.display = snap.config.scoring == "exact"
+        if not notes.display:
+            return
+        from arcade.contest.standings import legend
+
+        lines = [legend(snap.config.games, "calc", "vs ar6")]
+        lines += [f"{row.team}: scored by sampled games: {row.why}" for row in snap.rows if row.why]
+        notes.update(plain("\n".join(lines), cap=4000, multiline=True))
 
     def fill_crosstable(self, snap) -> None:
         table = self.query_one("#c-crosstable", DataTable)
@@ -273,6 +299,8 @@ class TeamScreen(Polled):
         played = sum(g.current for g in page.games)
         said = (f"current submission {current.digest[:12]} of {short_time(current.submitted)} · {played} games"
                 if current else "no accepted submission")
+        if page.scoring:
+            said += f" · {page.scoring}"
         self.query_one(".c-summary", Static).update(plain(f"{self.team} · {said} · {len(page.submissions)} submitted"))
         self.fill_games(page)
         table = self.query_one("#t-submissions", DataTable)

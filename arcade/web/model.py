@@ -17,6 +17,8 @@ from typing import Callable, Iterator, Mapping, Sequence
 
 COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
 """A standings row's fields (``arcade contest standings --json``'s ``standings``)."""
+EXACT_COLUMNS = ("vs_always_roll_6", "computed", "scored", "why")
+"""A row's fields besides those in a season of Hog's exact scoring (``arcade.contest.standings``)."""
 
 
 @dataclass(frozen=True)
@@ -75,8 +77,14 @@ class SiteGame:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-CLOSING_COLUMNS = ("rank", "team", "wins", "draws", "losses", "games", "forfeits", "points", "stage")
-"""A closing stage's standings row (``DIR/closing.json``'s): ``stage`` how far the team got."""
+CLOSING_COLUMNS = ("rank", "team", "wins", "draws", "losses", "games", "forfeits", "points", "stage",
+                   "extra_credit", "beat_original")
+"""A closing stage's standings row (``DIR/closing.json``'s): ``stage`` how far the team got; with
+CS4341's points, its ``extra_credit`` and whether its new player ``beat_original`` (``None``: no
+match, one submission)."""
+ORIGINAL = " (original)"
+"""What names a team's original player in the closing stage's games (``TEAM (original)``), where
+it played its new one and, having won, the groups (``arcade.contest.closing``)."""
 
 
 @dataclass
@@ -88,6 +96,11 @@ class Closing:
     stage: str
     standings: Sequence[Mapping] = ()
     games: Sequence[SiteGame] = ()
+    challenges: Sequence[Mapping] = ()
+    """CS4341's matches of each team's new player against its original one (``closing.json``'s
+    ``challenges``: ``team``, ``new`` and ``original`` wins, ``draws``, ``played``), played first."""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """A side's name in the games to its team's, where they differ (``TEAM (original)``)."""
 
 
 @dataclass

@@ -178,7 +178,7 @@ def write_site(site: Site, rules, writer: Writer) -> None:
     writer.put("index.html", pages.render(
         "index.html", root="", rows=pages.standings_rows(site.standings), teams=teams, cells=cells,
         rules=pages.rules_lines(site.contest, rules.title), latest=games[-30:][::-1], games_count=len(games),
-        closing_rows=pages.closing_rows(closing), **common))
+        closing_rows=pages.closing_rows(closing), exact_legend=exact_legend(site.contest), **common))
     writer.put("rules.html", pages.render(
         "rules.html", root="", rules=pages.rules_lines(site.contest, rules.title),
         game_rules=pages.game_rules_html(info.help_markdown()), **common))
@@ -186,6 +186,13 @@ def write_site(site: Site, rules, writer: Writer) -> None:
         writer.put("closing.html", pages.render(
             "closing.html", root="", closing_rows=pages.closing_rows(closing), rounds=pages.rounds(finals), **common))
     write_teams(site, writer, teams, games, finals, common)
+
+
+def exact_legend(contest) -> str:
+    """What a season of Hog's exact scoring's numbers are (``arcade.contest.standings.legend``)."""
+    from arcade.contest.standings import legend
+
+    return legend(contest.games_per_pair or 0, "Computed", "vs always_roll(6)") if contest.scoring == "exact" else ""
 
 
 def write_teams(site: Site, writer: Writer, teams: list[str], games: list[SiteGame], finals: list[SiteGame],
@@ -196,10 +203,14 @@ def write_teams(site: Site, writer: Writer, teams: list[str], games: list[SiteGa
         for team in game.sides:
             by_team.setdefault(team, []).append(pages.outcome(game, team))
     closing_by_team: dict[str, list] = {}
+    aliases = dict(site.closing.aliases) if site.closing else {}
     for game in finals:
-        for team in game.sides:
+        for side, name in enumerate(game.sides):
+            team = aliases.get(name, name)  # a team's original player's games are the team's
+            if name != team and aliases.get(game.sides[1 - side], game.sides[1 - side]) == team:
+                continue  # its match against its new player: listed once, from the new one's side
             by_team.setdefault(team, [])
-            closing_by_team.setdefault(team, []).append(pages.outcome(game, team))
+            closing_by_team.setdefault(team, []).append(pages.outcome(game, name))
     for team in {s.team for s in site.submissions}:
         by_team.setdefault(team, [])
     ranks = {str(row.get("team", "")): row for row in pages.standings_rows(site.standings)}

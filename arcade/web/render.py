@@ -13,7 +13,7 @@ from typing import Iterable, Mapping, Sequence
 
 from markupsafe import Markup
 
-from arcade.web.model import CLOSING_COLUMNS, COLUMNS, Closing, Contest, SiteGame, Submission, slug
+from arcade.web.model import CLOSING_COLUMNS, COLUMNS, EXACT_COLUMNS, Closing, Contest, SiteGame, Submission, slug
 
 POINT_RULES = {
     "stats306": "the highest score gets 6 points; every other team 5 × its score ÷ the highest score "
@@ -22,7 +22,9 @@ POINT_RULES = {
 }
 SCORINGS = {
     "wins": "a team's score is its games won",
-    "exact": "a team's score is its expected wins, computed exactly from both strategies",
+    "exact": "a team's score is its wins, and for each pair computed from the two strategies' tables "
+             "(not played) its expected wins: games a pair × its exact win chance; beside it, the exact win "
+             "rate against always_roll(6), the course's own score",
 }
 
 
@@ -121,8 +123,15 @@ def game_href(game: SiteGame, root: str) -> str:
 
 
 def standings_rows(standings: Sequence[Mapping]) -> list[dict]:
-    """The rows with the columns a page shows (a missing one blank)."""
-    return [{column: row.get(column, "") for column in COLUMNS} for row in standings]
+    """The rows with the columns a page shows (a missing one blank); Hog's exact scoring's too
+    (``EXACT_COLUMNS``), its win rate against always_roll(6) written to 4 places (``—``: none)."""
+    rows = []
+    for row in standings:
+        shown = {column: row.get(column, "") for column in COLUMNS + EXACT_COLUMNS}
+        vs = row.get("vs_always_roll_6")
+        shown["vs_always_roll_6"] = f"{vs:.4f}" if isinstance(vs, (int, float)) else "—"
+        rows.append(shown)
+    return rows
 
 
 def submissions_of(submissions: Iterable[Submission], team: str) -> list[Submission]:

@@ -438,6 +438,7 @@ class FileBotSource:
                 if seed is not None and not host.send(Seed(seed)):
                     self._lost(host)
                 cpu_before = host.cpu_seconds()
+                host.arrival = None
                 start = self.clock()
                 deadline = start + seconds + self.limits.grace_for(0.0)
                 sent, reply = 0, None

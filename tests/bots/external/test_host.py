@@ -10,12 +10,13 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from arcade.catalog import load
 from bots.base import Context, Forfeit
 from bots.external import DEFAULT_MEMORY, ExternalBot
 from bots.external.child import MAX_DETAIL, Child, serve
-from bots.external.host import LOAD_TIMEOUT, FileBotSource
+from bots.external.host import LOAD_TIMEOUT, WINDOW, FileBotSource
 from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
                                     Seed, encode)
 from bots.external.transport import MemoryTransport
@@ -393,3 +394,62 @@ def test_a_bots_cpu_time_is_read_to_the_microsecond_not_in_clock_ticks():
         proc.stdin.close()
         proc.wait(timeout=60)
     assert abs(read - own) < 0.2 * tick, (read, own)  # the print and the read: well under a tick
+
+
+# -- many positions in one turn (Hog's exact scoring asks a strategy its whole table) -------------
+
+def taking(left: int) -> int:
+    return 1 if left % 3 == 1 else min(2, left)
+
+
+def positions(game, lefts):
+    from dataclasses import replace
+
+    return [replace(game.initial_state(), left=left) for left in lefts]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(1, 10), max_size=3 * WINDOW), st.floats(0, 0.01), st.integers(0, 2**62))
+def test_many_positions_go_out_pipelined_in_one_thawed_turn_and_come_back_in_order(lefts, pause, seed):
+    bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
+                  [pause, Moved(taking(request.args[0]))] if isinstance(request, Move) else [])
+    moves, took = bench.source.ask_many(bench.game, positions(bench.game, lefts), 5.0, seed=seed)
+    assert moves == [taking(left) for left in lefts]
+    assert took == pytest.approx(bench.transports[0].arrived if lefts else 0)  # the turn: to the last answer's arrival
+    sent = bench.transports[0].sent
+    assert isinstance(sent[1], Seed) and sent[1].seed == seed and [m.args[0] for m in sent[2:]] == lefts
+    assert bench.transports[0].sent_frozen == [] and bench.transports[0].frozen  # thawed for the turn, then frozen
+
+
+def test_a_slow_first_answer_fits_a_turns_budget_however_short_a_moves_time():
+    calls = []
+
+    def script(request):
+        if isinstance(request, Load):
+            return [Loaded()]
+        calls.append(request)
+        return [4.0, Moved(1)] if len(calls) == 1 else [Moved(1)]  # builds its table at its first call
+
+    bench = Bench(script, time_limit=0.2)
+    moves, took = bench.source.ask_many(bench.game, positions(bench.game, [5] * 20), 6.0)
+    assert moves == [1] * 20 and took == pytest.approx(4.0)
+    calls.clear()
+    with pytest.raises(Forfeit) as caught:
+        bench.source.ask_many(bench.game, positions(bench.game, [5] * 20), 3.0)
+    assert str(caught.value) == "strategy took >3s to answer 20 positions (0 answered)"
+    assert caught.value.kind == Termination.TIME
+    assert bench.transports[0].closed  # it held requests: the next ask starts a fresh process
+
+
+def test_a_fault_at_one_position_forfeits_naming_it():
+    bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
+                  [Failed("ValueError: nope") if request.args[0] == 7 else Moved(1)] if isinstance(request, Move)
+                  else [])
+    with pytest.raises(Forfeit) as caught:
+        bench.source.ask_many(bench.game, positions(bench.game, [9, 8, 7, 6, 5]), 5.0)
+    assert str(caught.value) == "strategy produced an error (ValueError: nope; asked [7, 2])"
+    assert bench.transports[0].closed  # the requests after the fault were in its hands
+    invalid = Bench(answering(Moved(3)))
+    with pytest.raises(Forfeit) as caught:
+        invalid.source.ask_many(invalid.game, positions(invalid.game, [9, 2]), 5.0)
+    assert caught.value.kind == Termination.INVALID and caught.value.detail.endswith("; asked [9, 2]")
