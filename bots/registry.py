@@ -4,7 +4,9 @@ Every caller that turns a name into a bot comes here: ``arcade match``, ``arcade
 (and its worker processes), the setup screen, the tournament screen, the game screen and the
 Othello player. A name is a built-in bot of the game (``bots/<game id>``'s ``BOTS``, imported only
 when asked) or a file bot, ``path/to/file.py:function`` in the course's signature, run in a
-process of its own (``bots.external``), contained by bubblewrap where it can (``bots.external.sandbox``).
+process of its own (``bots.external``), contained by bubblewrap where it can (``bots.external.sandbox``);
+a CS4341 program, ``path/to/team/team:program``, is a file bot whose process is the arcade's
+referee of the program's files (``bots.external.program``), dispatched in ``resolve``.
 Every entry answers ``probe(game)`` (load it now: ``None`` or what is wrong) and ``close()``
 (release its process), built-in bots with nothing to do.
 
@@ -24,6 +26,8 @@ from typing import Callable, Iterable, Sequence
 
 from bots.base import BotEntry
 from bots.external import BadSpec, file_entry, is_file_spec, parse_spec
+from bots.external.program import program_entry
+from bots.external.specs import is_program_spec
 from bots.limits import Limits
 from bots.external.sandbox import SandboxUnavailable, choose
 from games.base import Analysis
@@ -167,8 +171,9 @@ def resolve(game_id: str, spec: str, limits: Limits = Limits()) -> BotEntry:
             mode = choose(limits.sandbox).mode
         except SandboxUnavailable as exc:
             raise UnknownBot(f"bot {spec!r}: {exc}") from None
+        make = program_entry if is_program_spec(spec) else file_entry  # a CS4341 program: its referee's process
         try:  # the file bot's process takes the limits as its own arguments
-            return file_entry(game_id, spec, limits.with_sandbox(mode))
+            return make(game_id, spec, limits.with_sandbox(mode))
         except BadSpec as exc:
             raise UnknownBot(str(exc)) from None
     return _built_in(game_id, spec)

@@ -32,6 +32,8 @@ ONE_AT_A_TIME = frozenset({
     "arcade/contest/test_ladder.py",  # ladder runs in processes, killed, and their file bots' 100 ms limit
     "arcade/contest/test_full_disk.py",  # contest runs in a small tmpfs (bubblewrap), their bots' 100 ms limit
     "arcade/test_hostile_folders.py",  # hostile folders through match, tournament, install, R, submit: processes
+    "bots/external/test_programs.py",  # CS4341 programs in the sandbox, their referee's 1 s limit
+    "arcade/contest/test_cs4341.py",  # a season of CS4341 programs in the sandbox, its closing stage
 })
 """Test files (their paths under tests/) whose tests start processes against a clock or a memory
 cap (not the README's commands, tests/architecture/test_readme.py: each runs for its budget and

@@ -37,6 +37,7 @@ def run_bots(args: argparse.Namespace) -> int:
     your own: the course's signature and the function names a file is looked up by."""
     from bots.adapters import adapter_for
     from bots.external.rlang import r_usage
+    from bots.external.specs import PROGRAM_GAMES
     from bots.registry import bots_for
 
     game_entry(args.game)
@@ -48,6 +49,9 @@ def run_bots(args: argparse.Namespace) -> int:
     in_r = r_usage(args.game)
     if in_r:  # D-Football's course was in R
         print(in_r)
+    if args.game in PROGRAM_GAMES:  # CS4341 collected programs, in any language
+        print("a CS4341 program: path/to/team/team:program, the executable named the team, started by the arcade "
+              "for each game in the sandbox and refereed through move_file/team.go/end_game")
     note = getattr(importlib.import_module(f"bots.{args.game}"), "BOTS_NOTE", None)
     if note:  # e.g. which Othello engine the bots play with
         print(f"\n{note}")

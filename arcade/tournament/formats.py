@@ -14,6 +14,10 @@ a semi-final round robin; the top two play the final, the other two the match fo
 A group's ranking is the course's points (2 a win, 1 a draw), then wins, then fewer forfeits,
 then a lot drawn from the seed. A final that ends level goes to the better semi-finalist.
 
+Before either, a tournament may play **challenges** (``CHALLENGE``), as CS4341 did: "The new player
+you submit on Oct. 11th will play against your original player from Oct. 1st … The winner of this
+match will represent your team in the tournament." ``representative`` says who goes on.
+
 ``run_groups`` plays the groups format on whatever plays a stage's pairs (``Plays``: the
 tournament's ``arcade.tournament.runner.Runner``, or a test's stand-in).
 """
@@ -28,6 +32,8 @@ from arcade.match import GameRecord, Tally
 from arcade.seeds import groups_rng
 
 FORMATS = ("round-robin", "groups")
+CHALLENGE = "original vs new"
+"""The stage of CS4341's matches of a team's new player against its original one."""
 DEFAULT_GAMES = {"round-robin": 100, "groups": 2}
 """Games per pair when not given: the STATS 306 contest's 100; 2 in groups (each side first once)."""
 
@@ -148,6 +154,10 @@ class TournamentResult:
     rounds: list[Round] = field(default_factory=list)
     from_record: int = 0
     """Games read from the ``--record`` file resumed (not played again); not in ``as_json``."""
+    challenges: list[PairResult] = field(default_factory=list)
+    """CS4341's matches played before the tournament, each ``(new, original)``: a team's new
+    player against its original one, the winner its player in the tournament (``run_tournament``'s
+    ``challenges``); not in ``pairs`` nor in the standings."""
 
     def as_json(self) -> dict:
         data = {
@@ -161,7 +171,16 @@ class TournamentResult:
         }
         if self.rounds:
             data["rounds"] = [r.as_json() for r in self.rounds]
+        if self.challenges:
+            data["challenges"] = [p.as_json() for p in self.challenges]
         return data
+
+
+def representative(challenge: PairResult) -> str:
+    """Who plays in the tournament after a challenge (``a`` the new player, ``b`` the original):
+    the original only when it won more of their games; the new one on a tie, since a team hands
+    in its new player for the tournament unless it asks for its original."""
+    return challenge.b if challenge.wins[1] > challenge.wins[0] else challenge.a
 
 
 # -- the groups format --------------------------------------------------------------------------

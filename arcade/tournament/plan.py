@@ -105,9 +105,10 @@ def check_files(game_id: str, bots: Sequence[str]) -> None:
     declared encoding, UTF-8 by default). (A real run also starts each bot and loads its file, in
     its sandbox.) ``TournamentError`` names the first bad one."""
     from bots.external import is_file_spec, parse_spec, short_name
+    from bots.external.specs import is_program_spec
 
     for bot in bots:
-        if not is_file_spec(bot):
+        if not is_file_spec(bot) or is_program_spec(bot):  # a CS4341 program: any language
             continue
         path, _function = parse_spec(bot, game_id)
         try:

@@ -19,14 +19,16 @@ from arcade.seeds import pair_seed
 from arcade.tournament.bundles import DEFAULT_CAP
 from arcade.tournament.cluster import bundle_data, connect, pack_bots, run_cluster_task
 from arcade.tournament.formats import (
+    CHALLENGE,
     PairResult,
     TournamentError,
     TournamentResult,
+    representative,
     round_robin_standings,
     run_groups,
 )
 from arcade.tournament.jobs import Pace
-from arcade.tournament.plan import plan
+from arcade.tournament.plan import pairs_in, plan
 from arcade.tournament.worker import Setup, Task, chunk_size, run_task, run_task_streaming, worker_init
 from bots.limits import Limits
 
@@ -364,6 +366,7 @@ def run_tournament(
     repair: bool = False,
     bundle_cap: int = DEFAULT_CAP,
     steal: bool = True,
+    challenges: Sequence[tuple[str, str]] = (),
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
     file specs, every game under ``limits`` (the sandbox of file bots included). ``jobs``: the
@@ -373,24 +376,31 @@ def run_tournament(
     aside rather than refused). ``cluster``: a Dask scheduler's address, each file bot's folder
     packed to travel first (``pack_bots``, at most ``bundle_cap`` bytes). ``steal``: with
     workers, this process plays the chunks no worker has taken yet too (``Runner``); the app, whose
-    screen this process draws, leaves them to the workers."""
+    screen this process draws, leaves them to the workers. ``challenges``: pairs ``(new,
+    original)`` played first, ``games`` each, as the stage ``CHALLENGE`` (CS4341's), each new
+    player of ``bots`` replaced by its original where the original won (``representative``);
+    their results are ``result.challenges``, out of the standings."""
     from arcade.catalog import load
     from bots.external import is_file_spec, parse_spec
 
-    planned = plan(game_id, bots, fmt, games)
-    packed = pack_bots(game_id, bots, bundle_cap) if cluster is not None else []
+    originals = [original for _new, original in challenges]
+    everyone = [*bots, *originals]
+    planned = plan(game_id, everyone, fmt, games)
+    packed = pack_bots(game_id, everyone, bundle_cap) if cluster is not None else []
     settings = dict(load(game_id)(**(settings or {})).settings)
     bots = list(bots)
     result = TournamentResult(game_id, settings, fmt, planned.games, seed, bots)
-    files = tuple((bot, ":".join(map(str, parse_spec(bot, game_id)))) for bot in bots if is_file_spec(bot))
+    files = tuple((bot, ":".join(map(str, parse_spec(bot, game_id)))) for bot in everyone if is_file_spec(bot))
     setup = Setup(game_id, settings, limits, files)
     log = None
     if record is not None:
         from arcade.records.log import RecordLog
         from arcade.records.schema import RecordError
 
-        header = {"kind": "tournament", "game": game_id, "options": settings, "bots": bots, "format": fmt,
+        header = {"kind": "tournament", "game": game_id, "options": settings, "bots": everyone, "format": fmt,
                   "games_per_pair": planned.games, "seed": seed, "limits": limits.as_json()}
+        if challenges:
+            header["challenges"] = [list(pair) for pair in challenges]
         try:
             log = RecordLog(record, header, repair=repair,
                             pair_seed=lambda stage, a, b: pair_seed(seed, stage, a, b))
@@ -399,7 +409,11 @@ def run_tournament(
     try:
         with Runner(setup, planned.games, seed, jobs, progress, cancelled, log, cluster, packed, steal) as runner:
             del packed  # the runner sent them
-            runner.total = planned.total
+            runner.total = pairs_in(fmt, len(bots)) * planned.games + len(originals) * planned.games
+            if challenges:
+                result.challenges = runner.play(CHALLENGE, [tuple(pair) for pair in challenges])
+                chosen = {challenge.a: representative(challenge) for challenge in result.challenges}
+                result.bots = bots = [chosen.get(bot, bot) for bot in bots]
             if fmt == "round-robin":
                 result.pairs = runner.play("round robin", list(combinations(bots, 2)))
                 result.standings = round_robin_standings(bots, result.pairs)

@@ -49,7 +49,8 @@ def site_of(folder: str | os.PathLike, db=None, config=None, say: Callable[[str]
     closing = closing_result(folder)
     site = Site(contest, rows, [Submission(s.team, s.submitted, s.verdict == "accepted", s.reason) for s in submissions],
                 games, closing_of(folder, config, closing, owners, say))
-    board = {"game": config.game, "games_per_pair": config.games, "points": config.points, "standings": rows,
+    board = {"game": config.game, "games_per_pair": config.games, "points": config.points,
+             "scoring": config.scoring, "standings": rows,
              "closing": closing}
     return site, board
 
@@ -88,21 +89,24 @@ _DIGEST = re.compile(r"(?:^|/)submissions/([0-9a-f]{64})/")
 
 def closing_of(folder: Path, config, result: dict | None, owners: dict[str, str],
                say: Callable[[str], None] | None) -> Closing | None:
-    """The closing stage: its standings (``closing.json``, once it has ended) and its games (its
-    record, each bot named by the team of the submission in its path); ``None`` when it has not
-    begun. Each game's key is ``closing/ROUND/TEAM/TEAM/NUMBER`` (the teams in order of name),
-    the same wherever the contest's folder is."""
+    """The closing stage: its standings (``closing.json``, once it has ended), its games (its
+    record, each bot named by the team of the submission in its path; a team's original player,
+    where it played its new one, ``TEAM (original)``) and CS4341's matches of the two; ``None``
+    when it has not begun. Each game's key is ``closing/ROUND/TEAM/TEAM/NUMBER`` (the teams in
+    order of name), the same wherever the contest's folder is."""
     from arcade.records.schema import RecordError
-    from arcade.web.model import games_from_record
+    from arcade.web.model import ORIGINAL, games_from_record
 
     path = folder / "records" / CLOSING_RECORD
     if result is None and not path.is_file():
         return None
+    challenges = [c for c in (result.get("challenges") if type(result) is dict else None) or () if _challenge(c)]
+    names = dict(owners) | {c["original_digest"]: c["team"] + ORIGINAL for c in challenges}
     games: list[SiteGame] = []
     damaged: list[str] = []
     if path.is_file():
         try:
-            for game in games_from_record(path, _TeamOfPath(owners), damaged=damaged):
+            for game in games_from_record(path, _TeamOfPath(names), damaged=damaged):
                 first, second = sorted(game.sides)
                 games.append(replace(game, key=f"closing/{game.stage}/{first}/{second}/{game.number}", counted=False))
         except RecordError as exc:
@@ -112,7 +116,15 @@ def closing_of(folder: Path, config, result: dict | None, owners: dict[str, str]
             say(f"left out of the site: {message}")
     rows = result.get("standings") if type(result) is dict else None
     stage = result.get("stage") if type(result) is dict else None
-    return Closing(str(stage or config.closing), [row for row in rows or () if type(row) is dict], games)
+    return Closing(str(stage or config.closing), [row for row in rows or () if type(row) is dict], games,
+                   challenges, {c["team"] + ORIGINAL: c["team"] for c in challenges})
+
+
+def _challenge(match: object) -> bool:
+    """Whether ``match`` is a challenge of ``closing.json`` as ``arcade.contest.closing`` writes one."""
+    return (type(match) is dict and all(type(match.get(k)) is str for k in ("team", "original_digest"))
+            and all(type(match.get(k)) is int for k in ("new", "original", "draws"))
+            and match.get("played") in ("new", "original"))
 
 
 class _TeamOfPath(Mapping):

@@ -128,15 +128,16 @@ def _pour(source: int, out: int, room: int | None = None) -> int:
 
 
 def copy_tree(source: int, folder: int, name: str, skip: str | None = None, limit: int | None = None,
-              read_only: bool = False) -> int:
+              read_only: bool = False, heads: tuple[bytes, ...] = ()) -> int:
     """Copy the folders and regular files under the folder open as ``source`` (``walk_folder``:
     no link followed, nothing else copied) into a new folder ``name`` made in the folder open as
     ``folder`` (``mkdir`` fails when the name exists, whatever it is), each made here and its mode
     set on its descriptor: folders ``0755``, files ``0644`` (``0755`` when executable), whatever
     the ``umask``; with ``read_only`` (a sandbox's copy of a bot's folder) folders ``0555`` and
     files ``0444``, each file's times kept. The top folder's ``skip`` (``.deps``, bound on its own)
-    is left out, an empty folder in its place; past ``limit`` bytes, ``OSError`` ``ENOSPC``. The
-    bytes copied."""
+    is left out, an empty folder in its place; past ``limit`` bytes, ``OSError`` ``ENOSPC``. A file
+    that begins with one of ``heads`` is made executable too (a CS4341 program's copy, from a
+    folder whose modes were not kept: ``bots.external.specs.EXECUTABLE_HEADS``). The bytes copied."""
     folder_mode, file_mode = (0o555, 0o444) if read_only else (0o755, 0o644)
     os.mkdir(name, 0o700, dir_fd=folder)
     made = {"": os.open(name, DIR_FLAGS, dir_fd=folder)}
@@ -153,7 +154,8 @@ def copy_tree(source: int, folder: int, name: str, skip: str | None = None, limi
                 made[path] = make_folder_at(where, leaf, 0o700)
                 continue
             info = os.fstat(fd)
-            mode = file_mode | (0o111 if info.st_mode & 0o100 and not read_only else 0)
+            runs = info.st_mode & 0o100 or (heads and os.pread(fd, 4, 0).startswith(heads))
+            mode = file_mode | (0o111 if runs and not read_only else 0)
             out = os.open(leaf, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600,
                           dir_fd=where)
             try:

@@ -8,7 +8,8 @@ run's ``Limits`` names):
     The bot runs under bubblewrap (the Debian package ``bubblewrap``): its own user, PID, mount,
     network, IPC, UTS and cgroup namespaces (``--unshare-all``, ``--unshare-user``), a new session,
     ``--die-with-parent``. Its file system is read-only and holds only what it needs: the system's
-    ``/usr`` (and the ``/lib*`` links; for R, ``/etc/R`` and ``/etc/alternatives``), the Python
+    ``/usr`` (and the ``/lib*`` links; for R, ``/etc/R`` and ``/etc/alternatives``; for a CS4341
+    program in Java, Debian's ``/etc/java-*``), the Python
     runtime, the arcade's ``games/`` and ``bots/``
     (the course API modules it may import), and its own folder at ``/bot`` (a bot may import its
     helper modules: so give each student's bot a folder of its own) with the packages
@@ -181,6 +182,12 @@ UNPRIVILEGED = 65534
 arcade, outside it too (``LAUNCHER``)."""
 
 
+def java_settings() -> list[str]:
+    """Debian's JVM settings folders (``/etc/java-17-openjdk``: the JVM's ``jvm.cfg`` and security
+    files are links into it), bound read-only where a JVM is installed (``default-jre-headless``)."""
+    return sorted(str(path) for path in Path("/etc").glob("java-*") if path.is_dir() and not path.is_symlink())
+
+
 def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder: Path | None = None,
             seccomp: int | None = None, deps: int | None = None) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
@@ -202,8 +209,9 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder:
             args += ["--symlink", os.readlink(path), str(path)]
         elif path.is_dir():
             args += ["--ro-bind", str(path), str(path)]
-    # /etc/R and /etc/alternatives: an R strategy's R settings, and the links R's BLAS is found by
-    for name in ("/etc/ld.so.cache", "/etc/localtime", "/etc/R", "/etc/alternatives"):
+    # /etc/R and /etc/alternatives: an R strategy's R settings, and the links R's BLAS (and `java`)
+    # is found by; /etc/java-*: Debian's JVM settings (jvm.cfg), which a CS4341 program in Java needs
+    for name in ("/etc/ld.so.cache", "/etc/localtime", "/etc/R", "/etc/alternatives", *java_settings()):
         if Path(name).exists():
             args += ["--ro-bind", name, name]
     args += ["--proc", "/proc", "--remount-ro", "/proc", "--tmpfs", "/dev"]
@@ -357,16 +365,18 @@ def remove_copy(copy: Path) -> None:
 
 # -- limits -------------------------------------------------------------------------------------
 
-def set_limits(open_files: int = OPEN_FILES) -> None:
+def set_limits(open_files: int = OPEN_FILES, file_size: int = LOG_FILE_SIZE) -> None:
     """In the bot's process before it starts (``preexec_fn``): CPU seconds, open files, file
     size (as root its hard limit is lowered by ``sandbox_launch``, once the bot's folder is copied),
     no core files, and death with the arcade (``PR_SET_PDEATHSIG``: a bot stuck in a long C
     call holding the GIL, whose watchdog thread cannot run, still dies when the arcade is killed).
     The memory cap and the process count are set by the bot's process itself, once it is inside
     its namespaces (``bots.external.child.set_caps``). ``open_files``: ``SPLIT_OPEN_FILES`` where
-    the memory cap is split (``process_caps``): fewer ``memfd`` files a process, outside its cap."""
+    the memory cap is split (``process_caps``): fewer ``memfd`` files a process, outside its cap.
+    ``file_size``: a CS4341 program's is ``TMP_SIZE``, since its working folder (a copy of its
+    own, a compiled program of a few MiB included) is in its ``/tmp``, which bounds it anyway."""
     for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_NOFILE, open_files),
-                         (resource.RLIMIT_FSIZE, LOG_FILE_SIZE), (resource.RLIMIT_CORE, 0)):
+                         (resource.RLIMIT_FSIZE, file_size), (resource.RLIMIT_CORE, 0)):
         try:
             soft, hard = resource.getrlimit(limit)
             cap = value if hard == resource.RLIM_INFINITY else min(value, hard)

@@ -19,6 +19,19 @@ SUFFIXES = (".py", *R_SUFFIXES, NOTEBOOK_SUFFIX)
 (``bots.external.notebook``: its language is the notebook's own)."""
 
 
+PROGRAM = "program"
+"""The entry that makes a spec a CS4341 program, ``path/to/team/team:program``: the executable (a
+script or a compiled program) named the team, which plays Othello through the referee's files
+(``bots.external.program``); it is a file bot too (``is_file_spec``), run in the same sandbox."""
+PROGRAM_GAMES = ("othello",)
+"""The games whose course collected programs (CS4341's Othello)."""
+PROGRAM_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,39}")
+"""A program's name, the course's "one-word name" (it names ``NAME.go`` and opens each move line)."""
+EXECUTABLE_HEADS = (b"#!", b"\x7fELF")
+"""How a file that runs begins: a script's ``#!`` line, or a compiled program's ELF header. A
+submission keeps bytes, not modes: such a file is the one made executable in a program's copy."""
+
+
 class BadSpec(ValueError):
     """A file bot spec that names no loadable function; the message says why."""
 
@@ -48,7 +61,16 @@ def is_file_spec(name: str) -> bool:
     ``x.R:function``, or a package's folder ``path/to/pkg`` or ``pkg:function``) rather than a
     built-in."""
     path, sep, _function = split_spec(name)
-    return name.endswith(SUFFIXES) or bool(sep and path.endswith(SUFFIXES)) or _package_spec(name) is not None
+    return (name.endswith(SUFFIXES) or bool(sep and path.endswith(SUFFIXES)) or _package_spec(name) is not None
+            or is_program_spec(name))
+
+
+def is_program_spec(name: str) -> bool:
+    """Whether ``name`` names a CS4341 program: ``path/to/team/team:program`` (``PROGRAM``), the
+    path no bot file's (``bot.py:program`` is a Python function of that name). Cut at the last
+    ``:``, whatever the name holds (brackets, colons: a file's name may)."""
+    path, sep, entry = name.rpartition(":")
+    return bool(sep and path) and entry == PROGRAM and not path.endswith(SUFFIXES)
 
 
 def _package_spec(name: str) -> tuple[str, str] | None:
@@ -119,7 +141,10 @@ def short_name(name: str) -> str:
 
 def named_file(spec: str) -> tuple[Path, str]:
     """The file ``spec`` names, as written (not resolved: it may be a link), and its function
-    (``""``: the game's default). A package's folder stands for its ``__init__.py``."""
+    (``""``: the game's default). A package's folder stands for its ``__init__.py``; a program's
+    executable for itself (``PROGRAM``)."""
+    if is_program_spec(spec):
+        return Path(spec.rpartition(":")[0]).expanduser(), PROGRAM
     path_text, sep, function = split_spec(spec)
     if not sep or not path_text.endswith(SUFFIXES):
         path_text, function = spec, ""
@@ -134,6 +159,8 @@ def parse_spec(spec: str, game_id: str) -> tuple[Path, str]:
     missing or the name is bad."""
     from bots.adapters import adapter_for
 
+    if is_program_spec(spec):
+        return program_file(spec, game_id)
     path, function = named_file(spec)
     adapter = adapter_for(game_id)
     function = function or adapter.default_function
@@ -172,3 +199,29 @@ def read_notebook(path: Path, function: str, spec: str = ""):
         return load(path, function)
     except NotebookError as exc:
         raise BadSpec(f"bot {printable((spec or str(path))[:80])!r}: {exc}") from None
+
+
+def program_file(spec: str, game_id: str) -> tuple[Path, str]:
+    """The executable of program ``spec`` (resolved) and ``PROGRAM``; ``BadSpec`` for a game whose
+    course had no programs, a name that is not one word, or no program there: a regular file of
+    one name (a link is never followed into the sandbox) beginning as one that runs does
+    (``EXECUTABLE_HEADS``)."""
+    path = named_file(spec)[0]
+    shown = printable(spec[:120])
+    if game_id not in PROGRAM_GAMES:
+        raise BadSpec(f"bot {shown!r}: programs play {', '.join(PROGRAM_GAMES)} only (CS4341's), not {game_id}")
+    if not PROGRAM_NAME.fullmatch(path.name):
+        raise BadSpec(f"bot {shown!r}: a program's name is one word of letters, digits, _ or - "
+                      f"(at most 40), the team's: not {printable(path.name[:60])!r}")
+    if not kept_file(path):
+        raise BadSpec(f"bot {shown!r}: no program {printable(str(path)[:200])!r} (a regular file, not a link; "
+                      "write path/to/team/team:program)")
+    try:
+        with open(path, "rb", opener=lambda name, flags: os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK)) as handle:
+            head = handle.read(4)
+    except OSError as exc:
+        raise BadSpec(f"bot {shown!r}: cannot read {printable(path.name)}: {exc.strerror or exc}") from None
+    if not head.startswith(EXECUTABLE_HEADS):
+        raise BadSpec(f"bot {shown!r}: {printable(path.name)} is no program: a script begins with its #! line "
+                      "(#!/bin/sh, #!/usr/bin/env python3), a compiled program is an ELF file")
+    return path.resolve(), PROGRAM

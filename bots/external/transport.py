@@ -35,6 +35,7 @@ from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
 from bots.external.wire import Message, Reply, Request, decode, encode
 from bots.external.rlang import R_CHILD_CODE, is_r_file
+from bots.external.specs import PROGRAM
 from bots.external.cgroups import BotCgroup
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +44,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
               "from bots.external.child import child_main; child_main()")
 """What the bot's process runs: ``python -u -c CHILD_CODE <arcade root> <arcade pid>``."""
+PROGRAM_CODE = ("import sys; sys.path.insert(0, sys.argv[1]); "
+                "from bots.othello.cs4341_program import referee_main; referee_main()")
+"""What a CS4341 program's process runs (``bots.external.program``): the arcade's referee of its
+files, which copies the program's folder into a private working folder and starts it there."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +175,8 @@ class ProcessTransport:
     def __init__(self, launch: Launch) -> None:
         bwrap = launch.sandbox == "bwrap"
         code = R_CHILD_CODE if launch.language == "R" else CHILD_CODE  # an R strategy: Rscript, after a few lines
+        program = launch.function == PROGRAM
+        code = PROGRAM_CODE if program else code  # a program: its referee, which starts it
         self.staged = sandbox.Staged(launch.path) if bwrap else None  # a user's copy, the seccomp filter
         if self.staged is not None:
             argv = self.staged.argv([sys.executable, "-u", "-c", code, "/arcade", "0"])
@@ -191,7 +198,8 @@ class ProcessTransport:
         def before_exec() -> None:  # in the bot's process, before it runs anything
             if cgroup is not None:
                 cgroup.join()
-            sandbox.set_limits(sandbox.SPLIT_OPEN_FILES if split else sandbox.OPEN_FILES)
+            sandbox.set_limits(sandbox.SPLIT_OPEN_FILES if split else sandbox.OPEN_FILES,
+                               sandbox.TMP_SIZE if program else sandbox.LOG_FILE_SIZE)  # a program's copy: /tmp
             if not bwrap:  # bwrap loads the filter itself (--seccomp)
                 seccomp.install_seccomp()
 

@@ -14,6 +14,11 @@ carry their name inside them: ``ARCADE_OTHELLO_PROGRAM`` (default ``opponent``) 
 course referee's words and its ``.go`` file created, so that it stops: from ``choose`` when its
 own move ends the game or breaks a rule, otherwise from ``game_over``; a game left unfinished
 (the screen left, a new game, the app quit, an exception) from ``left``, or at exit.
+
+A program the arcade starts itself (a CS4341 submission, ``path/to/team/team:program``:
+``bots.external.program``) has this referee beside it, inside its sandbox: ``referee_main`` is
+that process (``Referee``), which copies the program's folder into a private working folder,
+starts the program there, and plays each of its turns through the same ``ExternalProgramBot``.
 """
 
 from __future__ import annotations
@@ -31,7 +36,8 @@ from bots.base import Bot, Context, Forfeit, printable
 from bots.external import safe_files
 from bots.limits import move_time
 from games.base import Result, Termination
-from games.othello import COLUMNS, PASS, Othello, OthelloState, end_message, move_problem, square_name
+from games.othello import (COLUMNS, PASS, Othello, OthelloEvent, OthelloState, end_message, move_problem,
+                           square_name)
 
 OUR_NAME = "arcade"
 
@@ -459,3 +465,271 @@ def _tell_the_left() -> None:
     for bot in list(_PLAYING):
         with suppress(Exception):  # the arcade is ending: a folder gone is no reason to fail
             bot.left(bot.game.initial_state())
+
+
+# -- the referee of a program the arcade starts itself (a CS4341 submission) ----------------------
+
+START_WAIT = 2.0
+"""Seconds a program just started may take to settle before its game begins (its interpreter or
+JVM loaded, waiting for its ``.go``): the referee waits until its processes' CPU time stays still
+for ``SETTLED`` looks, at most this long, so that starting is not charged to its first move."""
+SETTLED = 2
+LOOK = 0.05
+AFTER_MOVE = 0.5
+"""Seconds at most the referee waits after a move, its ``.go`` removed, for the program to go
+still (one ``LOOK``) before its turn ends and it is frozen until the next: a program that waits
+for its ``.go`` to go away before it waits for it again sees it gone."""
+WORK_PREFIX = "arcade-program-"
+"""The working folder's name, before the referee's pid (``working_copy``)."""
+END_WAIT = 1.0
+"""Seconds a program told the end (``end_game`` and its ``.go``) has to read it and end by itself
+(printing who won, as the course asked) before it is killed with everything it started."""
+
+
+class Referee:
+    """The arcade's referee of one program, inside the program's sandbox (``referee_main``):
+    ``handle`` answers the arcade's requests. ``Load``: the program's folder (at the path the
+    sandbox shows) copied into a private working folder (``working_copy``), the program started
+    there (``start_program``), ``Loaded``. Then ``Move`` requests whose arguments are the
+    referee's own (``bots.external.program``): ``["turn", blue, orange, to_move, ply, last,
+    seconds]`` (``last``: ``[side, square]`` of the move before, or ``None``) is one turn of the
+    course's files (``ExternalProgramBot``, never through a link), answered ``Moved(square)`` or,
+    for a forfeit, ``Moved({"reason": INVALID|OOO|TIME_OUT, "message": the referee's words})``;
+    ``["end", blue, orange, to_move, ply, last, over, winner]`` tells the program the end (the
+    last move in ``move_file``, ``end_game``) and ``["left"]`` that its game was left; each is
+    answered ``Moved(None)`` once the program ended or ``END_WAIT`` passed."""
+
+    def __init__(self, send) -> None:
+        self.send = send
+        self.bot: ExternalProgramBot | None = None
+        self.program = None
+
+    def handle(self, request) -> bool:
+        from bots.external.wire import Failed, Load, Loaded, Move, Moved
+
+        if isinstance(request, Load):
+            problem = self.load(request) if self.program is None else "loaded twice"
+            self.send(Failed(problem) if problem else Loaded())
+        elif isinstance(request, Move) and self.bot is not None:
+            kind, args = (request.args[0], request.args[1:]) if request.args else (None, [])
+            try:
+                if kind == "turn":
+                    self.send(Moved(self.turn(*args)))
+                elif kind in ("end", "left"):
+                    self.end(args if kind == "end" else None)
+                    self.send(Moved(None))
+                else:
+                    self.send(Failed(f"the referee has no request {printable(repr(kind)[:40])}"))
+            except (TypeError, ValueError) as exc:
+                self.send(Failed(f"the referee cannot read the request ({exc})"))
+        elif isinstance(request, Move):
+            self.send(Failed("no program loaded"))
+        return True  # a Seed: a program draws its own randomness
+
+    def load(self, request) -> str | None:
+        """Copy the program's folder, start the program; what went wrong, in one line, or ``None``."""
+        from bots.external.child import set_caps
+
+        set_caps(request.memory, request.processes)
+        path = Path(request.path)
+        try:
+            work = working_copy(path.parent)
+        except OSError as exc:
+            return f"the program's folder cannot be copied into its working folder: {exc.strerror or exc}"
+        try:
+            self.program = start_program(work, path.name)
+        except OSError as exc:
+            remove_working_copy(work)
+            return f"cannot start {printable(path.name)}: {exc.strerror or exc}"
+        settle(self.program, START_WAIT, SETTLED)
+        if self.program.poll() is not None:
+            remove_working_copy(work)
+            return f"{printable(path.name)} ended at once, before its first move ({exit_text(self.program)})"
+        self.bot = ExternalProgramBot(Othello(), path.name, str(work))
+        return None
+
+    def turn(self, blue: int, orange: int, to_move: int, ply: int, last, seconds: float) -> object:
+        """The program's move in the position sent, or the referee's ruling of its forfeit."""
+        bot = self.bot
+        state = OthelloState(to_move=to_move, ply=ply, event=_event(last), blue=blue, orange=orange)
+        stopped: list[bool] = []
+
+        def ended() -> bool:  # a program that ended cannot move: no need to wait out its time
+            if self.program.poll() is not None:
+                stopped.append(True)
+            return bool(stopped)
+
+        try:
+            move = bot.choose(state, Context(time_limit=float(seconds), cancelled=ended))
+        except ExternalProgramError as exc:
+            return {"reason": exc.reason, "message": str(exc)}
+        if stopped:
+            message = f"{bot.name} ended ({exit_text(self.program)}) without a move (Time out!)"
+            with suppress(FileTrouble):
+                bot.tell(end_message("TIME_OUT", OUR_NAME, bot.name))
+            return {"reason": "TIME_OUT", "message": message}
+        settle(self.program, AFTER_MOVE, 1)
+        return move
+
+    def end(self, args: list | None) -> None:
+        """Tell the program its game ended (``args``: the last position, whether it is over, the
+        winner) or was left (``None``), then give it ``END_WAIT`` to end by itself."""
+        bot = self.bot
+        with suppress(FileTrouble):
+            if args is None:
+                bot.left(Othello().initial_state())
+            else:
+                blue, orange, to_move, ply, last, over, winner = args
+                result = Result(winner, "", Termination.NORMAL)
+                state = OthelloState(to_move=to_move, ply=ply, event=_event(last), blue=blue, orange=orange,
+                                     result=result if over else None)
+                bot.game_over(state, result)
+        with suppress(Exception):
+            self.program.wait(END_WAIT)
+
+    def stop(self) -> None:
+        """Kill the program, the arcade's pipe closed (what it started is in the referee's process
+        group and sandbox, which the arcade kills whole)."""
+        if self.program is not None:
+            with suppress(OSError):
+                self.program.kill()
+
+
+def _event(last) -> OthelloEvent | None:
+    """The move before (``[side, square]``, ``PASS`` for a pass) as the position's event."""
+    if last is None:
+        return None
+    side, square = last
+    if side not in (0, 1) or type(square) is not int or not 0 <= square <= PASS:
+        raise ValueError("no move")
+    return OthelloEvent(side, square, "", square=None if square == PASS else square, passed=square == PASS)
+
+
+def working_copy(folder: Path) -> Path:
+    """A private, writable copy of the program's ``folder`` (as the sandbox shows it: itself a
+    copy) in the temporary folder (the sandbox's private ``/tmp``, a tmpfs of
+    ``bots.external.sandbox.TMP_SIZE``), named for this process: its regular files and folders,
+    never through a link (``safe_files.copy_tree``), at most ``FOLDER_MAX`` bytes (as the sandbox's
+    own copy), ``.deps`` left out. A submission keeps bytes, not modes, so a file that begins as
+    one that runs does (``EXECUTABLE_HEADS``) is made executable."""
+    import tempfile
+
+    from bots.external.sandbox_launch import FOLDER_MAX
+    from bots.external.specs import EXECUTABLE_HEADS
+
+    name = f"{WORK_PREFIX}{os.getpid()}"
+    source = safe_files.open_folder(folder)
+    try:
+        held = safe_files.open_folder(tempfile.gettempdir())
+        try:
+            safe_files.copy_tree(source, held, name, skip=".deps", limit=FOLDER_MAX, heads=EXECUTABLE_HEADS)
+        finally:
+            os.close(held)
+    finally:
+        os.close(source)
+    return Path(tempfile.gettempdir()) / name
+
+
+def remove_working_copy(work: Path) -> None:
+    """Remove the working folder ``work`` (``working_copy``), from descriptors, never through a
+    link: the referee's when its program did not start; else the arcade's, once both are killed
+    (in the sandbox it goes with the sandbox's ``/tmp``)."""
+    try:
+        held = safe_files.open_folder(work.parent)
+    except OSError:
+        return
+    try:
+        safe_files.remove_tree(held, work.name)
+    except OSError:
+        pass
+    finally:
+        os.close(held)
+
+
+def start_program(work: Path, name: str):
+    """The program ``work/name`` started in ``work`` (its standard input empty, its output the
+    log's), in the referee's process group, dying with the referee, with an environment of its
+    own: never the instructor's (outside the sandbox), a ``PATH``, ``HOME`` its folder, a locale."""
+    import subprocess
+
+    env = {"PATH": os.environ.get("PATH") or "/usr/local/bin:/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8"}
+    env |= {key: value for key, value in os.environ.items() if key.endswith("_NUM_THREADS")}  # a split cap's
+    return subprocess.Popen([str(work / name)], cwd=work, stdin=subprocess.DEVNULL, stdout=2, stderr=2,
+                            env=env, close_fds=True, preexec_fn=_die_with_referee)
+
+
+def _die_with_referee() -> None:
+    """In the program's process before it runs: killed when the referee ends (``PR_SET_PDEATHSIG``)."""
+    import ctypes
+
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)
+
+
+def settle(program, wait: float, looks: int) -> None:
+    """Wait until the program's processes use no CPU for ``looks`` looks ``LOOK`` apart (it waits
+    for its ``.go``), it ends, or ``wait`` seconds pass."""
+    deadline = time.monotonic() + wait
+    last, still = _group_cpu(), 0
+    while still < looks and time.monotonic() < deadline and program.poll() is None:
+        time.sleep(LOOK)
+        now = _group_cpu()
+        still = still + 1 if now == last else 0
+        last = now
+
+
+def _group_cpu() -> int:
+    """Clock ticks of CPU used by the other processes of this process group (the program's)."""
+    group, me, total = os.getpgid(0), os.getpid(), 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 12 and fields[2] == str(group):
+            total += int(fields[11]) + int(fields[12])
+    return total
+
+
+def exit_text(program) -> str:
+    """How the program ended: ``status 1``, ``killed by SIGKILL``."""
+    import signal
+
+    code = program.returncode
+    if code is not None and code < 0:
+        with suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"status {code}"
+
+
+def referee_main() -> None:
+    """The process the arcade starts for a CS4341 program (``bots.external.program``), in the file
+    bots' sandbox, in the file bots' way (``bots.external.child``: the requests on standard input,
+    the answers on the packet socket of standard output, the rest to the log): it dies with the
+    arcade, makes itself not dumpable (the program, the same user, cannot read or write its
+    memory) and serves a ``Referee`` until the arcade closes its pipe, then kills the program."""
+    from bots.external.child import serve, watch_parent
+    from bots.external.sandbox import hide_arcade
+    from bots.external.wire import encode
+
+    watch_parent()
+    hide_arcade()
+    proto_in = os.fdopen(os.dup(0), "rb", buffering=0)
+    proto_out = os.dup(1)  # a packet socket (``bots.external.transport.answer_channel``)
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)  # the program's output and the referee's go to the log
+
+    def send(message) -> None:
+        data = memoryview(encode(message))
+        while data:
+            data = data[os.write(proto_out, data[:1 << 16]):]
+
+    referee = Referee(send)
+    try:
+        serve(referee, proto_in)
+    finally:
+        referee.stop()
