@@ -125,7 +125,8 @@ def standings(args) -> int:
     config, rows = board(args.dir)
     if args.json:
         print(json.dumps({"game": config.game, "games_per_pair": config.games, "points": config.points,
-                          "standings": as_dicts(rows), "closing": closing_result(args.dir)}))
+                          "scoring": config.scoring, "standings": as_dicts(rows),
+                          "closing": closing_result(args.dir)}))
         return 0
     if args.csv:
         import csv
@@ -154,18 +155,47 @@ def print_board(config, rows, closing) -> None:
     columns = columns_of(config)
     if config.format == "ladder":  # the score is the rating: shown once, as rating ± uncertainty
         columns = tuple(c for c in columns if c not in ("score", "uncertainty"))
+    short = {}
+    if config.scoring == "exact":  # Hog has no draws; how each team is scored is said below the table, whole
+        columns = tuple(c for c in columns if c not in ("draws", "scored", "why"))
+        short = {"vs_always_roll_6": "vs ar6", "computed": "calc"}
     for column in columns:
-        table.add_column(column, justify="left" if column in ("team", "submitted") else "right", no_wrap=True,
-                         min_width=len(column) if column != "team" else 4)
+        heading = short.get(column, column)
+        table.add_column(heading, justify="left" if column in ("team", "submitted") else "right", no_wrap=True,
+                         min_width=len(heading) if column != "team" else 4)
     for row in rows:
         shown = {**row.as_json(), "submitted": row.submitted[5:16].replace("T", " ")}  # MM-DD HH:MM
         if row.rating is not None:
             shown["rating"] = f"{row.rating:.2f} ± {row.uncertainty:.2f}"
+        if row.scored is not None:
+            shown["vs_always_roll_6"] = "—" if row.vs_always_roll_6 is None else f"{row.vs_always_roll_6:.4f}"
         table.add_row(*(f"{shown[c]:g}" if c in ("score", "points") else str(shown[c]) for c in columns))
     console.print(table)
+    if config.scoring == "exact":
+        from arcade.contest.standings import legend
+
+        console.print(legend(config.games, "calc", "vs ar6"), soft_wrap=True)
+        for row in rows:
+            if row.why:
+                console.print(f"{row.team}: scored by sampled games: {row.why}", soft_wrap=True)
     if closing:
-        console.print(f"closing stage ({closing['stage']}): " + ", ".join(
-            f"{r['rank']}. {r['team']}" for r in closing["standings"]), soft_wrap=True)
+        for line in closing_lines(closing):
+            console.print(line, soft_wrap=True)
+
+
+def closing_lines(closing: dict) -> list[str]:
+    """The closing stage below the board: its order, each team's CS4341 extra credit where the
+    contest's points are the course's (``points = "cs4341"``), and each team's match of its new
+    player against its original one (``arcade.contest.closing``)."""
+    credit = closing.get("points") == "cs4341"
+    lines = [f"closing stage ({closing['stage']}): " + ", ".join(
+        f"{r['rank']}. {r['team']}" + (f" ({r.get('extra_credit')} extra credit)" if credit else "")
+        for r in closing["standings"])]
+    for match in closing.get("challenges", ()) if credit else ():
+        lines.append(f"original vs new: {match['team']}'s new player {match['new']}, its original {match['original']}, "
+                     f"{match['draws']} drawn; the {match['played']} played the groups"
+                     + (" (+5 extra credit)" if match["new"] > match["original"] else ""))
+    return lines
 
 
 def live_board(args) -> int:

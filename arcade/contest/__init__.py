@@ -10,6 +10,7 @@ A contest is a folder the instructor owns::
                             (and the packages installed for it, DIGEST/TOP/.deps)
     DIR/records/A--B.jsonl  each pair's games (``arcade.records``: the evidence, checked on every read)
     DIR/ladder.jsonl        a ladder's rounds, each written before its games are played (evidence)
+    DIR/tables/DIGEST.json  Hog's exact scoring: what asking a submission for its table came to (evidence)
     DIR/contest.db          the SQLite database every command reads (WAL): a cache of the evidence
     DIR/inbox/TEAM/...      a drop folder ``run --watch`` submits from
 
@@ -19,8 +20,9 @@ One module a job; import the one you need:
   the team-name rule and the closing time; ``ContestError``, every message for the user.
 - ``db``: the database (``Database``: WAL, a busy timeout, one transaction a write).
 - ``store``: a submission's files copied in (regular files only, capped, content-addressed; the
-  hand-in grammar ``FILE``, ``FOLDER``, ``FOLDER:FILE[:FUNCTION]``; the file that plays found in a
-  folder; the team a hand-in names) and the submissions log.
+  hand-in grammar ``FILE``, ``FOLDER``, ``FOLDER:FILE[:FUNCTION]``, a CS4341 program's
+  ``FOLDER[:program]``; the file that plays found in a folder; the team a hand-in names) and the
+  submissions log.
 - ``packages``: a hand-in's own packages (its ``requirements.txt``), installed into its kept copy
   when the contest allows them.
 - ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
@@ -28,8 +30,12 @@ One module a job; import the one you need:
 - ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
 - ``run``: ``play_missing`` (exactly the games missing, streamed to the records and the database),
   ``watch`` and the inbox.
-- ``standings``: the board (``standings``) and the points rule (``points``).
+- ``standings``: the board (``standings``) and the points rule (``points``; CS4341's extra credit
+  comes from ``closing``).
+- ``closing``: a format's closing stage once the contest has closed (CS4341's groups; with its
+  points, each team's original player against its new one first, then the extra credit).
 - ``ladder``: ``format = "ladder"``: OpenSkill ratings, each round's meetings where a game tells
   most, the stopping rule.
-- ``hog_exact``: Hog's exact scoring (a strategy tabulated in the sandbox, ``games.hog_solver``).
+- ``hog_exact``: Hog's exact scoring (a strategy's table asked in the sandbox within ``table_seconds``, in
+  two fresh processes; ``games.hog_solver``; its win rate against ``always_roll(6)``).
 """

@@ -22,7 +22,7 @@ CONFIG = "contest.toml"
 SECRET = "secret"
 FORMATS = ("all-pairs", "ladder")
 SCORINGS = ("wins", "exact")
-POINTS = ("stats306", "none")
+POINTS = ("stats306", "cs4341", "none")
 CLOSING = ("", "groups")
 DEFAULT_TEAMS = r"^[a-z_]+$"
 SAFE_TEAM = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -84,13 +84,13 @@ class Config:
 
 PRESETS: dict[str, dict[str, Any]] = {
     "stats306": {"game": "dfootball", "options": {"n": 11}, "games": 100, "points": "stats306"},
-    "cs4341": {"game": "othello", "options": {"time_limit": 10.0}, "games": 2, "closing": "groups"},
+    "cs4341": {"game": "othello", "options": {"time_limit": 10.0}, "games": 2, "closing": "groups", "points": "cs4341"},
     "robot-ludo": {"game": "ludo", "options": {"preset": "contest"}, "games": 20, "points": "none"},
     "cs61a-hog": {"game": "hog", "options": {"goal": 100}, "games": 100, "scoring": "exact", "points": "none"},
     "toothpicks": {"game": "toothpicks", "options": {}, "games": 10, "points": "none"},
 }
 """The courses' contests: STATS 306's D-Football (n = 11, 100 games a pair, the score its wins,
-its points rule), CS4341's Othello (10 s a move, groups at the close), the Robot Ludo challenge
+its points rule), CS4341's Othello (10 s a move, groups at the close, its extra credit), the Robot Ludo challenge
 (its tournament script's ``tournament(12, 36, (9, 27), …, 10, …)``: 12 counters on 36 squares,
 10 games a pairing with each engine entered as red and as blue, so 20 a pair), CS 61A's Hog
 (exact win chances) and Toothpick Takeaway. Only STATS 306 and CS4341 stated points; the others
@@ -122,6 +122,9 @@ def check(config: Config) -> Config:
         value = getattr(config, name)
         if type(value) is not int or value < low:
             raise ContestError(f"{name} must be a whole number from {low}, not {value!r}")
+    if config.points == "cs4341" and config.closing != "groups":
+        raise ContestError("points = \"cs4341\" are the course's extra credit from its tournament: "
+                           "closing_stage must be \"groups\"")
     if config.scoring == "exact" and config.game != "hog":
         raise ContestError("scoring = \"exact\" is Hog's alone (a strategy that is a function of the scores)")
     if config.scoring == "exact" and config.format == "ladder":
@@ -178,7 +181,9 @@ COMMENTS = {
     "scoring": "wins: a team's score is its wins; exact (Hog): a pair computed, not played, counts its expected\n"
                "# wins (games_per_pair x the exact win chance from the two strategies' tables); the board adds\n"
                "# each strategy's exact win rate against always_roll(6), the course's own score",
-    "points": "stats306: 6 for the top score, 5 x score / high score for the rest; none",
+    "points": "stats306: 6 for the top score, 5 x score / high score for the rest; cs4341: the course's extra "
+              "credit from its closing groups (2 a win, 1 a draw, 5 for a game completed, 5 when the new player "
+              "beat the original, who play first); none",
     "team_names": "a team's name must match this rule",
     "closes": "ISO time after which nothing is accepted (empty: never)",
     "closing_stage": "groups: CS4341's groups over the final field, once closed (empty: none)",

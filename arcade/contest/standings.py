@@ -5,6 +5,13 @@ strategy wins"); with Hog's exact scoring, a pair computed exactly counts its ex
 (``games_per_pair`` × the win chance, both orders alike) instead. The board is ordered by score,
 then fewer forfeits, then the team's name; equal scores share a rank.
 
+With **Hog's exact scoring** (``arcade.contest.hog_exact``) the board says where a score comes
+from: ``computed`` is the team's pairs computed from the two strategies' tables, not played (its
+``games`` are the sampled ones alone), ``vs_always_roll_6`` its exact win rate against
+``always_roll(6)`` (the course's own score; none without a table), ``scored`` ``exact``,
+``sampled`` (``why``: its table did not fit ``table_seconds``, differed between two fresh
+processes, changed when asked again, or failed) or ``pending`` (not asked yet).
+
 On a **ladder** (``arcade.contest.ladder``) a team's score is its ``rating`` (OpenSkill's μ, 2
 decimals), shown with its ``uncertainty`` (σ): teams meet different opponents, a different number
 of times, so their wins do not compare. Its games, wins, draws, losses and forfeits are all its
@@ -14,6 +21,12 @@ them too).
 **Points** (``points = "stats306"``), the rule's text: the team(s) with the highest score get 6,
 the others ``5 × score / high score`` (rounded to 2 decimals). The seed's example table gives the
 top team 5; the text is followed. Before anyone has won a game, every team has 0.
+
+**Points** (``points = "cs4341"``): the course's extra credit, which only its tournament earned
+(``arcade.contest.closing``): 2 for each game won, 1 for each draw, 5 for completing at least one
+game (won, lost or drawn: one it did not forfeit), 5 when the team's new player beat its original
+one (``arcade.contest.closing.extra_credit``). Each team has 0 until the closing stage is played, then what
+``closing.json`` gives it.
 """
 
 from __future__ import annotations
@@ -39,19 +52,38 @@ class Row:
     rank: int = 0
     rating: float | None = None
     uncertainty: float | None = None
+    vs_always_roll_6: float | None = None
+    computed: int = 0
+    scored: str | None = None
+    """Exact scoring's: ``exact``, ``sampled`` or ``pending`` (``None``: a season scored by wins)."""
+    why: str = ""
 
     def as_json(self) -> dict:
         ladder = {"rating": self.rating, "uncertainty": self.uncertainty} if self.rating is not None else {}
-        return {key: getattr(self, key) for key in COLUMNS} | ladder | {"digest": self.digest}
+        exact = {key: getattr(self, key) for key in EXACT} if self.scored is not None else {}
+        return {key: getattr(self, key) for key in COLUMNS} | ladder | exact | {"digest": self.digest}
 
 
 COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
 LADDER_COLUMNS = COLUMNS[:3] + ("rating", "uncertainty") + COLUMNS[3:]
+EXACT = ("vs_always_roll_6", "computed", "scored", "why")
+EXACT_COLUMNS = COLUMNS[:3] + EXACT[:2] + COLUMNS[3:] + EXACT[2:]
 
 
 def columns(config: Config) -> tuple[str, ...]:
-    """The board's columns: a ladder's have ``rating`` and ``uncertainty`` after the score."""
-    return LADDER_COLUMNS if config.format == "ladder" else COLUMNS
+    """The board's columns: a ladder's have ``rating`` and ``uncertainty`` after the score, exact
+    scoring's ``vs_always_roll_6`` and ``computed`` after it and ``scored`` and ``why`` at the end."""
+    if config.format == "ladder":
+        return LADDER_COLUMNS
+    return EXACT_COLUMNS if config.scoring == "exact" else COLUMNS
+
+
+def legend(games: int, computed: str = "computed", vs: str = "vs_always_roll_6") -> str:
+    """What an exact season's numbers are (``games`` a pair), in one line, under the names the
+    board at hand gives the two columns: the command's, the app's and the site's."""
+    return (f"{computed}: pairs computed from the two strategies' tables, not played, each counting its expected "
+            f"wins over {games} games (games a pair × the exact win chance, each side first in half); "
+            f"{vs}: the exact win rate against always_roll(6), the course's own score")
 
 
 def points(scores: list[float], rule: str = "stats306") -> list[float]:
@@ -86,15 +118,28 @@ def standings(db: Database, config: Config) -> list[Row]:
             rows[digest].rating, rows[digest].uncertainty = round(rating.mu, 2), round(rating.sigma, 2)
             rows[digest].score = rows[digest].rating
     if config.scoring == "exact":
+        tabled = db.tabled()
+        for row in rows.values():
+            vs, why = tabled.get(row.digest, (None, None))
+            row.vs_always_roll_6 = vs
+            row.scored, row.why = ("pending", "") if why is None else ("sampled" if why else "exact", why)
         for (a, b), chance in db.exact().items():
             if a in rows and b in rows:
                 rows[a].score = round(rows[a].score + config.games * chance, 2)
                 rows[b].score = round(rows[b].score + config.games * (1 - chance), 2)
+                rows[a].computed += 1
+                rows[b].computed += 1
     ranked = sorted(rows.values(), key=lambda r: (-r.score, r.forfeits, r.team))
     for i, row in enumerate(ranked):
         row.rank = ranked[i - 1].rank if i and ranked[i - 1].score == row.score else i + 1
     for row, value in zip(ranked, points([r.score for r in ranked], config.points)):
         row.points = value
+    if config.points == "cs4341":  # earned in the closing stage alone
+        from arcade.contest.closing import closing_credit
+
+        credit = closing_credit(db.path.parent)
+        for row in ranked:
+            row.points = credit.get(row.team, 0)
     return ranked
 
 

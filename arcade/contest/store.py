@@ -8,9 +8,13 @@ A submission is what a course collected, as handed in. Its grammar (``read``)::
                              the one bot file that plays (``found_entry``)
     FOLDER:FILE[:ENTRY]      the folder, and the file in it that plays (a relative path:
                              hog_contest.py beside its own hog.py; players/td.py in a package)
+    FOLDER:program           a CS4341 program: the folder of its code and the executable named
+                             the team at its top (``program_in``; FOLDER/TEAM:program too)
 
 ENTRY is a function, or an object's method (``TDPlayer(color=0).make_a_move``:
-``bots.external.entry``); without it, the game's default. In a folder, the file that plays is
+``bots.external.entry``); without it, the game's default. In Othello, a folder whose top holds an
+executable named the team (a script with its ``#!`` line, or a compiled program) is a program
+without ``:program`` being written. In a folder, the file that plays is
 the one bot file at its top; else the one that is not a course's helper module (``hog.py``,
 ``dice.py``, ``ucb.py``, ``state.py``, ``match.py``, ``d_football.R``: a student's own copies of
 them sit beside their contest file); else the one of those that defines the game's function;
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arcade.contest.config import ContestError
-from bots.external.specs import SUFFIXES
+from bots.external.specs import PROGRAM, SUFFIXES
 
 INSTALLED = frozenset({".deps", ".deps.installing", ".deps.old"})
 """What ``arcade bot install`` makes in a bot's folder: packages, no part of the student's hand-in
@@ -92,9 +96,10 @@ def split_submission(spec: str) -> tuple[Path, str, str]:
     return Path(spec), "", ""
 
 
-def read(spec: str, cap: int, game: str = "") -> Files:
+def read(spec: str, cap: int, game: str = "", team: str = "") -> Files:
     """The submission ``spec`` names, read into memory (``ContestError`` for what cannot be);
-    ``game``'s default functions choose the file that plays in a folder of several."""
+    ``game``'s default functions choose the file that plays in a folder of several; ``team`` (if
+    given) names a program's executable (``program_in``)."""
     from arcade.untrusted import clean
 
     path, inner, function = split_submission(spec)
@@ -102,10 +107,12 @@ def read(spec: str, cap: int, game: str = "") -> Files:
         mode = os.lstat(path).st_mode
     except OSError as exc:
         raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
+    if stat.S_ISREG(mode) and function == PROGRAM:  # FOLDER/TEAM:program, the executable named
+        return _read_folder(path.parent, "", PROGRAM, cap, game, team or path.name)
     if stat.S_ISREG(mode):
         return _read_file(path, function, cap)
     if stat.S_ISDIR(mode):
-        return _read_folder(path, inner, function, cap, game)
+        return _read_folder(path, inner, function, cap, game, team)
     raise ContestError(f"{clean(path)} is no regular file or folder (a link, a device…): submit the bot's file itself")
 
 
@@ -127,7 +134,7 @@ def _read_file(path: Path, function: str, cap: int) -> Files:
     return Files((("bot", None), (f"bot/{path.name}", data)), f"bot/{path.name}:{function}")
 
 
-def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = "") -> Files:
+def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = "", team: str = "") -> Files:
     from arcade.tournament.bundles import BundleError, encode, entries
     from arcade.untrusted import clean
 
@@ -154,7 +161,45 @@ def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = ""
             raise ContestError(f"{clean(path)} holds no file {clean(inner)} to play (write FOLDER:FILE[:FUNCTION], "
                                "FILE a path inside FOLDER)")
         return Files(found, f"{top}/{named}:{function}")
+    program = program_in(path, top, files, function, game, team)
+    if program is not None:
+        return Files(found, f"{program}:{PROGRAM}")
     return Files(found, f"{found_entry(path, top, files, game)}:{function}")
+
+
+def program_in(path: Path, top: str, files: dict, function: str, game: str, team: str) -> str | None:
+    """The program a folder handed in is (``top/NAME``, its executable), or ``None`` for a bot's
+    file: CS4341 collected "the code of their program and an executable (or script) named
+    groupname". ``FOLDER:program`` says it is one: the executable named ``team`` at the folder's
+    top (without a team, the one executable there, whose name is the team's:
+    ``declared_team``); without an entry, in a game of programs, a folder whose top holds an
+    executable named ``team`` is one. An executable is a file that begins as one that runs
+    (``EXECUTABLE_HEADS``: modes are not kept). ``ContestError`` when ``:program`` finds none, or
+    when the folder's top holds programs but none named ``team``."""
+    from arcade.untrusted import clean
+    from bots.external.specs import EXECUTABLE_HEADS, PROGRAM_GAMES
+
+    if function not in ("", PROGRAM) or (game not in PROGRAM_GAMES and function != PROGRAM):
+        return None
+    if game and game not in PROGRAM_GAMES:
+        raise ContestError(f"programs play {', '.join(PROGRAM_GAMES)} only (CS4341's), not {game}")
+    runs = sorted(p for p, data in files.items() if data is not None and p.count("/") == 1
+                  and not p.endswith(SUFFIXES) and data.startswith(EXECUTABLE_HEADS))
+    if team:
+        named = f"{top}/{team}"
+        if named in runs:
+            return named
+        if function == PROGRAM or runs:  # a program handed in under another team's name
+            found = f" (it holds {', '.join(clean(p.split('/', 1)[1], cap=40) for p in runs[:6])})" if runs else ""
+            raise ContestError(f"{clean(path)} holds no program named {clean(team)} at its top{found}: a program is "
+                               "the team's executable (a script beginning with its #! line, or a compiled program), "
+                               "named as the course's groupname")
+        return None
+    if function == PROGRAM and len(runs) != 1:
+        shown = ", ".join(clean(p.split("/", 1)[1], cap=40) for p in runs[:6])
+        raise ContestError(f"{clean(path)} holds {len(runs)} programs at its top{f' ({shown})' if runs else ''}: "
+                           "give the team, whose name is its executable's: arcade contest submit DIR TEAM FOLDER")
+    return runs[0] if function == PROGRAM else None
 
 
 def course_helpers() -> frozenset[str]:
@@ -216,6 +261,8 @@ def declared_team(files: Files) -> tuple[str | None, str]:
     from bots.external.specs import split_spec as cut
 
     path, _, function = cut(files.entry)
+    if function == PROGRAM:  # CS4341: the executable is named the team
+        return path.rsplit("/", 1)[-1], "program (its executable's name)"
     data = dict(files.entries).get(path)
     if data is None:
         return None, ""

@@ -58,7 +58,7 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
     if config.closed(now):
         return Verdict(False, team or "", f"the contest closed at {config.closes}")
     try:
-        files = store.read(spec, config.max_bytes, config.game)
+        files = store.read(spec, config.max_bytes, config.game, team or "")
         declared, where = store.declared_team(files)
     except ContestError as exc:
         return record(folder, Verdict(False, team, str(exc)), "") if team else Verdict(False, "", str(exc))

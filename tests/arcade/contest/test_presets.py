@@ -53,10 +53,18 @@ def test_a_short_season_of_every_preset(tmp_path, preset, capsys):
     assert arcade("contest", "standings", str(folder), "--json") == 0
     board = json.loads(capsys.readouterr().out)
     rows = board["standings"]
-    assert sorted(r["team"] for r in rows) == ["alpha", "beta"] and rows[0]["points"] == 6.0
+    assert sorted(r["team"] for r in rows) == ["alpha", "beta"]
+    assert board["points"] == {"stats306": "stats306", "cs4341": "cs4341"}.get(preset, "none")  # the course's own
+    if board["points"] == "stats306":
+        assert rows[0]["points"] == 6.0
+    elif board["points"] == "none":
+        assert all(r["points"] == 0 for r in rows)
     if preset == "cs61a-hog":
         assert sum(r["score"] for r in rows) == pytest.approx(2) and all(r["games"] == 0 for r in rows)
     else:
         assert all(r["games"] == 2 for r in rows)
     if preset == "cs4341":
         assert "closing stage (groups) played" in out and len(board["closing"]["standings"]) == 2
+        credit = {r["team"]: r["extra_credit"] for r in board["closing"]["standings"]}  # the course's points
+        assert board["points"] == "cs4341" and {r["team"]: r["points"] for r in rows} == credit
+        assert min(credit.values()) >= 5  # each completed a game of the final
