@@ -41,6 +41,8 @@ def site_of(folder: str | os.PathLike, db=None, config=None, say: Callable[[str]
     current = {s.digest for s in db.current()}
     owners = {s.digest: s.team for s in submissions if s.verdict == "accepted"}
     games = list(contest_games(folder, owners, current, say))
+    if dealt(config) and not config.closed(now):
+        games = [replace(game, withheld=True) for game in games]
     contest = Contest(
         game=config.game, options=dict(config.options), title=f"{_title(config.game)} contest",
         games_per_pair=config.games, format=config.format, scoring=config.scoring, points=config.points,
@@ -53,6 +55,15 @@ def site_of(folder: str | os.PathLike, db=None, config=None, say: Callable[[str]
              "scoring": config.scoring, "standings": rows,
              "closing": closing}
     return site, board
+
+
+def dealt(config) -> bool:
+    """Whether the contest's games have dice: a season deals game k of every pair alike
+    (``arcade.seeds.season_rngs``), so their moves are shown once the contest has closed, when no
+    submission can use them (``SiteGame.withheld``)."""
+    from games.base import Game
+
+    return type(config.make_game()).chance_outcomes is not Game.chance_outcomes
 
 
 def _title(game: str) -> str:

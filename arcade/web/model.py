@@ -69,11 +69,14 @@ class SiteGame:
     number: int = 1
     stage: str = ""
     counted: bool = True
+    withheld: bool = False
+    """Its moves are not shown until the contest closes: a game with dice, whose deal is game
+    ``number``'s in every pair (``arcade.seeds.season_rngs``), would tell a later submission its dice."""
 
     def fingerprint(self) -> str:
         """A digest of everything its replay page shows (a changed game is drawn again)."""
         text = repr((self.key, self.sides, self.moves, self.winner, self.reason, self.termination,
-                     self.forfeit, self.number, self.stage, self.counted))
+                     self.forfeit, self.number, self.stage, self.counted, self.withheld))
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

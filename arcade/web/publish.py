@@ -229,6 +229,9 @@ def write_game(writer: Writer, rules, game: SiteGame, common: dict, teams: list[
     fingerprint = game.fingerprint()
     if writer.fresh(path, fingerprint):
         return
+    if game.withheld:  # its result only, until the contest closes
+        writer.put(path, pages.render("withheld.html", root="../", game=game, known=set(teams), **common), fingerprint)
+        return
     variant = rules.match_variant(game.number)
     ending = "" if game.termination == "normal" else game.reason
     steps = replay(variant, game.moves, ending)

@@ -300,3 +300,29 @@ def test_arcade_serve_keeps_its_page_template_only_while_it_runs(tmp_path, stop)
         server.kill()
         server.communicate()
     assert list(temp.iterdir()) == []  # removed when it stopped
+
+
+def test_a_dealt_games_moves_are_published_once_the_contest_closes(tmp_path, capsys, monkeypatch):
+    """A season deals game k of every pair the same dice (``arcade.seeds.season_rngs``): while the
+    contest is open, a Robot Ludo game's page gives its result, not its moves (a later submission
+    would read its own dice there); once it closes, the replay. A game without dice is shown at once."""
+    monkeypatch.setenv("ARCADE_BOT_LOGS", str(tmp_path / "logs"))
+    folder, out = tmp_path / "c", tmp_path / "site"
+    assert cli.main(["contest", "new", str(folder), "--preset", "robot-ludo", "--games", "2", "--sandbox", "none",
+                     "--option", "preset=notebook"]) == 0
+    for team, pick in (("ann", "0"), ("bob", "-1")):
+        (tmp_path / f"{team}.py").write_text(f"from state import getmoves\n\ndef engine(board, turn, roll):\n"
+                                             f"    return getmoves(board, turn, roll)[{pick}]\n")
+        assert cli.main(["contest", "submit", str(folder), team, str(tmp_path / f"{team}.py")]) == 0
+    assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
+    pages = sorted((out / "games").iterdir())
+    assert len(pages) == 2
+    for page in pages:
+        text = page.read_text()
+        assert "published when the contest closes" in text and 'id="replay-data"' not in text
+    toml = folder / "contest.toml"
+    toml.write_text(toml.read_text().replace('closes = ""', 'closes = "2020-01-01T00:00:00Z"'))
+    assert cli.main(["contest", "publish", str(folder), str(out)]) == 0
+    for page in pages:
+        text = page.read_text()
+        assert "published when the contest closes" not in text and 'id="replay-data"' in text
