@@ -121,14 +121,14 @@ def _read_file(path: Path, function: str, cap: int) -> Files:
 
     if not path.name.endswith(SUFFIXES):
         raise ContestError(f"{clean(path.name)} is no bot file (its name must end in {', '.join(SUFFIXES)})")
+    from bots.external.safe_files import UnsafePath, read_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        data = read_regular(path, cap)
+    except UnsafePath:
+        raise ContestError(f"{clean(path)} is no regular file") from None
     except OSError as exc:
         raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ContestError(f"{clean(path)} is no regular file")
-        data = handle.read(cap + 1)
     if len(data) > cap:
         raise ContestError(f"{clean(path.name)} is over {cap:,} bytes, the most a submission may hold")
     return Files((("bot", None), (f"bot/{path.name}", data)), f"bot/{path.name}:{function}")

@@ -34,7 +34,6 @@ import ast
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,15 +94,15 @@ def is_notebook(path: str | os.PathLike) -> bool:
 def read_file(path: str | os.PathLike) -> bytes:
     """A notebook's bytes, read without following a link or blocking on a FIFO, at most
     ``MAX_NOTEBOOK`` (``NotebookError`` beyond, or when it cannot be read)."""
+    from bots.external.safe_files import UnsafePath, read_regular
+
     name = Path(path).name
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        data = read_regular(path, MAX_NOTEBOOK)
+    except UnsafePath:
+        raise NotebookError(f"{_shown(name)} is no regular file") from None
     except OSError as exc:
         raise NotebookError(f"cannot read {_shown(name)}: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise NotebookError(f"{_shown(name)} is no regular file")
-        data = handle.read(MAX_NOTEBOOK + 1)
     if len(data) > MAX_NOTEBOOK:
         raise NotebookError(f"{_shown(name)} is over {MAX_NOTEBOOK >> 20} MiB: no notebook a bot plays from is")
     return data
