@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from arcade.commands.common import UsageError, parse_options, plain_console, seconds
 
 
@@ -95,11 +97,13 @@ def submit(args) -> int:
 
 def run(args) -> int:
     from arcade.contest.run import run as play
+    from arcade.web.contest import site_keeper
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
-        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster, publish=args.publish)
+        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster,
+                      publish=site_keeper(args.publish) if args.publish else None)
     except KeyboardInterrupt:
         raise KeyboardInterrupt("interrupted: run it again to go on (nothing played is lost)") from None
     print(f"{played} game{'s' * (played != 1)} played; nothing missing")
@@ -228,9 +232,18 @@ def rebuild(args) -> int:
 
 
 def publish(args) -> int:
-    from arcade.web.contest import publish_command
+    """``arcade contest publish DIR OUT``: the site written, one line saying what was done; a
+    problem in one line (``UsageError``), never a traceback."""
+    from arcade.untrusted import clean
+    from arcade.web.contest import publish_contest
+    from arcade.web.publish import PublishError
 
-    return publish_command(args.dir, args.out)
+    try:
+        report = publish_contest(args.dir, args.out, say=lambda line: print(clean(line), file=sys.stderr))
+    except PublishError as exc:
+        raise UsageError(str(exc)) from None
+    print(report.line(clean(args.out)))
+    return 0
 
 
 ACTIONS = {"board": live_board, "publish": publish, "new": new, "submit": submit, "run": run, "standings": standings, "status": status, "rebuild": rebuild}

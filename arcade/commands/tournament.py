@@ -28,6 +28,7 @@ from arcade.commands.common import (
     check_output,
 )
 from arcade.tournament.bundles import DEFAULT_CAP
+from arcade.tournament.jobs import duration
 from arcade.tournament.formats import FORMATS, TournamentError, TournamentResult
 from arcade.tournament.plan import TournamentPlan, plan
 from arcade.tournament.runner import run_tournament
@@ -282,13 +283,3 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
-def duration(seconds: float) -> str:
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"

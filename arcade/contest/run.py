@@ -31,7 +31,7 @@ from arcade.contest.config import Config, ContestError, load, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.contest.evidence import STAGE, PairLogs, pair_of
 from arcade.tournament.runner import Runner
-from arcade.tournament.worker import Setup, Task, chunk_size, run_task
+from arcade.tournament.worker import Setup, Task, chunk_size
 
 BATCH = 32
 """Pairs played at a time (their record files open together)."""
@@ -80,43 +80,24 @@ def chunks(index: int, a: str, b: str, seed: int, missing: set[int], games: int,
     return tasks
 
 
+BUNDLE_CAP = 1 << 30
+"""The most a submission's folder may weigh on its way to a cluster's workers: its own files are
+capped by ``max_bytes`` at ``submit``, but the packages installed for it (``.deps``,
+``arcade.contest.packages``) travel with it."""
+
+
 class ContestRunner(Runner):
-    """The tournament's runner, given the tasks to play (``play_tasks``) rather than whole pairs,
-    and the field's files as submissions arrive (``use``)."""
+    """The tournament's runner (``arcade.tournament.runner.Runner``), given the tasks to play
+    (``Runner.play_tasks``) rather than whole pairs, and the field's files as submissions arrive
+    (``use``: ``Runner.add_bots``)."""
 
     def use(self, folder: Path, current: list[Submission]) -> None:
-        files = {s.digest: store.spec_of(folder, s.digest, s.entry) for s in current}
-        if self.client is None:
-            self.setup = replace(self.setup, files=tuple(sorted(files.items())))
-            return
-        from arcade.tournament.bundles import BundleError, pack
-        from arcade.tournament.cluster import bundle_data
-        from bots.external import parse_spec
+        from arcade.tournament.formats import TournamentError
 
-        bundles = dict((name, (spec, digest)) for name, spec, digest in self.setup.bundles)
-        for digest, spec in files.items():
-            if digest in bundles:
-                continue
-            path, function = parse_spec(spec, self.setup.game_id)
-            try:
-                packed = pack(digest, path, path, function, 1 << 30)
-            except BundleError as exc:
-                raise ContestError(str(exc)) from None
-            bundles[digest] = (packed.spec, packed.digest)
-            self.data[digest] = self.client.submit(bundle_data, packed.data, key=f"arcade-bot-{packed.digest}")
-        self.setup = replace(self.setup, bundles=tuple((n, s, d) for n, (s, d) in sorted(bundles.items())))
-
-    def play_tasks(self, tasks: list[Task], take: Callable) -> None:
-        report = (lambda: None)
-        if self.client is not None:
-            self._play_on_cluster(tasks, list(range(len(tasks))), take, report)
-        elif self.pool is not None:
-            self._play_on_pool(tasks, list(range(len(tasks))), take, report)
-        else:
-            for task in tasks:
-                if self.cancelled():
-                    raise KeyboardInterrupt
-                run_task(self.setup, task, lambda record, index=task.pair: take(index, record))
+        try:
+            self.add_bots({s.digest: store.spec_of(folder, s.digest, s.entry) for s in current}, BUNDLE_CAP)
+        except TournamentError as exc:
+            raise ContestError(str(exc)) from None
 
 
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
@@ -182,23 +163,18 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
     return len(got)
 
 
-def publish_site(folder: Path, config: Config, db: Database, out: str, say: Callable[[str], None]) -> None:
-    """The contest's site (``arcade.web.contest``) brought up to date in folder ``out``: only the
-    pages that changed are written; a site that cannot be written is a ``ContestError``."""
-    from arcade.web.contest import publish_contest
-    from arcade.web.publish import PublishError
-
-    try:
-        publish_contest(folder, out, db=db, config=config, say=say)
-    except PublishError as exc:
-        raise ContestError(f"--publish: {exc}") from None
+Publisher = Callable[[Path, Config, Database, Callable[[str], None]], None]
+"""What keeps a contest's site up to date as ``run`` plays (``arcade.web.contest.site_keeper``:
+the layer above gives it, so that the contest imports nothing of the site's): called with the
+contest's folder, its config, the run's database and ``say``; ``ContestError`` if it cannot."""
 
 
 def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | None = None,
-        say: Callable[[str], None] = print, poll: float = 1.0, quiet: float = 2.0, publish: str | None = None) -> int:
+        say: Callable[[str], None] = print, poll: float = 1.0, quiet: float = 2.0,
+        publish: Publisher | None = None) -> int:
     """Play what is missing (``watch``: and keep going as submissions arrive, the inbox read,
-    until the contest closes; then its closing stage), the contest's site kept in folder
-    ``publish`` (at the start, after each batch of games, at the end). The games played."""
+    until the contest closes; then its closing stage), the contest's site kept by ``publish``
+    (``Publisher``: at the start, after each batch of games, at the end). The games played."""
     folder = Path(folder)
     config = load(folder)
     limits = settle(config)
@@ -208,7 +184,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
         if publish:
-            publish_site(folder, config, db, publish, say)
+            publish(folder, config, db, say)
         while True:
             if watch:
                 from arcade.contest.inbox import read_inbox
@@ -218,7 +194,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
             played += games
             if progressed:
                 if publish:
-                    publish_site(folder, config, db, publish, say)
+                    publish(folder, config, db, say)
                 continue
             config = replace(config, closes=load(folder).closes)  # the instructor may move the closing time
             if not watch or config.closed():
@@ -229,5 +205,5 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
 
             run_closing(folder, config, limits, jobs, say)
             if publish:
-                publish_site(folder, config, db, publish, say)
+                publish(folder, config, db, say)
     return played

@@ -13,8 +13,7 @@ from arcade.contest.run import missing_pairs
 
 
 def status_lines(folder: str | Path) -> list[str]:
-    from arcade.commands.tournament import duration
-    from arcade.tournament.jobs import FILE_BOT_SHARE, FILE_BOT_START, typical_moves
+    from arcade.tournament.jobs import FILE_BOT_SHARE, FILE_BOT_START, duration, typical_moves
     from arcade.tournament.worker import chunk_size
 
     config = load(folder)

@@ -302,3 +302,17 @@ def typical_moves(game, games: int = 40) -> float:
     lengths = [sum(s.to_move != CHANCE for s in random_playout(game, game.initial_state(), rng)[:-1])
                for _ in range(games)]
     return sum(lengths) / len(lengths)
+
+
+def duration(seconds: float) -> str:
+    """An estimate's time in words a person plans by: ``4.2 s``, ``35 s``, ``12 min``, ``3.5 h``,
+    ``2.1 days`` (the tournament's plan and the contest's status say it so)."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"

@@ -214,6 +214,46 @@ class Runner:
             pair.records.sort(key=lambda r: r.number)
         return results
 
+    def add_bots(self, files: dict[str, str], cap: int = DEFAULT_CAP) -> None:
+        """Bots that join a run under way (a contest's new submissions), ``files`` mapping the
+        name the tasks use to its file bot's spec: on a cluster each new one's folder packed
+        (``arcade.tournament.bundles.pack``, at most ``cap`` bytes) and sent once; here, the spec
+        each process loads. ``TournamentError`` names a folder that cannot travel."""
+        if self.client is None:
+            self.setup = replace(self.setup, files=tuple(sorted({**dict(self.setup.files), **files}.items())))
+            return
+        from arcade.tournament.bundles import BundleError, pack
+        from bots.external import parse_spec
+
+        bundles = {name: (spec, digest) for name, spec, digest in self.setup.bundles}
+        for name, spec in files.items():
+            if name in bundles:
+                continue
+            path, function = parse_spec(spec, self.setup.game_id)
+            try:
+                packed = pack(name, path, path, function, cap)
+            except BundleError as exc:
+                raise TournamentError(str(exc)) from None
+            bundles[name] = (packed.spec, packed.digest)
+            self.data[name] = self.client.submit(bundle_data, packed.data, key=f"arcade-bot-{packed.digest}")
+        self.setup = replace(self.setup, bundles=tuple((n, s, d) for n, (s, d) in sorted(bundles.items())))
+
+    def play_tasks(self, tasks: Sequence[Task], take: Callable[[int, GameRecord], None]) -> None:
+        """Play ``tasks``, chunks of pairs' games the caller chose (a contest's missing games),
+        where ``play`` would (the cluster, the pool, or this process), each game handed to
+        ``take(task.pair, record)`` as it ends."""
+        tasks = list(tasks)
+        everything = list(range(len(tasks)))
+        if self.client is not None:
+            self._play_on_cluster(tasks, everything, take, lambda: None)
+        elif self.pool is not None:
+            self._play_on_pool(tasks, everything, take, lambda: None)
+        else:
+            for task in tasks:
+                if self.cancelled():
+                    raise KeyboardInterrupt
+                run_task(self.setup, task, lambda record, index=task.pair: take(index, record))
+
     def _play_here(self, tasks, to_play, take, report) -> None:
         """Play the chunks in this process, each timed. Without ``jobs`` (``auto``), after each
         chunk ``Pace.fan_out`` says whether workers would now pay for themselves on the chunks

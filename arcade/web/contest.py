@@ -174,18 +174,17 @@ def publish_contest(folder: str | os.PathLike, out: str | os.PathLike, db=None, 
     return report
 
 
-def publish_command(folder: str, out: str) -> int:
-    """``arcade contest publish DIR OUT``: the site written, one line saying what was done; a
-    problem in one line (``UsageError``), never a traceback."""
-    import sys
-
-    from arcade.commands.common import UsageError
-    from arcade.untrusted import clean
+def site_keeper(out: str):
+    """The ``Publisher`` of ``arcade contest run --publish OUT`` (``arcade.contest.run``): the
+    contest's site brought up to date in folder ``out``, only the pages that changed written; a
+    site that cannot be written is a ``ContestError``."""
+    from arcade.contest.config import ContestError
     from arcade.web.publish import PublishError
 
-    try:
-        report = publish_contest(folder, out, say=lambda line: print(clean(line), file=sys.stderr))
-    except PublishError as exc:
-        raise UsageError(str(exc)) from None
-    print(report.line(clean(out)))
-    return 0
+    def keep(folder: Path, config, db, say: Callable[[str], None]) -> None:
+        try:
+            publish_contest(folder, out, db=db, config=config, say=say)
+        except PublishError as exc:
+            raise ContestError(f"--publish: {exc}") from None
+
+    return keep

@@ -253,3 +253,25 @@ def test_the_tournaments_formats_and_plan_import_no_process_pool():
     loaded = set(done.stdout.split())
     assert not {"multiprocessing", "concurrent.futures", "arcade.tournament.runner", "arcade.tournament.worker",
                 "arcade.tournament.cluster", "arcade.records"} & loaded
+
+
+ABOVE = {
+    "arcade.contest": ("arcade.web", "arcade.commands", "arcade.cli", "arcade.app", "arcade.screens", "arcade.widgets",
+                       "arcade.boards"),
+    "arcade.web": ("arcade.commands", "arcade.cli", "arcade.app", "arcade.screens", "arcade.widgets", "arcade.boards"),
+}
+"""What a contest season's packages may not import: what sits above them. The commands and the
+app use the contest and its site; the site (``arcade.web``) reads the contest; the contest reads
+neither (``arcade contest run --publish`` is handed its site's keeper by the command:
+``arcade.contest.run.Publisher``). ``arcade.web.served`` is no part of the site: it is the program
+``arcade serve`` starts for each browser, the app itself (``SERVED``)."""
+SERVED = "arcade.web.served"
+
+
+def test_the_contest_and_its_site_import_nothing_above_them():
+    wrong = [f"{module}:{line} imports {target}"
+             for module, targets in graph(type_checking=True).items()
+             for package, above in ABOVE.items()
+             if (module == package or module.startswith(package + ".")) and module != SERVED
+             for target, line in targets.items() if target.startswith(above)]
+    assert not wrong, "\n".join(wrong)
