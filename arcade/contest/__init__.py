@@ -28,8 +28,10 @@ One module a job; import the one you need:
 - ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
 - ``submit``: ``submit``, the verdict of one submission in one line.
 - ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
-- ``run``: ``play_missing`` (exactly the games missing, streamed to the records and the database),
-  ``watch`` and the inbox.
+- ``run``: ``run`` (exactly the games missing, a batch of pairs at a time: ``play_batch``,
+  ``missing_pairs``, streamed to the records and the database; with ``watch``, the inbox too),
+  ``ContestRunner`` (the tournament's runner given the contest's tasks), ``Publisher`` (the site's
+  keeper a command hands it).
 - ``standings``: the board (``standings``) and the points rule (``points``; CS4341's extra credit
   comes from ``closing``).
 - ``closing``: a format's closing stage once the contest has closed (CS4341's groups; with its
