@@ -121,6 +121,7 @@ class Database:
                 cursor = self.db.execute(
                     "INSERT INTO submissions (id, team, digest, entry, submitted, verdict, reason) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", (id, team, digest, entry, submitted, verdict, reason))
+                assert cursor.lastrowid is not None  # an INSERT's row
                 return cursor.lastrowid
         except sqlite3.Error as exc:
             raise self.problem(exc) from None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from arcade.contest import store
 from arcade.contest.config import Config, ContestError, secret_seed
@@ -51,7 +52,7 @@ class PairLogs:
         self.secret = secret_seed(folder)
         self.season = season_seed(self.secret)
         """Every game's seed (``arcade.seeds.season_seed``): the tasks' and the record lines'."""
-        self.logs: dict[tuple[str, str], object] = {}
+        self.logs: dict[tuple[str, str], Any] = {}
 
     def open(self, a: str, b: str):
         """Pair ``(a, b)``'s record, resumed (damaged lines moved aside, said on standard error),
@@ -113,7 +114,8 @@ def rebuild(folder: str | os.PathLike, say=print) -> tuple[int, int, int]:
             got, bad = _read_pair(path, secret, say)
             damaged += bad
             if got:
-                db.add_games(*got[0], got[1])
+                (a, b), played = got
+                db.add_games(a, b, played)
                 games += len(got[1])
         _exact_again(folder, db)
     return len(lines), games, damaged

@@ -77,6 +77,7 @@ def ask_positions(game, spec: str, limits, batches: list[list[tuple[int, int]]],
     """``spec``'s answers at each batch of positions, asked in one fresh process under ``limits``,
     a turn of ``seconds`` a batch (``seed`` sent first), with the seconds each took; or why not,
     in one line."""
+    from arcade.contest.probe import file_source
     from bots.base import Forfeit
     from bots.external.sandbox import SandboxUnavailable
     from bots.registry import UnknownBot, admit
@@ -88,7 +89,7 @@ def ask_positions(game, spec: str, limits, batches: list[list[tuple[int, int]]],
         return str(exc)
     start = game.initial_state()
     try:
-        source = admitted.entries[0].source
+        source = file_source(admitted.entries[0])
         return [source.ask_many(game, [replace(start, scores=(s, o)) for s, o in batch], seconds,
                                 seed if number == 0 else None) for number, batch in enumerate(batches)]
     except Forfeit as exc:
@@ -211,8 +212,9 @@ def score_exactly(folder: Path, config: Config, db: Database, current: list[Subm
     tables = {d: table_of(folder, config, limits, by_digest[d], say).table for d in {x for p in pairs for x in p}}
     sampled = []
     for a, b in pairs:
-        if tables[a] is None or tables[b] is None or counts.get((a, b), 0):
+        table_a, table_b = tables[a], tables[b]
+        if table_a is None or table_b is None or counts.get((a, b), 0):
             sampled.append((a, b))
             continue
-        db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
+        db.set_exact(a, b, exact_chance(table_a, table_b, config.options["goal"]))
     return sampled

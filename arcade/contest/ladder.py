@@ -44,6 +44,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arcade.contest.config import Config, ContestError
 from arcade.contest.evidence import pair_of
@@ -157,7 +158,7 @@ def ratings(rounds: list[Round], results: dict[tuple[str, str, int], int | None]
     """Every entry's rating after the games of ``results`` (``(a, b, number) -> winner``: 0 for
     a, 1 for b, ``None`` a draw), replayed in the rounds' order; an entry with no game is absent."""
     rate = model()
-    state: dict[str, object] = {}
+    state: dict[str, Any] = {}
     games: dict[str, int] = {}
     for planned in rounds:
         for m in planned.meetings:

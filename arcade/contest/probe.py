@@ -54,7 +54,7 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds:
         states = positions(game, count, seed)
         if table_seconds is not None:
             try:
-                moves = entry.source.ask_many(game, states, table_seconds)[0]
+                moves = file_source(entry).ask_many(game, states, table_seconds)[0]
             except Forfeit as exc:
                 return str(exc)
             for number, (state, move) in enumerate(zip(states, moves), start=1):
@@ -108,3 +108,15 @@ def from_the_start(game, entry, limit: float, count: int, seed: int) -> str | No
             else:
                 bot.left(state)
     return None
+
+
+def file_source(entry):
+    """The file bot's source behind an admitted entry (``bots.external.host.FileBotSource``):
+    what a contest asks many positions of at once (``ask_many``). A submission is always a file
+    bot; anything else is a ``TypeError``."""
+    from bots.external.host import ExternalEntry, FileBotSource
+
+    source = entry.source if isinstance(entry, ExternalEntry) else None
+    if not isinstance(source, FileBotSource):
+        raise TypeError(f"{entry.name} is no file bot")
+    return source

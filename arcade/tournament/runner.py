@@ -12,7 +12,7 @@ import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from itertools import combinations
-from typing import Callable, Sequence
+from typing import Callable, Self, Sequence
 
 from arcade.match import GameRecord
 from arcade.seeds import pair_seed
@@ -119,7 +119,7 @@ class Runner:
         self.total = 0
         self.all_pairs: list[PairResult] = []
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Self:
         if self.cluster is not None:
             self.client = connect(self.cluster)
             self.setup = replace(self.setup, files=(), bundles=tuple((b.name, b.spec, b.digest) for b in self.packed))

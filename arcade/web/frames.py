@@ -52,7 +52,8 @@ class Replay:
         def text(value: str) -> int:
             return texts.setdefault(value, len(texts))
 
-        frames, before = [], {}
+        frames: list = []
+        before: dict = {}
         for frame in self.frames:
             frames.append([changes(before, frame["board"]), text(frame["status"]), text(frame.get("who", "")),
                            text(frame.get("move", "")), *(text(line) for line in frame.get("say", ()))])
@@ -108,7 +109,7 @@ def expand(data: dict) -> list[dict]:
     page's script does, for the tests."""
     import copy
 
-    texts, frames, board = data["texts"], [], {}
+    texts, frames, board = data["texts"], [], {}  # type: list, list, dict
     for index, (patch, status, who, move, *say) in enumerate(data["frames"]):
         board = apply(copy.deepcopy(board), patch)
         frame = {"status": texts[status], "board": board}
@@ -145,6 +146,7 @@ def replay(game: Game, moves, ending: str = "") -> Replay:
         if index:
             before = states[index - 1]
             event = state.event
+            assert event is not None  # every state after the first has the move that made it
             who = "dice" if event.side == CHANCE else game.sides[event.side].name
             label = game.move_label(before, event.move)
             frame.update(who=who, move=label, say=commentator.see(state))
