@@ -5,9 +5,9 @@ secret one: ``secret``). Everything random in it comes from generators derived h
 seed and the names of what they serve, never from their position in the run, so that the same
 seed plays the same games whatever else runs (any ``--jobs``, a resumed record, a Dask cluster).
 Records and replays depend on these exact values: a derivation never changes (the strings, and
-how they are hashed: ``random.Random(str)`` hashes the string with SHA-512; ``pair_seed`` and
-``season_seed`` use SHA-256). ``tests/arcade/test_seeds.py`` pins them and checks that no other
-module derives a seed.
+how they are hashed: ``random.Random(str)`` hashes the string with SHA-512; ``pair_seed``,
+``season_seed`` and ``closing_seed`` use SHA-256). ``tests/arcade/test_seeds.py`` pins them and
+checks that no other module derives a seed.
 """
 
 from __future__ import annotations
@@ -62,6 +62,15 @@ def season_seed(seed: int) -> int:
     (``season_rngs``), whichever pair plays it; the pairs' record lines carry it as their seed and
     the workers get it, never the secret."""
     digest = hashlib.sha256(f"{seed}\x00season".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def closing_seed(seed: int) -> int:
+    """A contest's closing stage's seed (CS4341's groups, ``arcade.contest.closing``): 64 bits of
+    the SHA-256 of the contest's secret seed and ``closing``, NUL-separated. It is the stage's
+    tournament seed, written in its record's header (its pairs' seeds and its draw come from it,
+    ``pair_seed`` and ``groups_rng``), so that the secret is in no file but ``DIR/secret``."""
+    digest = hashlib.sha256(f"{seed}\x00closing".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 

@@ -221,7 +221,7 @@ def term_way(way: str, where: Path, args, schedule: list, cluster: str | None) -
     from arcade.contest.config import load
     from arcade.contest.db import Database
     from arcade.contest.run import run
-    from arcade.contest.standings import standings
+    from arcade.contest.boardmodel import build
     from arcade.contest.submit import submit
     from arcade.cli import main as arcade
 
@@ -249,7 +249,7 @@ def term_way(way: str, where: Path, args, schedule: list, cluster: str | None) -
         while not stop.is_set():
             started = clock.perf_counter()
             with Database(folder) as db:
-                standings(db, config)
+                build(folder, db, config)
             timings.reads.append(clock.perf_counter() - started)
             stop.wait(1.0)
 

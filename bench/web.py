@@ -4,7 +4,8 @@ to publish again with nothing new, and to bring up to date after one more game; 
     .venv/bin/python bench/web.py [GAMES] [--game ID] [--teams N]
 
 The contest is STATS 306's by default (D-Football, n = 11, 7 teams: 21 pairs), its games played at
-random through the rules (``games.base.random_playout``, seeded), its standings counted from them;
+random through the rules (``games.base.random_playout``, seeded), its board counted from them
+(``arcade.web.model.board_of``);
 the site goes to a temporary folder, removed at the end.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arcade.catalog import load  # noqa: E402
-from arcade.web.model import Contest, Site, SiteGame, Submission  # noqa: E402
+from arcade.web.model import Contest, Site, SiteGame, Submission, board_of  # noqa: E402
 from arcade.web.publish import publish  # noqa: E402
 from games.base import random_playout  # noqa: E402
 
@@ -46,27 +47,11 @@ def contest_games(game_id: str, teams: list[str], count: int, seed: int = 306) -
     return games
 
 
-def standings(teams: list[str], games: list[SiteGame]) -> list[dict]:
-    rows = {t: dict(team=t, score=0, wins=0, draws=0, losses=0, games=0, forfeits=0, points=0.0,
-                    submitted="2025-03-01T10:00:00+00:00") for t in teams}
-    for game in games:
-        for side, team in enumerate(game.sides):
-            row = rows[team]
-            row["games"] += 1
-            row["wins"] += game.winner == side
-            row["draws"] += game.winner is None
-            row["losses"] += game.winner == 1 - side
-    ranked = sorted(rows.values(), key=lambda r: (-r["wins"], r["team"]))
-    high = ranked[0]["wins"] or 1
-    for rank, row in enumerate(ranked, start=1):
-        row.update(rank=rank, score=row["wins"], points=6.0 if row["wins"] == high else round(5 * row["wins"] / high, 2))
-    return ranked
-
-
 def site_of(game_id: str, teams: list[str], games: list[SiteGame], updated: str) -> Site:
-    return Site(Contest(game=game_id, options=PRESETS.get(game_id, {}), title="Benchmark contest", games_per_pair=100,
-                        points="stats306", updated=updated),
-                standings(teams, games), [Submission(t, "2025-03-01T10:00:00+00:00", True) for t in teams], games)
+    contest = Contest(game=game_id, options=PRESETS.get(game_id, {}), title="Benchmark contest", games_per_pair=100,
+                      points="stats306", updated=updated)
+    return Site(contest, board_of(contest, teams, games), [Submission(t, "2025-03-01T10:00:00+00:00", True) for t in teams],
+                games)
 
 
 def main() -> None:

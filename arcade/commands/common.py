@@ -222,9 +222,10 @@ def make_game(game_id: str, options: dict[str, str]):
         raise UsageError(str(exc)) from None
 
 
-def progress_bar(title: str, quiet: bool):
-    """A transient Rich progress bar on stderr (off with ``quiet`` or when stderr is no terminal):
-    games done of the total, games a minute, the time so far and the time left."""
+def progress_bar(title: str, quiet: bool, stderr: bool = True):
+    """A transient Rich progress bar on stderr (``stderr`` false: on stdout; off with ``quiet``
+    or when that stream is no terminal): games done of the total, games a minute, the time so far
+    and the time left."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -244,7 +245,7 @@ def progress_bar(title: str, quiet: bool):
             speed = task.finished_speed or task.speed
             return Text(f"{speed * 60:,.0f} games/min" if speed else "… games/min", style="progress.data.speed")
 
-    err = plain_console(stderr=True)
+    err = plain_console(stderr=stderr)
     return Progress(
         RenderableColumn(plain(title)),  # a bot's name: not markup, nor a format string
         BarColumn(),

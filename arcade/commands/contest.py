@@ -44,6 +44,9 @@ def register(subparsers) -> None:
     form = standings.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="one JSON object")
     form.add_argument("--csv", action="store_true", help="CSV, safe to open in a spreadsheet")
+    standings.add_argument("--crosstable", action="store_true",
+                           help="the crosstable instead: each team's wins-draws-losses against each other "
+                                "(as CSV with --csv; --json holds it always)")
     publish = sub.add_parser("publish", help="write the contest's site to OUT: the board, the teams, every game's replay")
     publish.add_argument("dir", metavar="DIR")
     publish.add_argument("out", metavar="OUT", help="the site's folder (made if missing; only what changed is written)")
@@ -96,109 +99,177 @@ def submit(args) -> int:
 
 
 def run(args) -> int:
+    """``arcade contest run DIR``: the missing games played, saying what it does as it goes
+    (``RunReport``), then how many it played."""
     from arcade.contest.run import run as play
     from arcade.web.contest import site_keeper
 
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
-        played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster,
-                      publish=site_keeper(args.publish) if args.publish else None)
+        with RunReport(args.dir) as report:
+            played = play(args.dir, jobs=args.jobs, watch=args.watch, cluster=args.cluster,
+                          publish=site_keeper(args.publish) if args.publish else None,
+                          say=report.say, tally=report.tally)
     except KeyboardInterrupt:
         raise KeyboardInterrupt("interrupted: run it again to go on (nothing played is lost)") from None
     print(f"{played} game{'s' * (played != 1)} played; nothing missing")
     return 0
 
 
-def board(folder: str):
-    from arcade.contest.config import load
-    from arcade.contest.db import Database
-    from arcade.contest.standings import standings as rank
+class RunReport:
+    """What ``arcade contest run`` shows as it plays, on standard output: each line the run
+    says, as it is said, and each batch's games as they end: where standard output is a terminal,
+    a Rich progress bar below the lines (``common.progress_bar``: games done of the batch's, games
+    a minute, the time left); otherwise (a log, a pipe) a plain line at each tenth of a batch, and
+    at least every ``EVERY`` seconds while games end."""
 
-    config = load(folder)
-    with Database(folder) as db:
-        return config, rank(db, config)
+    EVERY = 30.0
+
+    def __init__(self, folder: str) -> None:
+        from pathlib import Path
+
+        from arcade.commands.common import progress_bar
+
+        self.bar = progress_bar(f"contest {Path(folder).name}", quiet=False, stderr=False)
+        self.task = None
+        self.said = (0, 0.0, -1)  # the plain lines': games, when, tenth of the batch
+
+    def __enter__(self) -> "RunReport":
+        if not self.bar.disable:
+            self.bar.start()
+            self.task = self.bar.add_task("games", total=None, visible=False)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if not self.bar.disable:
+            self.bar.stop()
+
+    def say(self, line: str) -> None:
+        from arcade.untrusted import clean
+
+        if self.task is not None:
+            self.bar.console.print(line, markup=False, highlight=False)  # above the bar, wrapped at words
+        else:
+            print(clean(line, cap=None), flush=True)
+
+    def tally(self, done: int, total: int) -> None:
+        import time
+
+        if self.task is not None:
+            if done == 0:
+                self.bar.reset(self.task, total=total, visible=bool(total))
+            else:
+                self.bar.update(self.task, completed=done, visible=done < total)
+            return
+        now = time.monotonic()
+        if done == 0:
+            self.said = (0, now, 0)
+            return
+        tenth = done * 10 // max(1, total)
+        games, when, last = self.said
+        if done < total and (tenth > last or (now - when >= self.EVERY and done > games)):
+            print(f"  {done:,}/{total:,} games ({done * 100 // total} %)", flush=True)
+            self.said = (done, now, tenth)
 
 
 def standings(args) -> int:
+    """``arcade contest standings DIR``: the board (``arcade.contest.boardmodel``, built once)
+    as a table with its notes and the closing stage, its crosstable (``--crosstable``), CSV rows
+    (``--csv``, the crosstable's with both) or the model's JSON (``--json``). JSON and CSV are
+    for publishing: their texts are what a student may see (``arcade.contest.public``); the table
+    is the instructor's, whole."""
     import json
 
-    from arcade.contest.closing import closing_result
-    from arcade.contest.standings import as_dicts, columns
+    from arcade.contest.boardmodel import build
+    from arcade.contest.public import Public
 
-    config, rows = board(args.dir)
+    board = build(args.dir)
     if args.json:
-        print(json.dumps({"game": config.game, "games_per_pair": config.games, "points": config.points,
-                          "scoring": config.scoring, "standings": as_dicts(rows),
-                          "closing": closing_result(args.dir)}))
-        return 0
-    if args.csv:
-        import csv
-        import sys
-
-        from arcade.commands.tournament import cell
-
-        writer = csv.writer(sys.stdout)
-        writer.writerow(columns(config))
-        for row in as_dicts(rows):
-            writer.writerow([cell(row[c]) for c in columns(config)])
-        return 0
-    print_board(config, rows, closing_result(args.dir))
+        print(json.dumps(Public.of(args.dir).json(board.as_json())))
+    elif args.csv:
+        write_csv(Public.of(args.dir).board(board), args.crosstable)
+    elif args.crosstable:
+        print_crosstable(board)
+    else:
+        print_board(board)
     return 0
 
 
-def print_board(config, rows, closing) -> None:
+def write_csv(board, crosstable: bool) -> None:
+    """The board's rows (``as_json``'s fields), or its crosstable (a team a row, its cell against
+    each team a column, in the board's order), every cell safe to open in a spreadsheet."""
+    import csv
+
+    from arcade.commands.tournament import cell
+
+    writer = csv.writer(sys.stdout)
+    if crosstable:
+        teams = [row.team for row in board.rows]
+        writer.writerow(["team", *(cell(team) for team in teams)])
+        for team in teams:
+            writer.writerow([cell(team), *(board.cross_text(team, other) for other in teams)])
+        return
+    writer.writerow(board.data_columns())
+    for row in board.rows:
+        data = row.as_json()
+        writer.writerow([cell(data[c]) for c in board.data_columns()])
+
+
+def print_board(board) -> None:
+    """The standings as a table, each cell as the model writes it (``Row.text``) under the
+    terminal's headings, then what its numbers are (exact scoring) and the closing stage."""
     from rich.table import Table
 
-    from arcade.contest.standings import columns as columns_of
-
+    config = board.config
     console = plain_console()
     per = "a meeting" if config.format == "ladder" else "a pair"
     table = Table(title=f"{config.game} contest · {config.format} · {config.games} games {per} · points: {config.points}",
                   box=None, pad_edge=False, padding=(0, 1), header_style="bold")
-    columns = columns_of(config)
-    if config.format == "ladder":  # the score is the rating: shown once, as rating ± uncertainty
-        columns = tuple(c for c in columns if c not in ("score", "uncertainty"))
-    short = {}
-    if config.scoring == "exact":  # Hog has no draws; how each team is scored is said below the table, whole
-        columns = tuple(c for c in columns if c not in ("draws", "scored", "why"))
-        short = {"vs_always_roll_6": "vs ar6", "computed": "calc"}
-    for column in columns:
-        heading = short.get(column, column)
-        table.add_column(heading, justify="left" if column in ("team", "submitted") else "right", no_wrap=True,
-                         min_width=len(heading) if column != "team" else 4)
-    for row in rows:
-        shown = {**row.as_json(), "submitted": row.submitted[5:16].replace("T", " ")}  # MM-DD HH:MM
-        if row.rating is not None:
-            shown["rating"] = f"{row.rating:.2f} ± {row.uncertainty:.2f}"
-        if row.scored is not None:
-            shown["vs_always_roll_6"] = "—" if row.vs_always_roll_6 is None else f"{row.vs_always_roll_6:.4f}"
-        table.add_row(*(f"{shown[c]:g}" if c in ("score", "points") else str(shown[c]) for c in columns))
+    for column in board.columns():
+        table.add_column(column.short, justify="right" if column.numeric else "left", no_wrap=True,
+                         min_width=len(column.short) if column.key != "team" else 4)
+    for row in board.rows:
+        table.add_row(*(row.text(column.key) for column in board.columns()))
     console.print(table)
-    if config.scoring == "exact":
-        from arcade.contest.standings import legend
-
-        console.print(legend(config.games, "calc", "vs ar6"), soft_wrap=True)
-        for row in rows:
-            if row.why:
-                console.print(f"{row.team}: scored by sampled games: {row.why}", soft_wrap=True)
-    if closing:
-        for line in closing_lines(closing):
+    for line in board.notes("calc", "vs ar6"):
+        console.print(line, soft_wrap=True)
+    if board.closing:
+        for line in closing_lines(board.closing):
             console.print(line, soft_wrap=True)
 
 
-def closing_lines(closing: dict) -> list[str]:
-    """The closing stage below the board: its order, each team's CS4341 extra credit where the
-    contest's points are the course's (``points = "cs4341"``), and each team's match of its new
-    player against its original one (``arcade.contest.closing``)."""
-    credit = closing.get("points") == "cs4341"
-    lines = [f"closing stage ({closing['stage']}): " + ", ".join(
-        f"{r['rank']}. {r['team']}" + (f" ({r.get('extra_credit')} extra credit)" if credit else "")
-        for r in closing["standings"])]
-    for match in closing.get("challenges", ()) if credit else ():
-        lines.append(f"original vs new: {match['team']}'s new player {match['new']}, its original {match['original']}, "
-                     f"{match['draws']} drawn; the {match['played']} played the groups"
-                     + (" (+5 extra credit)" if match["new"] > match["original"] else ""))
+def print_crosstable(board) -> None:
+    """The crosstable: the teams in the board's order, numbered, each cell as the model writes it
+    (``Board.cross_text``), then what a cell is."""
+    from rich.table import Table
+
+    console = plain_console()
+    table = Table(title=f"{board.config.game} contest · head to head", box=None, pad_edge=False, padding=(0, 1),
+                  header_style="bold")
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("team", no_wrap=True, min_width=4)
+    teams = [row.team for row in board.rows]
+    for index in range(1, len(teams) + 1):
+        table.add_column(str(index), justify="right", no_wrap=True)
+    for index, team in enumerate(teams, start=1):
+        table.add_row(str(index), team, *(board.cross_text(team, other) for other in teams))
+    console.print(table)
+    console.print(board.cross_note(), soft_wrap=True)
+
+
+def closing_lines(closing) -> list[str]:
+    """The closing stage below the board (``arcade.contest.boardmodel.ClosingStage``): its order,
+    each team's CS4341 extra credit where the contest's points are the course's
+    (``points = "cs4341"``), and each team's match of its new player against its original one
+    (``arcade.contest.closing``)."""
+    lines = [f"closing stage ({closing.stage}): " + ", ".join(
+        f"{r.rank}. {r.team}" + (f" ({r.extra_credit} extra credit)" if closing.credit else "")
+        for r in closing.rows)]
+    for match in closing.challenges if closing.credit else ():
+        lines.append(f"original vs new: {match.team}'s new player {match.new}, its original {match.original}, "
+                     f"{match.draws} drawn; the {match.played} played the groups"
+                     + (" (+5 extra credit)" if match.new > match.original else ""))
     return lines
 
 

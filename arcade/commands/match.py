@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from arcade.match import forfeit_lines
-    from bots.external import short_name
+    from bots.external import short_names
 
     if args.games < 1:
         raise UsageError("--games must be at least 1")
@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**summary.as_json(), "seed_was_secret": secret}))
         return 0
     table = Table(title=f"{game.title} · {summary.games} games · {seed_text(seed, secret)}")
-    names = [short_name(player) for player in summary.players]
+    shown = short_names(summary.players)  # alice/bot.py against bob/bot.py, not bot.py against bot.py
+    names = [shown[player] for player in summary.players]
     for column in ("bot", "wins", "won moving first", "forfeits", "slowest move"):
         if column == "bot":
             table.add_column(column, min_width=min(24, max(map(len, names))), overflow="fold")
@@ -124,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
     for p in (0, 1):
         table.add_row(
-            short_name(summary.players[p]),
+            names[p],
             str(summary.wins[p]),
             str(summary.first_player_wins[p]),
             str(summary.forfeits[p]),
@@ -139,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         console.print(replay_text(seed), soft_wrap=True)
     if any(r.moved_first != r.first for r in summary.records):  # colour and first move vary apart (Ludo)
         side0 = game.sides[0].name
-        console.print(f"won as {side0}: " + ", ".join(f"{summary.players[p]} {summary.side0_wins[p]}" for p in (0, 1)))
+        console.print(f"won as {side0}: " + ", ".join(f"{names[p]} {summary.side0_wins[p]}" for p in (0, 1)))
     for line in forfeit_lines((names[r.forfeit], r.reason) for r in summary.records if r.forfeit is not None):
         console.print(line, soft_wrap=True)
     for log in bot_logs(entries):

@@ -189,11 +189,12 @@ def write_csv(path: str, result: TournamentResult) -> None:
 def print_result(game, result: TournamentResult, args, seed: int, secret: bool, logs: list[str]) -> None:
     """The standings as a table, the replay line of a secret seed, the forfeits grouped as
     ``arcade match`` groups them (``arcade.match.forfeit_lines``: ten kinds at most) and where the
-    file bots' output went."""
+    file bots' output went; each bot by its shortest distinguishing path (``short_names``: three
+    ``bot.py`` of three folders are ``alice/bot.py``, ``bob/bot.py``…)."""
     from rich.table import Table
 
     from arcade.match import forfeit_lines
-    from bots.external import short_name
+    from bots.external import short_names
 
     console = plain_console()
     how = "round robin" if args.fmt == "round-robin" else "groups"
@@ -204,7 +205,8 @@ def print_result(game, result: TournamentResult, args, seed: int, secret: bool, 
         columns = ["#", "bot", "points", "wins", "forfeits", "reached"]
     else:
         columns = ["#", "bot", "wins", "draws", "losses", "forfeits", "games"]
-    rows = [{"#": s.rank, "bot": short_name(s.bot), "wins": s.wins, "draws": s.draws, "losses": s.losses,
+    names = short_names([*(s.bot for s in result.standings), *(bot for p in result.pairs for bot in (p.a, p.b))])
+    rows = [{"#": s.rank, "bot": names[s.bot], "wins": s.wins, "draws": s.draws, "losses": s.losses,
              "forfeits": s.forfeits, "games": s.games, "points": s.points, "reached": s.stage}
             for s in result.standings]
     cells = {c: [c] + [str(row[c]) for row in rows] for c in columns}
@@ -218,7 +220,7 @@ def print_result(game, result: TournamentResult, args, seed: int, secret: bool, 
     console.print(table)
     if secret:
         console.print(replay_text(seed).replace("match", "tournament"), soft_wrap=True)
-    lines = forfeit_lines((short_name((p.a, p.b)[r.forfeit]), r.reason) for p in result.pairs for r in p.records
+    lines = forfeit_lines((names[(p.a, p.b)[r.forfeit]], r.reason) for p in result.pairs for r in p.records
                           if r.forfeit is not None)
     for line in lines[:10]:
         console.print(line, soft_wrap=True)

@@ -11,6 +11,8 @@ A contest is a folder the instructor owns::
     DIR/records/A--B.jsonl  each pair's games (``arcade.records``: the evidence, checked on every read)
     DIR/ladder.jsonl        a ladder's rounds, each written before its games are played (evidence)
     DIR/tables/DIGEST.json  Hog's exact scoring: what asking a submission for its table came to (evidence)
+    DIR/records/closing.jsonl  the closing stage's games (players by digest, its seed derived from the secret)
+    DIR/closing.json        the closing stage's standings (CS4341's: each team's extra credit)
     DIR/contest.db          the SQLite database every command reads (WAL): a cache of the evidence
     DIR/inbox/TEAM/...      a drop folder ``run --watch`` submits from
 
@@ -31,13 +33,22 @@ One module a job; import the one you need:
 - ``run``: ``run`` (exactly the games missing, a batch of pairs at a time: ``play_batch``,
   ``missing_pairs``, streamed to the records and the database; with ``watch``, the inbox too),
   ``ContestRunner`` (the tournament's runner given the contest's tasks), ``Publisher`` (the site's
-  keeper a command hands it).
-- ``standings``: the board (``standings``) and the points rule (``points``; CS4341's extra credit
-  comes from ``closing``).
+  keeper a command hands it); what it says as it goes (``field_text``, each batch's pairs,
+  ``waiting_text``) and ``Tally``, the games of a batch as they end.
+- ``standings``: what a score and a rank are, and the points rule (``points``; CS4341's extra
+  credit comes from ``closing``).
+- ``boardmodel``: the one board (``Board``, ``build``): the standings, the crosstable, each team's
+  page, the closing stage, each cell's text and ``as_json``; the command, the app's board and the
+  site only format it.
+- ``board``: what the app's live board reads (``Snapshot``, a team's page with its log, a game's
+  replay, the ``version`` it polls).
 - ``closing``: a format's closing stage once the contest has closed (CS4341's groups; with its
   points, each team's original player against its new one first, then the extra credit).
 - ``ladder``: ``format = "ladder"``: OpenSkill ratings, each round's meetings where a game tells
   most, the stopping rule.
+- ``public``: what a student may see (``Public``: a reason's public form, ``text``, ``json``,
+  ``board``: no path of the machine, no log's place, no host name, no secret), applied to the
+  site and ``standings --json``/``--csv``.
 - ``hog_exact``: Hog's exact scoring (a strategy's table asked in the sandbox within ``table_seconds``, in
   two fresh processes; ``games.hog_solver``; its win rate against ``always_roll(6)``).
 """

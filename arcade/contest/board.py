@@ -1,8 +1,9 @@
 """What the live board (``arcade contest board DIR``, ``arcade.screens.contest``) shows, read from
-the contest's database with no screen: the standings and the crosstable (``Snapshot``), a team's
-page (``TeamPage``: its submissions, its games with their forfeit reasons, its log), a game's
-moves for the replay screen (``replay_of``, from the pair's record, the evidence), and the
-database's ``version``, which the screen polls to redraw only when something changed.
+the contest's folder with no screen: the board (``Snapshot``: the one model,
+``arcade.contest.boardmodel.Board``, its standings' and crosstable's cells as the app shows them),
+a team's page (``TeamPage``: the model's, with its log), a game's moves for the replay screen
+(``replay_of``, from the pair's record, the evidence), and the database's ``version``, which the
+screen polls to redraw only when something changed.
 
 Everything here runs in the screen's worker thread: each call opens the database on its own
 connection (SQLite's WAL lets it read while ``run`` writes)."""
@@ -14,8 +15,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from arcade.contest import boardmodel
+from arcade.contest.boardmodel import Board, build
 from arcade.contest.config import Config, ContestError, load
-from arcade.contest.db import Database, Submission
+from arcade.contest.db import Database
 
 LOG_LINES = 200
 """A log's last lines shown on a team's page."""
@@ -42,16 +45,21 @@ def version(folder: str | os.PathLike) -> tuple:
 
 @dataclass
 class Snapshot:
-    """The board now: ``config``, the standings' ``rows`` (``arcade.contest.standings.Row``),
-    the ``crosstable`` (``(row digest, column digest) -> (wins, games)``), the games played, the
-    pairs still missing games (all-pairs) and when it was read."""
+    """The board now (``board``: ``arcade.contest.boardmodel.Board``, the one model every view
+    formats), the pairs still missing games (all-pairs; ``None`` on a ladder) and when it was
+    read."""
 
-    config: Config
-    rows: list
-    crosstable: dict[tuple[str, str], tuple[int, int]]
-    games: int
+    board: Board
     missing: int | None
     read: str
+
+    @property
+    def config(self) -> Config:
+        return self.board.config
+
+    @property
+    def rows(self) -> list:
+        return self.board.rows
 
     def summary(self) -> str:
         config = self.config
@@ -61,30 +69,33 @@ class Snapshot:
         teams = len(self.rows)
         kind = f"{config.game} ladder" if config.format == "ladder" else config.game
         computed = sum(row.computed for row in self.rows) // 2
-        played = f"{self.games} games" + (f" played, {computed} pair{'s' * (computed != 1)} computed"
-                                          if config.scoring == "exact" else "")
+        played = f"{self.board.played} games" + (f" played, {computed} pair{'s' * (computed != 1)} computed"
+                                                 if config.scoring == "exact" else "")
         return (f"{kind} · {config.games} games {per} · {teams} team{'s' * (teams != 1)} · {played}"
                 f"{left} · {self.read}")
+
+    def standings(self) -> list[list[str]]:
+        """The standings' cells as the app shows them: the board's columns
+        (``Board.columns``), each cell as the model writes it."""
+        columns = self.board.columns()
+        return [[row.text(column.key) for column in columns] for row in self.rows]
+
+    def crosstable(self) -> list[list[str]]:
+        """The crosstable's cells as the app shows them: each row team's against each team, in the
+        board's order (``Board.cross_text``)."""
+        teams = [row.team for row in self.rows]
+        return [[self.board.cross_text(team, other) for other in teams] for team in teams]
 
 
 def snapshot(folder: str | os.PathLike) -> Snapshot:
     from arcade.contest.run import missing_pairs
-    from arcade.contest.standings import standings
 
     folder = Path(folder)
     config = load(folder)
     with Database(folder) as db:
-        rows = standings(db, config)
-        digests = {row.digest for row in rows}
-        cross: dict[tuple[str, str], list[int]] = {}
-        for a, b, _number, winner, _forfeit, _reason in db.games_of(digests):
-            for player, (me, other) in enumerate(((a, b), (b, a))):
-                cell = cross.setdefault((me, other), [0, 0])
-                cell[0] += winner == player
-                cell[1] += 1
-        games = db.read("SELECT COUNT(*) FROM games")[0][0]
+        board = build(folder, db, config)
         missing = None if config.format == "ladder" else len(missing_pairs(db, config, db.current()))
-    return Snapshot(config, rows, {k: (v[0], v[1]) for k, v in cross.items()}, games, missing, clock())
+    return Snapshot(board, missing, clock())
 
 
 def clock() -> str:
@@ -92,67 +103,29 @@ def clock() -> str:
     return datetime.now(timezone.utc).astimezone().strftime("%H:%M:%S")
 
 
-@dataclass(frozen=True)
-class TeamGame:
-    """One game of a team's submission: ``a`` and ``b`` its pair, ``number``; ``opponent`` the
-    other team, ``first`` whether the team moved first, ``result`` (``won``, ``lost``,
-    ``drew``) and the game's ``reason`` (a forfeit's, in the courses' words), ``forfeited``
-    whether the team forfeited it, ``current`` whether it was the team's current submission."""
-
-    a: str
-    b: str
-    number: int
-    opponent: str
-    first: bool
-    result: str
-    reason: str
-    forfeited: bool
-    current: bool
-
-
 @dataclass
-class TeamPage:
-    team: str
-    submissions: list[Submission]
-    games: list[TeamGame]
+class TeamPage(boardmodel.TeamPage):
+    """A team's page as the app shows it: the model's (``arcade.contest.boardmodel.TeamPage``: its
+    submissions, its games, how it is scored), with the last lines of its current submission's
+    log on this machine."""
+
     log_path: Path | None = None
     log: list[str] = field(default_factory=list)
-    scoring: str = ""
-    """Hog's exact scoring: how the current submission is scored (its win rate against
-    always_roll(6), or why by sampled games); ``""`` in a season scored by wins."""
 
 
 def team_page(folder: str | os.PathLike, team: str, log_lines: int = LOG_LINES) -> TeamPage:
-    """``team``'s page: every submission it made (newest first), the games of each of its
-    accepted submissions (the current one's first, then by number) and the last lines of its
-    current submission's log (where ``run`` on this machine writes it: ``bots.external.logs``)."""
+    """``team``'s page: the board's (every submission it made, newest first; the games of each of
+    its accepted submissions, the current one's first, then by opponent and number) and the last
+    lines of its current submission's log (where ``run`` on this machine writes it:
+    ``bots.external.logs``)."""
     folder = Path(folder)
     config = load(folder)
-    with Database(folder) as db:
-        every = db.submissions()
-        current = {s.team: s.digest for s in db.current()}
-        mine = [s for s in every if s.team == team]
-        owners = {s.digest: s.team for s in every if s.verdict == "accepted"}
-        digests = [s.digest for s in reversed(mine) if s.verdict == "accepted"]
-        rows = db.games_of(set(digests), both=False)
-        tabled = db.tabled() if config.scoring == "exact" else {}
-    games = []
-    order = {d: i for i, d in enumerate(dict.fromkeys(digests))}
-    for a, b, number, winner, forfeit, reason in rows:
-        me = 0 if a in order else 1
-        digest, other = (a, b) if me == 0 else (b, a)
-        result = "drew" if winner is None else ("won" if winner == me else "lost")
-        games.append(TeamGame(a, b, number, owners.get(other, other[:12]), (number % 2 == 1) == (me == 0), result,
-                              reason, forfeit == me, digest == current.get(team)))
-    games.sort(key=lambda g: (order[g.a if g.a in order else g.b], g.opponent, g.number))
-    page = TeamPage(team, list(reversed(mine)), games)
-    if config.scoring == "exact" and team in current:
-        vs, why = tabled.get(current[team], (None, None))
-        page.scoring = ("table not asked yet" if why is None else f"scored by sampled games: {why}" if why else
-                        f"scored exactly, {vs:.4f} against always_roll(6)")
-    if team in current:
-        entry = next(s.entry for s in mine if s.digest == current[team])
-        page.log_path, page.log = log_of(folder, config, current[team], entry, log_lines)
+    board = build(folder, config=config)
+    made = board.teams.get(team) or boardmodel.TeamPage(team)
+    page = TeamPage(made.team, made.submissions, made.games, made.scoring)
+    current = next((s for s in made.submissions if s.verdict == "accepted"), None)
+    if current is not None:
+        page.log_path, page.log = log_of(folder, config, current.digest, current.entry, log_lines)
     return page
 
 

@@ -13,7 +13,13 @@ when it won more of them (``arcade.tournament.formats.representative``). Then th
 course's extra credit from the groups' games (``extra_credit``), written into each row of
 ``closing.json`` (``extra_credit``, ``completed``, ``beat_original``) beside the challenges'
 results (``challenges``: each team's new and original players' wins, the draws, who played on);
-the board's points are then these (``arcade.contest.standings``, ``closing_credit``)."""
+the board's points are then these (``arcade.contest.boardmodel``: ``ClosingStage.credit_of``).
+
+On the season's conventions: the record names each player by its submission's digest (the kept
+copy's path is found from it, never written), and its seed is ``arcade.seeds.closing_seed`` of
+the contest's secret (its pairs' seeds and the groups' draw come from it), so that the secret
+is in no file but ``DIR/secret``. A record begun by an earlier arcade, which wrote the secret in
+its header and named the players by their paths, is refused, said in one line."""
 
 from __future__ import annotations
 
@@ -25,8 +31,11 @@ from arcade.contest import store
 from arcade.contest.config import Config, ContestError, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.files import write_whole
+from arcade.seeds import closing_seed
 
 RESULT = "closing.json"
+RECORD = "closing.jsonl"
+"""The closing stage's record, in ``DIR/records/``."""
 
 
 def originals(db: Database) -> dict[str, Submission]:
@@ -60,19 +69,24 @@ def run_closing(folder: Path, config: Config, limits, jobs: int, say: Callable[[
     if len(current) < 2:
         say("closing stage: fewer than two teams, nothing to play")
         return None
-    specs = {s.team: store.spec_of(folder, s.digest, s.entry) for s in current}
-    teams = {spec: team for team, spec in specs.items()}
+    specs = {s.digest: store.spec_of(folder, s.digest, s.entry) for s in current}
+    teams = {s.digest: s.team for s in current}
     challenges = []
     for s in current:
         original = first.get(s.team)
         if original is not None and original.digest != s.digest:
-            spec = store.spec_of(folder, original.digest, original.entry)
-            teams[spec] = s.team
-            challenges.append((specs[s.team], spec))
+            specs[original.digest] = store.spec_of(folder, original.digest, original.entry)
+            teams[original.digest] = s.team
+            challenges.append((s.digest, original.digest))
+    secret = secret_seed(folder)
+    record = Path(folder) / "records" / RECORD
+    if _holds_secret(record, secret):
+        raise ContestError(f"the closing stage stopped: {record} was begun by an earlier arcade and holds the "
+                           "contest's secret seed: delete it, then run again to play the closing stage anew")
     try:
-        result = run_tournament(config.game, list(specs.values()), settings=dict(config.options), games=config.games,
-                                seed=secret_seed(folder), jobs=jobs, fmt=config.closing, limits=limits,
-                                record=Path(folder) / "records" / "closing.jsonl", repair=True, challenges=challenges)
+        result = run_tournament(config.game, [s.digest for s in current], settings=dict(config.options),
+                                games=config.games, seed=closing_seed(secret), jobs=jobs, fmt=config.closing,
+                                limits=limits, record=record, repair=True, challenges=challenges, specs=specs)
     except (TournamentError, RecordError) as exc:
         raise ContestError(f"the closing stage stopped: {exc}") from None
     rows = [{**s.as_json(), "team": teams[s.bot]} for s in result.standings]
@@ -88,9 +102,10 @@ def run_closing(folder: Path, config: Config, limits, jobs: int, say: Callable[[
 
 def credit(rows: list[dict], challenges: list, teams: dict[str, str]) -> dict:
     """CS4341's extra credit written into the closing's ``rows`` (each team's ``completed``,
-    ``beat_original`` and ``extra_credit``), and the ``challenges``' results, each by team:
-    ``new`` and ``original`` the two players' wins, ``draws``, ``games``, ``played`` which went
-    on, and the two submissions' digests (``new_digest``, ``original_digest``)."""
+    ``beat_original`` and ``extra_credit``), and the ``challenges``' results, each by team
+    (``teams``: a player's digest to its team): ``new`` and ``original`` the two players' wins,
+    ``draws``, ``games``, ``played`` which went on, and the two submissions' digests
+    (``new_digest``, ``original_digest``)."""
     from arcade.tournament.formats import representative
 
     results = []
@@ -101,7 +116,7 @@ def credit(rows: list[dict], challenges: list, teams: dict[str, str]) -> dict:
         results.append({"team": team, "new": challenge.wins[0], "original": challenge.wins[1],
                         "draws": challenge.draws, "games": challenge.games,
                         "played": "original" if representative(challenge) == challenge.b else "new",
-                        "new_digest": _digest(challenge.a), "original_digest": _digest(challenge.b)})
+                        "new_digest": challenge.a, "original_digest": challenge.b})
     for row in rows:
         row["completed"] = row["games"] > row["forfeits"]  # a game it did not forfeit: won, lost or drawn
         row["beat_original"] = beat.get(row["team"])
@@ -109,12 +124,18 @@ def credit(rows: list[dict], challenges: list, teams: dict[str, str]) -> dict:
     return {"points": "cs4341", "challenges": results}
 
 
-def _digest(spec: str) -> str:
-    """The digest of the kept submission ``spec`` names (``DIR/submissions/DIGEST/…``)."""
-    import re
+def _holds_secret(record: Path, secret: int) -> bool:
+    """Whether the closing record ``record`` was begun by an earlier arcade: its header's seed is
+    the contest's secret (it named its players by their paths too)."""
+    from arcade.records.reader import open_regular
+    from arcade.records.schema import RecordError
 
-    found = re.search(r"/submissions/([0-9a-f]{64})/", spec.replace("\\", "/"))
-    return found.group(1) if found else ""
+    try:
+        with open_regular(record) as handle:
+            header = json.loads(handle.readline(1 << 20))
+    except (RecordError, OSError, ValueError):  # none yet, or no header: the record's own reader says so
+        return False
+    return type(header) is dict and header.get("seed") == secret
 
 
 def closing_result(folder: Path) -> dict | None:
@@ -122,11 +143,3 @@ def closing_result(folder: Path) -> dict | None:
         return json.loads((Path(folder) / RESULT).read_text())
     except (OSError, ValueError):
         return None
-
-
-def closing_credit(folder: Path) -> dict[str, float]:
-    """Each team's CS4341 extra credit, from ``closing.json`` (empty before the closing stage)."""
-    result = closing_result(folder)
-    rows = result.get("standings") if type(result) is dict else None
-    return {str(row["team"]): row["extra_credit"] for row in rows or ()
-            if type(row) is dict and "team" in row and type(row.get("extra_credit")) in (int, float)}

@@ -100,8 +100,13 @@ class ContestRunner(Runner):
             raise ContestError(str(exc)) from None
 
 
+Tally = Callable[[int, int], None]
+"""``tally(done, total)``: a batch's games played so far of the games it plays, called with
+``(0, total)`` as it starts and again as each game ends (the command's progress display)."""
+
+
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
-               say: Callable[[str], None]) -> tuple[int, bool]:
+               say: Callable[[str], None], tally: Tally | None = None) -> tuple[int, bool]:
     """Play the missing games of the next ``BATCH`` pairs (newest first; a ladder: its next
     round, ``arcade.contest.ladder``): the games played, and whether anything was done (games,
     pairs computed exactly, records read)."""
@@ -114,7 +119,7 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         if not wanted:
             return 0, False
         runner.use(folder, current)
-        return play_pairs(config, runner, logs, wanted, say), True
+        return play_pairs(config, runner, logs, wanted, say, tally), True
     pairs = missing_pairs(db, config, current)[:BATCH]
     if not pairs:  # exact scoring: a submission with no pair left to play is asked for its table all the same
         if config.scoring == "exact":
@@ -132,19 +137,26 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
             say(f"computed {computed} pair(s) exactly")
     runner.use(folder, current)
     every = set(range(1, config.games + 1))
-    return play_pairs(config, runner, logs, [(pair, every) for pair in pairs], say), True
+    return play_pairs(config, runner, logs, [(pair, every) for pair in pairs], say, tally), True
 
 
 def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
-               say: Callable[[str], None]) -> int:
+               say: Callable[[str], None], tally: Tally | None = None) -> int:
     """Play the games of ``wanted`` (pairs and their games' numbers) that the pairs' records do
-    not hold, each into its record, then the database, as it ends: the games played."""
+    not hold, each into its record, then the database, as it ends: the games played. Says which
+    pairs it plays first, and ``tally`` counts the games as they end."""
     tasks: list[Task] = []
     pairs = [pair for pair, _numbers in wanted]
     for index, ((a, b), numbers) in enumerate(wanted):
         log = logs.open(a, b)
         have = {key[3] for key in log.games}
         tasks += chunks(index, a, b, logs.season, numbers - have, max(numbers, default=0), config.games)
+    total = sum(task.games for task in tasks)
+    if total:
+        say(f"playing {plural(total, 'game')} of {plural(len({t.pair for t in tasks}), 'pair')}: "
+            f"{pairs_text([pairs[i] for i in sorted({t.pair for t in tasks})], logs.teams)}")
+    if tally is not None:
+        tally(0, total)
     got: set[tuple[int, int]] = set()
 
     def take(index: int, record) -> None:
@@ -153,14 +165,53 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
         got.add((index, record.number))
         a, b = pairs[index]
         logs.append(STAGE, a, b, logs.season, record)
+        if tally is not None:
+            tally(len(got), total)
 
     try:
         runner.play_tasks(tasks, take)
     finally:
         logs.close()
     if got:
-        say(f"played {len(got)} game{'s' * (len(got) != 1)} of {len({i for i, _ in got})} pair(s)")
+        say(f"played {plural(len(got), 'game')} of {plural(len({i for i, _ in got}), 'pair')}")
     return len(got)
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def pairs_text(pairs: list[tuple[str, str]], teams: dict[str, str], shown: int = 4) -> str:
+    """``alice–bob, alice–carol and 4 more pairs``: the pairs by their teams' names."""
+    named = [f"{teams.get(a, a[:12])}–{teams.get(b, b[:12])}" for a, b in pairs[:shown]]
+    more = len(pairs) - shown
+    return ", ".join(named) + (f" and {plural(more, 'more pair')}" if more > 0 else "")
+
+
+def field_text(folder: Path, config: Config, db: Database) -> str:
+    """What ``run`` finds as it starts: the contest, its current submissions (the newest first)
+    and what is missing (all pairs: the pairs and their games the database lacks; a ladder: its
+    rounds are chosen as they are played)."""
+    current = db.current()
+    teams = [s.team for s in current]
+    field = (f"{plural(len(current), 'current submission')}" +
+             (f" ({', '.join(teams[:8])}{f' and {len(teams) - 8} more' if len(teams) > 8 else ''})" if teams else ""))
+    head = f"contest {folder.name}: {config.game}, {plural(config.games, 'game')} a pair, {config.format}; {field}"
+    if config.format == "ladder":
+        return f"{head}; the ladder's rounds are chosen as they are played"
+    counts = db.counts()
+    missing = missing_pairs(db, config, current)
+    games = sum(config.games - counts.get(pair, 0) for pair in missing)
+    if not missing:
+        return f"{head}; nothing missing"
+    how = " (computed exactly where each side's table is exact)" if config.scoring == "exact" else ""
+    return f"{head}; {plural(len(missing), 'pair')} miss {plural(games, 'game')}{how}"
+
+
+def waiting_text(folder: Path, config: Config) -> str:
+    """What ``--watch`` says when nothing is left to play: it waits, for what, and until when."""
+    until = f"until the contest closes at {config.closes}" if config.closes else "until Ctrl+C (the contest never closes)"
+    return (f"waiting for submissions (arcade contest submit, or a folder in {folder / 'inbox'}/TEAM/) {until}")
 
 
 Publisher = Callable[[Path, Config, Database, Callable[[str], None]], None]
@@ -171,15 +222,20 @@ contest's folder, its config, the run's database and ``say``; ``ContestError`` i
 
 def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | None = None,
         say: Callable[[str], None] = print, poll: float = 1.0, quiet: float = 2.0,
-        publish: Publisher | None = None) -> int:
+        publish: Publisher | None = None, tally: Tally | None = None) -> int:
     """Play what is missing (``watch``: and keep going as submissions arrive, the inbox read,
     until the contest closes; then its closing stage), the contest's site kept by ``publish``
-    (``Publisher``: at the start, after each batch of games, at the end). The games played."""
+    (``Publisher``: at the start, after each batch of games, at the end). The games played.
+    ``say`` is told what it does as it goes (what it found, each batch's pairs, what it played,
+    that it waits and until when), ``tally`` each batch's games as they end."""
     folder = Path(folder)
     config = load(folder)
+    with Database(folder) as db:
+        say(field_text(folder, config, db))
     limits = settle(config)
     setup = Setup(config.game, dict(config.options), limits, season=True)
     played = 0
+    waiting = False
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
@@ -190,15 +246,20 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                 from arcade.contest.inbox import read_inbox
 
                 read_inbox(folder, say, quiet)
-            games, progressed = play_batch(folder, config, db, runner, logs, say)
+            games, progressed = play_batch(folder, config, db, runner, logs, say, tally)
             played += games
             if progressed:
+                waiting = False
                 if publish:
                     publish(folder, config, db, say)
                 continue
+            closes = config.closes
             config = replace(config, closes=load(folder).closes)  # the instructor may move the closing time
             if not watch or config.closed():
                 break
+            if not waiting or config.closes != closes:
+                say(waiting_text(folder, config))
+                waiting = True
             time.sleep(poll)
         if config.closed() and config.closing:
             from arcade.contest.closing import run_closing

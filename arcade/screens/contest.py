@@ -26,16 +26,21 @@ from arcade.widgets.footer import SteadyFooter
 POLL = 1.0
 """Seconds between two looks at the database."""
 NAME_WIDTH = 14
-CROSS_WIDTH = 5
+CROSS_WIDTH = 6
+WIDTHS = {"rank": 4, "team": NAME_WIDTH + 1, "score": 7, "rating": 14, "vs_always_roll_6": 7, "computed": 5,
+          "wins": 5, "draws": 5, "losses": 5, "games": 6, "forfeits": 4, "points": 7, "submitted": 13}
+"""Each standings column's width on the board (``arcade.contest.boardmodel.Board.columns``)."""
+GAME_COLUMNS = (("vs", NAME_WIDTH + 1), ("game", 5), ("first", 6), ("result", 18))
+SUBMISSION_COLUMNS = (("submitted", 12), ("verdict", 9), ("files", 15))
+"""A team page's tables before their reason's column, which takes the rest of the width
+(``TeamScreen.reason_width``) and wraps a long reason over as many lines as it needs."""
+REASON_WIDTH = 20
+"""The narrowest a reason's column is made."""
 
 
 def short_time(iso: str) -> str:
     """``2026-11-27T04:00:29+00:00`` as ``11-27 04:00``."""
     return iso[5:16].replace("T", " ")
-
-
-def number(value: float) -> str:
-    return f"{value:g}" if isinstance(value, (int, float)) else str(value)
 
 
 class Polled(Screen):
@@ -130,7 +135,6 @@ class ContestScreen(Polled):
         standings.border_title = "Standings"
         crosstable = self.query_one("#c-crosstable", DataTable)
         crosstable.border_title = "Head to head"
-        crosstable.border_subtitle = "wins of the row's team against the column's (of the games between them)"
         standings.focus()
         super().on_mount()
 
@@ -146,32 +150,20 @@ class ContestScreen(Polled):
         self.fill_crosstable(snap)
 
     def fill_standings(self, snap) -> None:
+        """The board's columns under the terminal's headings, each cell as the model writes it
+        (``Snapshot.standings``); a ladder's score is its rating, ``μ ± σ``."""
         table = self.query_one("#c-standings", DataTable)
         keep = table.cursor_row
         table.clear(columns=True)
-        ladder = snap.config.format == "ladder"
-        exact = snap.config.scoring == "exact"
-        columns = [("#", 4, False), ("team", NAME_WIDTH + 1, False)]
-        columns += [("rating ± σ", 14, True)] if ladder else [("score", 7, True)]
-        columns += [("vs ar6", 7, True), ("calc", 5, True)] if exact else []
-        columns += [("won", 5, True)] + ([] if exact else [("drew", 5, True)])  # Hog has no draws
-        columns += [("lost", 5, True), ("games", 6, True), ("ff", 4, True), ("points", 7, True),
-                    ("  submitted", 13, False)]
-        for label, width, right in columns:
-            table.add_column(Text(label, justify="right" if right else "left"), width=width)
-        for row in snap.rows:
-            value = f"{row.rating:.2f} ± {row.uncertainty:.2f}" if ladder else number(row.score)
-            cells = [str(row.rank), plain(row.team, cap=80, no_wrap=True), value]
-            if exact:
-                vs = "—" if row.vs_always_roll_6 is None else f"{row.vs_always_roll_6:.4f}"
-                cells += [vs if row.scored != "sampled" else "sampled", str(row.computed), str(row.wins)]
-            else:
-                cells += [str(row.wins), str(row.draws)]
-            cells += [str(row.losses), str(row.games), str(row.forfeits), number(row.points),
-                      "  " + short_time(row.submitted)]
-            last = len(cells) - 1
-            table.add_row(*(c if isinstance(c, Text) else Text(c, justify="left" if i in (0, last) else "right")
-                            for i, c in enumerate(cells)), key=row.team)
+        columns = snap.board.columns()
+        right = [column.numeric and column.key != "rank" for column in columns]
+        for column, justify in zip(columns, right):
+            label = "  " + column.short if column.key == "submitted" else column.short
+            table.add_column(Text(label, justify="right" if justify else "left"), width=WIDTHS[column.key])
+        for row, cells in zip(snap.rows, snap.standings()):
+            table.add_row(*(plain(cell, cap=80, no_wrap=True) if column.key == "team" else
+                            Text("  " + cell if column.key == "submitted" else cell, justify="right" if justify else "left")
+                            for column, justify, cell in zip(columns, right, cells)), key=row.team)
         table.border_subtitle = "Enter: a team's page · ff: games lost by forfeit"
         if snap.rows:
             table.move_cursor(row=min(keep, len(snap.rows) - 1), animate=False)
@@ -184,29 +176,25 @@ class ContestScreen(Polled):
         notes.display = snap.config.scoring == "exact"
         if not notes.display:
             return
-        from arcade.contest.standings import legend
-
-        lines = [legend(snap.config.games, "calc", "vs ar6")]
-        lines += [f"{row.team}: scored by sampled games: {row.why}" for row in snap.rows if row.why]
-        notes.update(plain("\n".join(lines), cap=4000, multiline=True))
+        notes.update(plain("\n".join(snap.board.notes("calc", "vs ar6")), cap=4000, multiline=True))
 
     def fill_crosstable(self, snap) -> None:
+        """Each row team's wins–draws–losses against each column team (``Snapshot.crosstable``,
+        as the model writes them), the columns as wide as the widest cell."""
         table = self.query_one("#c-crosstable", DataTable)
         keep = table.cursor_row
         table.clear(columns=True)
         table.add_column("#", width=4)
         table.add_column("team", width=NAME_WIDTH + 1)
+        cells = snap.crosstable()
+        width = max([CROSS_WIDTH] + [len(cell) + 1 for line in cells for cell in line])
         for index in range(1, len(snap.rows) + 1):
-            table.add_column(Text(str(index), justify="right"), width=CROSS_WIDTH)
-        for i, row in enumerate(snap.rows, start=1):
-            cells = [str(i), plain(row.team, cap=80, no_wrap=True)]
-            for other in snap.rows:
-                if other.digest == row.digest:
-                    cells.append(Text("·", justify="right"))
-                    continue
-                wins, games = snap.crosstable.get((row.digest, other.digest), (0, 0))
-                cells.append(Text(f"{wins}/{games}" if games else "", justify="right"))
-            table.add_row(*cells, key=row.team)
+            table.add_column(Text(str(index), justify="right"), width=width)
+        for i, (row, line) in enumerate(zip(snap.rows, cells), start=1):
+            table.add_row(str(i), plain(row.team, cap=80, no_wrap=True),
+                          *(Text(cell, justify="right") for cell in line), key=row.team)
+        table.border_subtitle = ("W–D–L of the row's team against the column's · *: computed, not played"
+                                 if snap.board.exact else "wins–draws–losses of the row's team against the column's")
         if snap.rows:
             table.move_cursor(row=min(keep, len(snap.rows) - 1), animate=False)
 
@@ -262,6 +250,8 @@ class TeamScreen(Polled):
         super().__init__(folder)
         self.team = team
         self.page = None
+        self.laid_out = 0
+        """The screen's width the tables' columns were made for (``lay_out``)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -278,15 +268,35 @@ class TeamScreen(Polled):
         self.sub_title = self.team
         games = self.query_one("#t-games", DataTable)
         games.border_title = "Games"
-        for label, width in (("vs", NAME_WIDTH + 1), ("game", 5), ("first", 6), ("result", 7), ("  why", 44)):
-            games.add_column(label, width=width)
-        submissions = self.query_one("#t-submissions", DataTable)
-        submissions.border_title = "Submissions"
-        for label, width in (("submitted", 12), ("verdict", 9), ("files", 13), ("  reason", 43)):
-            submissions.add_column(label, width=width)
+        self.query_one("#t-submissions", DataTable).border_title = "Submissions"
         self.query_one("#t-log", RichLog).border_title = "Log"
+        self.lay_out()
         games.focus()
         super().on_mount()
+
+    def on_resize(self) -> None:
+        self.lay_out()
+
+    def reason_width(self, columns) -> int:
+        """The reason's column: what the table's other columns leave of the screen's width (its
+        border and scroll bar apart), ``REASON_WIDTH`` at least."""
+        return max(REASON_WIDTH, self.size.width - 3 - sum(width for _label, width in columns))
+
+    def lay_out(self) -> None:
+        """The tables' columns for the screen's width, their rows again where it changed (a
+        reason wraps to the width of its column)."""
+        if self.size.width == self.laid_out:
+            return
+        self.laid_out = self.size.width
+        for which, columns, reason in (("#t-games", GAME_COLUMNS, "why"),
+                                       ("#t-submissions", SUBMISSION_COLUMNS, "reason")):
+            table = self.query_one(which, DataTable)
+            table.clear(columns=True)
+            for label, width in (*columns, (reason, self.reason_width(columns))):
+                table.add_column(label, width=width)
+        if self.page is not None:
+            self.fill_games(self.page)
+            self.fill_submissions(self.page)
 
     def read(self):
         from arcade.contest.board import team_page
@@ -303,10 +313,7 @@ class TeamScreen(Polled):
             said += f" · {page.scoring}"
         self.query_one(".c-summary", Static).update(plain(f"{self.team} · {said} · {len(page.submissions)} submitted"))
         self.fill_games(page)
-        table = self.query_one("#t-submissions", DataTable)
-        table.clear()
-        for sub in page.submissions:
-            table.add_row(short_time(sub.submitted), sub.verdict, sub.digest[:12], plain("  " + sub.reason, cap=400))
+        self.fill_submissions(page)
         log = self.query_one("#t-log", RichLog)
         log.clear()
         log.border_subtitle = plain(page.log_path or "", cap=200)
@@ -315,17 +322,33 @@ class TeamScreen(Polled):
         self.show_detail()
 
     def fill_games(self, page) -> None:
+        """The team's games, a game's reason (a forfeit's, in the course's words) whole in its
+        row, wrapped over the lines it needs."""
         table = self.query_one("#t-games", DataTable)
         keep = table.cursor_row
         table.clear()
+        width = self.reason_width(GAME_COLUMNS)
         for index, game in enumerate(page.games):
             why = game.reason if game.forfeited or game.result != "won" else ""
             opponent = game.opponent if game.current else game.opponent + " (old)"
+            reason, height = reason_cell(why, width)
             table.add_row(plain(opponent, cap=80, no_wrap=True), str(game.number), "yes" if game.first else "",
-                          game.result, plain("  " + why, cap=400), key=str(index))
+                          game.verdict(), reason, height=height, key=str(index))
         table.border_subtitle = "Enter: the game's replay · old: a submission since replaced"
         if page.games:
             table.move_cursor(row=min(keep, len(page.games) - 1), animate=False)
+
+    def fill_submissions(self, page) -> None:
+        """Every submission the team made, newest first, a rejection's reason whole in its row."""
+        table = self.query_one("#t-submissions", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        width = self.reason_width(SUBMISSION_COLUMNS)
+        for sub in page.submissions:
+            reason, height = reason_cell(sub.reason, width)
+            table.add_row(short_time(sub.submitted), sub.verdict, sub.digest[:12], reason, height=height)
+        if page.submissions:
+            table.move_cursor(row=min(keep, len(page.submissions) - 1), animate=False)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """The highlighted game's or submission's whole reason, below the table (a cell cuts it)."""
@@ -340,11 +363,12 @@ class TeamScreen(Polled):
             return
         if which == "t-games":
             game = self.page.games[min(table.cursor_row, len(self.page.games) - 1)]
-            detail.update(plain(f"game {game.number} against {game.opponent}, {game.result}: {game.reason}"))
+            whose = "" if game.current else " (an earlier submission's)"
+            detail.update(plain(f"game {game.number} against {game.opponent}{whose}, "
+                                f"{'moving first' if game.first else 'moving second'}: {game.verdict()}"))
         else:
             sub = self.page.submissions[min(table.cursor_row, len(self.page.submissions) - 1)]
-            detail.update(plain(f"{sub.submitted} · {sub.verdict} · {sub.digest}"
-                                + (f" · {sub.reason}" if sub.reason else "")))
+            detail.update(plain(f"{sub.submitted} · {sub.verdict} · {sub.digest}"))
 
     def action_show(self, which: str) -> None:
         switcher = self.query_one(ContentSwitcher)
@@ -389,6 +413,14 @@ class TeamScreen(Polled):
 
     def action_back(self) -> None:
         self.dismiss()
+
+
+def reason_cell(reason: str, width: int) -> tuple[Text, int | None]:
+    """A reason as its table's last cell (plain: a submission's words, whole up to
+    ``arcade.untrusted``'s cap) and the row's height: one line, or as many as the reason wraps
+    to in ``width`` columns (``None``: ``DataTable.add_row`` measures it)."""
+    text = plain(reason)
+    return text, (1 if text.cell_len <= width else None)
 
 
 class OpenContest(ModalScreen[str]):

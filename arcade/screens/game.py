@@ -377,10 +377,10 @@ class GameScreen(Screen):
     def player_label(self, side: int) -> str:
         """"Human", or "bot" and the bot's name (a file bot's file name and function: its folder
         is in the commentary's first line; shown plain wherever it goes)."""
-        from bots.external import short_name
+        from bots.external import short_names
 
-        name = self.players[side]
-        return "Human" if name == HUMAN else f"bot {short_name(name)}"
+        name = self.players[side]  # two file bots named alike by their folders: alice/bot.py, bob/bot.py
+        return "Human" if name == HUMAN else f"bot {short_names(self.players)[name]}"
 
     def show_analysis_lines(self) -> None:
         """The side panel's analysis: its lines while it is on, nothing while it is off."""
@@ -494,9 +494,10 @@ class GameScreen(Screen):
         """Save the game so far (finished or not) as a record; say where, and how to replay it."""
         from arcade.records.saved import save_game
         from arcade.records.schema import RecordError
-        from bots.external import short_name
+        from bots.external import short_names
 
-        players = tuple(short_name(p) if p != HUMAN else "Human" for p in self.players)
+        names = short_names(self.players)
+        players = tuple(names[p] if p != HUMAN else "Human" for p in self.players)
         try:
             path = save_game(self.game, players, self.session)  # type: ignore[arg-type]
         except (OSError, RecordError) as exc:

@@ -76,13 +76,22 @@ def clock(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
-def cut(name: str, width: int = NAME_WIDTH) -> str:
-    """A bot's short name in ``width`` columns: a file bot's ``file:function`` (no ``.py``), its
-    end where it is longer (the function, and as much of the file as fits)."""
+def cut(name: str, width: int = NAME_WIDTH, names: dict[str, str] | None = None) -> str:
+    """A bot's short name in ``width`` columns: a file bot's ``file:function`` (no ``.py``), or
+    the name ``names`` gives it (``short_names``: ``alice/bot:strategy`` where two bots are
+    ``bot.py``). Where it is longer, its end (the function, and as much of the file as fits), or
+    with folders, its start and its end (the folder that tells it apart, and the function)."""
     from bots.external import is_file_spec, short_name
 
-    name = short_name(name).replace(".py:", ":") if is_file_spec(name) else name
-    return "…" + name[-(width - 1):] if len(name) > width else name
+    if not is_file_spec(name):
+        return name
+    shown = ((names or {}).get(name) or short_name(name)).replace(".py:", ":")
+    if len(shown) <= width:
+        return shown
+    if "/" not in shown:
+        return "…" + shown[-(width - 1):]
+    tail = (width - 1) // 2
+    return shown[:width - 1 - tail] + "…" + shown[-tail:]
 
 
 def head_to_head(bots: list[str], pairs) -> dict[tuple[str, str], int]:
@@ -116,6 +125,7 @@ class TournamentScreen(Screen):
         self.format = "round-robin"
         self.started: float | None = None  # when the first game began (``now()``)
         self.last: tuple[float, int, int] | None = None  # (when, done, total) of the latest progress
+        self.names: dict[str, str] = {}  # the run's bots by their shortest distinguishing paths
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -382,8 +392,11 @@ class TournamentScreen(Screen):
         if not self.running:  # a message of a tournament left behind
             return
         if self.started is None:
+            from bots.external import short_names
+
             self.started = message.time
             self.ticker.resume()
+            self.names = short_names(message.bots)
         if not message.total:
             self.status("playing…")
             return
@@ -415,9 +428,9 @@ class TournamentScreen(Screen):
         width = COLUMNS[self.format][1][1] - (self.format == "groups")
         for s in standings:
             if self.format == "groups":
-                cells = (s.rank, cut(s.bot, width), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
+                cells = (s.rank, cut(s.bot, width, self.names), s.points, s.games, s.wins, s.losses, " " + STAGES.get(s.stage, s.stage))
             else:
-                cells = (s.rank, cut(s.bot, width), s.games, s.wins, s.draws, s.losses, s.forfeits)
+                cells = (s.rank, cut(s.bot, width, self.names), s.games, s.wins, s.draws, s.losses, s.forfeits)
             table.add_row(*(plain(c, justify="right" if right else "left")
                             for c, (_label, _width, right) in zip(cells, COLUMNS[self.format])))
 
@@ -433,7 +446,7 @@ class TournamentScreen(Screen):
         wins = head_to_head(bots, pairs)
         for number, me in enumerate(bots, start=1):
             cells = ["·" if other == me else str(wins.get((me, other), "")) for other in bots]
-            table.add_row(plain(number), plain(cut(me)), *(plain(c, justify="right") for c in cells))
+            table.add_row(plain(number), plain(cut(me, names=self.names)), *(plain(c, justify="right") for c in cells))
 
     def on_tournament_screen_finished(self, message: Finished) -> None:
         result, problem = message.result, message.problem
@@ -451,12 +464,12 @@ class TournamentScreen(Screen):
         bar.update(total=games or 1, progress=games or 1)
         took = f" in {clock(now() - self.started)}" if self.started is not None else ""
         self.query_one("#t-count", Static).update(plain(f"{games:,} games{took}"))
-        from bots.external import short_name
+        from bots.external import short_names
 
         champion = result.standings[0]
         forfeits = sum(s.forfeits for s in result.standings)
         secret = f"; secret seed {result.seed} (type it to replay)" if self.seed_was_secret else ""
-        self.status(f"done: {games} games; {short_name(champion.bot)} first with {champion.wins} wins; "
+        self.status(f"done: {games} games; {short_names(result.bots).get(champion.bot, champion.bot)} first with {champion.wins} wins; "
                     f"{forfeits} forfeits{secret}")
 
     # -- keys ----------------------------------------------------------------------------------

@@ -18,6 +18,9 @@ the plan come without the process pool):
 - ``cluster``: a Dask cluster's part (``connect``, ``pack_bots``, ``bundle_data``,
   ``run_cluster_task``), and ``bundles``: a file bot's folder as it travels to a cluster (its
   regular files only, capped, named by its SHA-256 and checked again on the worker).
+- ``pool``: the local pool's semaphores, named in ``/dev/shm`` only until every worker holds
+  them (``sealing_context``, ``Seal``, ``seal``), so that a run killed with ``kill -9`` leaves none
+  behind and its resource tracker nothing to warn about.
 - ``runner``: the games played here, over local processes or on a cluster, each appended to the
   record as it ends (``mp_context``, ``start_helpers``, ``Runner``, ``chunk_result``), and
   ``run_tournament``, which puts the plan, the runner and the format together.

@@ -4,27 +4,29 @@ before each chunk it plays."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from arcade.match import GameRecord
 from arcade.tournament.formats import TournamentError
 from arcade.tournament.worker import Setup, Task, run_task
 
 
-def pack_bots(game_id: str, bots: Sequence[str], cap: int) -> list:
+def pack_bots(game_id: str, bots: Sequence[str], cap: int, specs: Mapping[str, str] | None = None) -> list:
     """Each file bot among ``bots`` packed to travel to a cluster (``arcade.tournament.bundles.pack``:
-    its folder's regular files, at most ``cap`` bytes); ``TournamentError`` names the first file
-    that cannot travel, before anything runs."""
+    its folder's regular files, at most ``cap`` bytes; a bot named apart from its file, by its
+    spec in ``specs``); ``TournamentError`` names the first file that cannot travel, before
+    anything runs."""
     from arcade.tournament.bundles import BundleError, pack
     from bots.external import is_file_spec, parse_spec
     from bots.external.specs import named_file
 
     packed = []
     for bot in bots:
-        if is_file_spec(bot):
-            path, function = parse_spec(bot, game_id)
+        spec = (specs or {}).get(bot, bot)
+        if is_file_spec(spec):
+            path, function = parse_spec(spec, game_id)
             try:
-                packed.append(pack(bot, path, named_file(bot)[0], function, cap))
+                packed.append(pack(bot, path, named_file(spec)[0], function, cap))
             except BundleError as exc:
                 raise TournamentError(str(exc)) from None
     return packed

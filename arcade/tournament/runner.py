@@ -12,7 +12,7 @@ import warnings
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from itertools import combinations
-from typing import Callable, Self, Sequence
+from typing import Callable, Mapping, Self, Sequence
 
 from arcade.match import GameRecord
 from arcade.seeds import pair_seed
@@ -29,6 +29,7 @@ from arcade.tournament.formats import (
 )
 from arcade.tournament.jobs import Pace
 from arcade.tournament.plan import pairs_in, plan
+from arcade.tournament.pool import Seal, sealing_context
 from arcade.tournament.worker import Setup, Task, chunk_size, run_task, run_task_streaming, worker_init
 from bots.limits import Limits
 
@@ -111,6 +112,8 @@ class Runner:
         self.data: dict[str, object] = {}
         """On a cluster: each file bot's bundle, a future of the cluster (``bundle_data``)."""
         self.pool: ProcessPoolExecutor | None = None
+        self.seal: Seal | None = None
+        """The pool's semaphores unlinked once its workers hold them (``arcade.tournament.pool``)."""
         self.stream = None
         self.client = None
         self.done = 0
@@ -135,8 +138,9 @@ class Runner:
 
     def start_pool(self, jobs: int) -> None:
         """The local worker processes for ``jobs`` processes in all (this one among them with
-        ``steal``)."""
-        context = mp_context()
+        ``steal``), all started now; their queues' semaphores are unlinked once every worker holds
+        them (``arcade.tournament.pool``: a killed run leaves none behind, and no tracker's warning)."""
+        context = sealing_context(mp_context())
         start_helpers(context)
         # with a record or someone watching, each game is sent back as it ends (a kill loses only
         # the games in play; the standings move game by game); else a chunk's games come back
@@ -145,14 +149,22 @@ class Runner:
         self.stream = context.Queue() if watched else None
         workers = jobs - 1 if self.steal else jobs  # stealing, this process is one of them
         self.jobs = jobs
+        ready, told = context.Pipe(duplex=False)  # each worker says it holds the semaphores
         self.pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_init,
-                                        initargs=(self.stream, os.getpid()))
+                                        initargs=(self.stream, os.getpid(), told))
+        launch = getattr(self.pool, "_launch_processes", None)  # every worker now: none opens a name later
+        if launch is not None:
+            launch()
+            told.close()
+            self.seal = Seal(context, ready, workers)
 
     def __exit__(self, kind, value, traceback) -> None:
         if self.client is not None:
             self.client.close()
         if self.pool is None:
             return
+        if self.seal is not None:
+            self.seal.close()
         if kind is None and not self.abandoned:
             self.pool.shutdown(wait=True)
             return
@@ -407,6 +419,7 @@ def run_tournament(
     bundle_cap: int = DEFAULT_CAP,
     steal: bool = True,
     challenges: Sequence[tuple[str, str]] = (),
+    specs: Mapping[str, str] | None = None,
 ) -> TournamentResult:
     """Run a tournament as ``plan`` plans it (its pre-flight first); bots are built-in names or
     file specs, every game under ``limits`` (the sandbox of file bots included). ``jobs``: the
@@ -419,18 +432,22 @@ def run_tournament(
     screen this process draws, leaves them to the workers. ``challenges``: pairs ``(new,
     original)`` played first, ``games`` each, as the stage ``CHALLENGE`` (CS4341's), each new
     player of ``bots`` replaced by its original where the original won (``representative``);
-    their results are ``result.challenges``, out of the standings."""
+    their results are ``result.challenges``, out of the standings. ``specs``: file bots named
+    apart from their files (a contest's submissions, by their digests), each name's file spec: the
+    record, the pairs' seeds and the standings know the names alone."""
     from arcade.catalog import load
     from bots.external import is_file_spec, parse_spec
 
+    named = dict(specs or {})
     originals = [original for _new, original in challenges]
     everyone = [*bots, *originals]
-    planned = plan(game_id, everyone, fmt, games)
-    packed = pack_bots(game_id, everyone, bundle_cap) if cluster is not None else []
+    planned = plan(game_id, [named.get(bot, bot) for bot in everyone], fmt, games)
+    packed = pack_bots(game_id, everyone, bundle_cap, named) if cluster is not None else []
     settings = dict(load(game_id)(**(settings or {})).settings)
     bots = list(bots)
     result = TournamentResult(game_id, settings, fmt, planned.games, seed, bots)
-    files = tuple((bot, ":".join(map(str, parse_spec(bot, game_id)))) for bot in everyone if is_file_spec(bot))
+    files = tuple((bot, ":".join(map(str, parse_spec(named.get(bot, bot), game_id)))) for bot in everyone
+                  if is_file_spec(named.get(bot, bot)))
     setup = Setup(game_id, settings, limits, files)
     log = None
     if record is not None:

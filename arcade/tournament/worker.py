@@ -84,11 +84,19 @@ _STREAM = None
 """A local worker's queue to the coordinator: each game's record as soon as it is played."""
 
 
-def worker_init(stream, coordinator: int | None = None) -> None:
+def worker_init(stream, coordinator: int | None = None, ready=None) -> None:
     """A local worker's start (the pool's initializer): its ``stream`` to the coordinator, no
-    terminal, and its end tied to the coordinator's (``die_with``)."""
+    terminal, and its end tied to the coordinator's (``die_with``). A byte on ``ready`` (a pipe's
+    end) tells the coordinator this worker holds the pool's semaphores (it unpickled them to get
+    here), so that their names can go (``arcade.tournament.pool.Seal``)."""
     global _STREAM
     _STREAM = stream
+    if ready is not None:
+        try:
+            ready.send_bytes(b"1")
+            ready.close()
+        except OSError:  # the coordinator is gone: die_with ends this worker
+            pass
     _quiet_worker()
     if coordinator is not None:
         die_with(coordinator)

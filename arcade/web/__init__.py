@@ -3,8 +3,9 @@ arcade served to browsers (``arcade serve``).
 
 The site is made from a small interface, plain data (``model``): a ``Site`` holding the
 ``Contest`` (the game and its options, games a pair, the points rule, the closing time, its own
-rules, when it was read), the standings (rows of rank, team, score, wins, draws, losses, games,
-forfeits, points, submitted: ``arcade contest standings --json``'s), the teams' ``Submission``s,
+rules, when it was read), the board (``arcade.contest.boardmodel.Board``, the one model of the
+standings, the crosstable and each team's games that ``arcade contest standings`` and the app
+format too), the teams' ``Submission``s,
 the games, ``SiteGame``s (a record file's games come from ``model.games_from_record``, the
 one safe reader), and a ``Closing`` stage (CS4341's groups: its standings and games, a page of
 its own). ``contest`` fills it from a contest's folder; a test or the bench fills it
@@ -12,14 +13,17 @@ itself. ``publish.publish(site, OUT)`` writes it, incrementally.
 
 One module a job:
 
-- ``model``: the interface (``Site``, ``Contest``, ``Submission``, ``SiteGame``, ``Closing``, ``COLUMNS``),
+- ``model``: the interface (``Site``, ``Contest``, ``Submission``, ``SiteGame``, ``Closing``),
   ``slug`` (a safe file name from any name) and ``games_from_record``;
 - ``frames``: a game's replay, every position computed by the rules from its moves and drawn
   into JSON (the facts the terminal boards draw);
 - ``render``: the Jinja2 templates (``templates/``, autoescaped) and what the pages compute
-  (crosstable, each team's games, the contest's rules in sentences), ``json_script``;
+  (the crosstable's cells' classes, the closing stage's games by team, the contest's rules in
+  sentences), ``json_script``, ``when`` (a time as a ``<time>``);
 - ``publish``: the site written, only what changed (``Report``: pages written, kept, removed,
-  seconds, size); ``static/`` its style sheet and ``replay.js``, which draws the positions;
+  seconds, size), each game's record beside its page (``game_record``); ``static/`` its style
+  sheet, ``site.js`` (times in words and local time), ``replay.js`` (draws the positions, plays
+  them) and the icon;
 - ``contest``: a contest's folder (``arcade.contest``) as a ``Site``, and ``publish_contest``;
 - ``serve``: ``arcade serve``, the app served by ``textual-serve``, one app a browser.
 

@@ -13,12 +13,10 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Sequence
 
-COLUMNS = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
-"""A standings row's fields (``arcade contest standings --json``'s ``standings``)."""
-EXACT_COLUMNS = ("vs_always_roll_6", "computed", "scored", "why")
-"""A row's fields besides those in a season of Hog's exact scoring (``arcade.contest.standings``)."""
+if TYPE_CHECKING:
+    from arcade.contest.boardmodel import Board
 
 
 @dataclass(frozen=True)
@@ -73,10 +71,11 @@ class SiteGame:
     """Its moves are not shown until the contest closes: a game with dice, whose deal is game
     ``number``'s in every pair (``arcade.seeds.season_rngs``), would tell a later submission its dice."""
 
-    def fingerprint(self) -> str:
-        """A digest of everything its replay page shows (a changed game is drawn again)."""
+    def fingerprint(self, label: str = "") -> str:
+        """A digest of everything its replay page shows (a changed game is drawn again), and the
+        ``label`` it is shown under (a closing stage's round)."""
         text = repr((self.key, self.sides, self.moves, self.winner, self.reason, self.termination,
-                     self.forfeit, self.number, self.stage, self.counted, self.withheld))
+                     self.forfeit, self.number, self.stage, self.counted, self.withheld)) + (f" {label}" if label else "")
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -99,23 +98,54 @@ class Closing:
     stage: str
     standings: Sequence[Mapping] = ()
     games: Sequence[SiteGame] = ()
-    challenges: Sequence[Mapping] = ()
-    """CS4341's matches of each team's new player against its original one (``closing.json``'s
-    ``challenges``: ``team``, ``new`` and ``original`` wins, ``draws``, ``played``), played first."""
+    challenges: Sequence = ()
+    """CS4341's matches of each team's new player against its original one, played first
+    (``arcade.contest.boardmodel.Challenge``: ``team``, ``new`` and ``original`` wins, ``draws``,
+    ``played``)."""
     aliases: Mapping[str, str] = field(default_factory=dict)
     """A side's name in the games to its team's, where they differ (``TEAM (original)``)."""
 
 
 @dataclass
 class Site:
-    """Everything a site shows: the contest, its standings (rows of ``COLUMNS``, ranked), the
-    teams' submissions, the season's games and the closing stage (``None``: none played)."""
+    """Everything a site shows: the contest, its ``board`` (``arcade.contest.boardmodel.Board``,
+    the one model the command and the app format too: the standings, the crosstable, each team's
+    games), the teams' submissions, the season's games (their replays) and the closing stage
+    (``None``: none played)."""
 
     contest: Contest
-    standings: Sequence[Mapping]
+    board: Board
     submissions: Sequence[Submission] = ()
     games: Sequence[SiteGame] = ()
     closing: Closing | None = None
+
+
+def board_of(contest: Contest, teams: Sequence[str], games: Sequence[SiteGame],
+             submitted: str = "2025-03-01T10:00:00+00:00") -> Board:
+    """The board (``arcade.contest.boardmodel.tally``) of a site filled without a contest's folder
+    (a test, the bench): each of ``teams`` with one accepted submission (named by the team,
+    ``submitted`` then), after the counted ``games`` (each its record's ``key``: its team pages
+    link its replay)."""
+    from arcade.contest.boardmodel import tally
+    from arcade.contest.config import Config
+    from arcade.contest.db import Submission as Entry
+
+    entries = [Entry(i, team, team, "", submitted, "accepted", "") for i, team in enumerate(teams, start=1)]
+    played, keys = [], {}
+    for game in games:
+        if not game.counted:
+            continue
+        swap = game.number % 2 == 0  # the database's pair: its first player moves first in odd games
+        a, b = game.sides[::-1] if swap else game.sides
+
+        def player(side: int | None, swap: bool = swap) -> int | None:
+            return None if side is None else (1 - side if swap else side)
+
+        played.append((a, b, game.number, player(game.winner), player(game.forfeit), game.reason))
+        keys[(a, b, game.number)] = game.key
+    config = Config(game=contest.game, options=dict(contest.options), games=contest.games_per_pair or 1,
+                    format=contest.format or "all-pairs", scoring=contest.scoring, points=contest.points or "none")
+    return tally(config, entries, played, keys=keys)
 
 
 _UNSAFE = re.compile(r"[^a-z0-9_-]+")

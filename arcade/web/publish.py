@@ -4,12 +4,15 @@
 updated, the latest games), ``OUT/rules.html`` the game's rules, ``OUT/closing.html`` the closing
 stage (its standings, its games by round) when there is one, ``OUT/teams/<slug>.html`` a page a
 team (its submissions, its games, its closing stage), ``OUT/games/<slug>.html`` a replay page a
-game (the closing stage's too), and ``OUT/static/`` the style sheet and the replay's script.
+game (the closing stage's too) and beside it ``OUT/games/<slug>.jsonl``, the game as a record of one
+game that ``arcade replay`` opens (``game_record``), and ``OUT/static/`` the style sheet, the
+scripts (``site.js`` the times in words and local time, ``replay.js`` the replays) and the icon.
 Nothing is fetched from elsewhere.
 
 Incremental: ``OUT/.arcade-site.json`` (the manifest) keeps each page's digest and each game
-page's fingerprint (``SiteGame.fingerprint`` and the site's own version: its templates, script,
-style and this code). A game whose fingerprint is there is not replayed nor drawn again; every
+page's and record's fingerprint (``SiteGame.fingerprint``, its name in a closing stage's round,
+and the site's own version: its templates, scripts, style and this code). A game whose fingerprint
+is there, with both files, is not replayed nor drawn again; every
 other page is made (cheap) and written only when its bytes changed; pages no longer made (a game
 gone) are removed. Every file is written whole and renamed into place, so a browser never reads
 half a page.
@@ -30,7 +33,7 @@ from arcade.web import render as pages
 from arcade.web.model import Site, SiteGame, slug
 
 MANIFEST = ".arcade-site.json"
-STATIC = ("site.css", "replay.js")
+STATIC = ("site.css", "site.js", "replay.js", "favicon.svg")
 
 
 class PublishError(ValueError):
@@ -90,14 +93,17 @@ class Writer:
             return {}
         return data if type(data) is dict else {}
 
-    def fresh(self, path: str, fingerprint: str) -> bool:
-        """Whether game page ``path`` of this ``fingerprint`` is there as it was published."""
-        if self.old_games.get(path) == fingerprint and path in self.old_pages and (self.out / path).is_file():
+    def fresh(self, paths: tuple[str, ...], fingerprint: str) -> bool:
+        """Whether a game's files ``paths`` (its page, its record) of this ``fingerprint`` are all
+        there as they were published; if so, they are kept."""
+        if not all(self.old_games.get(path) == fingerprint and path in self.old_pages and (self.out / path).is_file()
+                   for path in paths):
+            return False
+        for path in paths:
             self.games[path] = fingerprint
             self.pages[path] = self.old_pages[path]
             self.report.kept += 1
-            return True
-        return False
+        return True
 
     def put(self, path: str, text: str | bytes, fingerprint: str | None = None) -> None:
         data = text if isinstance(text, bytes) else text.encode("utf-8", "replace")
@@ -115,7 +121,7 @@ class Writer:
     def finish(self) -> None:
         """Remove the pages no longer made; write the manifest."""
         for path in sorted(set(self.old_pages) - set(self.pages)):
-            if path.startswith(("games/", "teams/")) and path.endswith(".html") and "/" not in path[6:] \
+            if path.startswith(("games/", "teams/")) and path.endswith((".html", ".jsonl")) and "/" not in path[6:] \
                     and ".." not in path:
                 try:
                     (self.out / path).unlink()
@@ -169,16 +175,18 @@ def write_site(site: Site, rules, writer: Writer) -> None:
     common = {"contest": site.contest, "title": site.contest.title or f"{rules.title} contest",
               "game_title": rules.title, "sides": [s.name for s in rules.sides], "closing": closing,
               "team_href": pages.team_href, "game_href": pages.game_href}
-    teams = [str(row.get("team", "")) for row in site.standings]
+    board = site.board
+    teams = [row.team for row in board.rows]
     games = list(site.games)
     finals = list(closing.games) if closing else []
+    common["round_labels"] = pages.round_labels(finals)
     for game in games + finals:
         write_game(writer, rules, game, common, teams)
-    cells = pages.crosstable(teams, games)
+    notes = board.notes("Computed", "vs always_roll(6)")
     writer.put("index.html", pages.render(
-        "index.html", root="", rows=pages.standings_rows(site.standings), teams=teams, cells=cells,
+        "index.html", root="", board=board, rows=board.rows, teams=teams, cells=pages.cross_cells(board),
         rules=pages.rules_lines(site.contest, rules.title), latest=games[-30:][::-1], games_count=len(games),
-        closing_rows=pages.closing_rows(closing), exact_legend=exact_legend(site.contest), **common))
+        closing_rows=pages.closing_rows(closing), exact_legend=notes[0] if notes else "", **common))
     writer.put("rules.html", pages.render(
         "rules.html", root="", rules=pages.rules_lines(site.contest, rules.title),
         game_rules=pages.game_rules_html(info.help_markdown()), **common))
@@ -188,20 +196,13 @@ def write_site(site: Site, rules, writer: Writer) -> None:
     write_teams(site, writer, teams, games, finals, common)
 
 
-def exact_legend(contest) -> str:
-    """What a season of Hog's exact scoring's numbers are (``arcade.contest.standings.legend``)."""
-    from arcade.contest.standings import legend
-
-    return legend(contest.games_per_pair or 0, "Computed", "vs always_roll(6)") if contest.scoring == "exact" else ""
-
-
 def write_teams(site: Site, writer: Writer, teams: list[str], games: list[SiteGame], finals: list[SiteGame],
                 common: dict) -> None:
-    """A page a team: its row, its submissions, its games, its closing stage's."""
-    by_team: dict[str, list] = {team: [] for team in teams}
-    for game in games:
-        for team in game.sides:
-            by_team.setdefault(team, []).append(pages.outcome(game, team))
+    """A page a team: its row, its submissions, its games (the board's, ``TeamPage.games``, each
+    linked to its replay where the site has one), its closing stage's."""
+    board = site.board
+    by_team: dict[str, list] = {team: [] for team in teams} | {team: page.games for team, page in board.teams.items()}
+    replays = {game.key: game for game in games}
     closing_by_team: dict[str, list] = {}
     aliases = dict(site.closing.aliases) if site.closing else {}
     for game in finals:
@@ -213,30 +214,54 @@ def write_teams(site: Site, writer: Writer, teams: list[str], games: list[SiteGa
             closing_by_team.setdefault(team, []).append(pages.outcome(game, name))
     for team in {s.team for s in site.submissions}:
         by_team.setdefault(team, [])
-    ranks = {str(row.get("team", "")): row for row in pages.standings_rows(site.standings)}
     closing_ranks = {str(row.get("team", "")): row for row in pages.closing_rows(site.closing)}
-    for team, outcomes in by_team.items():
+    for team, team_games in by_team.items():
         writer.put(f"teams/{slug(team)}.html", pages.render(
-            "team.html", root="../", team=team, row=ranks.get(team), outcomes=outcomes,
+            "team.html", root="../", team=team, row=board.row(team), score=board.score_column, team_games=team_games, replays=replays,
+            scoring=board.teams[team].scoring if team in board.teams else "",
             submissions=pages.submissions_of(site.submissions, team), closing_row=closing_ranks.get(team),
             closing_outcomes=closing_by_team.get(team, []), **common))
 
 
 def write_game(writer: Writer, rules, game: SiteGame, common: dict, teams: list[str]) -> None:
+    """A game's replay page and, beside it, its record (``game_record``); a withheld game's
+    page gives its result alone, and it has no record until its moves are shown."""
     from arcade.web.frames import replay
 
-    path = f"games/{slug(game.key)}.html"
-    fingerprint = game.fingerprint()
-    if writer.fresh(path, fingerprint):
+    name = slug(game.key)
+    path, record = f"games/{name}.html", f"games/{name}.jsonl"
+    label = common["round_labels"].get(game.key, "")
+    fingerprint = game.fingerprint(label)  # with its name in its round: drawn again under another
+    if writer.fresh((path,) if game.withheld else (path, record), fingerprint):
         return
     if game.withheld:  # its result only, until the contest closes
-        writer.put(path, pages.render("withheld.html", root="../", game=game, known=set(teams), **common), fingerprint)
+        writer.put(path, pages.render("withheld.html", root="../", game=game, known=set(teams), label=label,
+                                      **common), fingerprint)
         return
     variant = rules.match_variant(game.number)
     ending = "" if game.termination == "normal" else game.reason
     steps = replay(variant, game.moves, ending)
+    writer.put(record, game_record(rules, game, steps.rows[-1][0] if steps.rows else 0), fingerprint)
     writer.put(path, pages.render(
-        "game.html", root="../", game=game, steps=steps, data=steps.as_json(), known=set(teams), **common), fingerprint)
+        "game.html", root="../", game=game, steps=steps, data=steps.as_json(), known=set(teams), label=label,
+        record=f"{name}.jsonl", **common), fingerprint)
+
+
+def game_record(rules, game: SiteGame, plies: int) -> bytes:
+    """``game`` as a record of one game (``arcade.records``: a header line, then the game's line),
+    as the app saves one, so that ``arcade replay FILE`` opens it and any program reads it: the
+    contest's game and options, its two sides as the players (side 0's first), its number (the
+    match variant it was played in: Robot Ludo's first side), its moves and dice, its result,
+    reason and ``plies``. Nothing else of the contest's own record goes in: not the bots' paths
+    on the contest's machine, nor the times, nor the seeds."""
+    from arcade.records.schema import FORMAT
+
+    header = {"record": FORMAT, "kind": "game", "game": rules.id, "options": dict(rules.settings),
+              "bots": list(game.sides), "seed": None, "finished": True}
+    line = {"stage": game.stage or "game", "pair": list(game.sides), "pair_seed": 0, "number": game.number,
+            "first": 0, "winner": game.winner, "reason": game.reason, "plies": plies, "forfeit": game.forfeit,
+            "termination": game.termination, "moves": list(game.moves)}
+    return b"".join(json.dumps(value).encode() + b"\n" for value in (header, line))
 
 
 def size_of(out: Path) -> tuple[int, int]:

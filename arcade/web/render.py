@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable
 
 from markupsafe import Markup
 
-from arcade.web.model import CLOSING_COLUMNS, COLUMNS, EXACT_COLUMNS, Closing, Contest, SiteGame, Submission, slug
+from arcade.web.model import CLOSING_COLUMNS, Closing, Contest, SiteGame, Submission, slug
 
 POINT_RULES = {
     "stats306": "the highest score gets 6 points; every other team 5 × its score ÷ the highest score "
@@ -44,7 +45,41 @@ def environment():
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters["json_script"] = json_script
     env.filters["number"] = lambda value: f"{value:g}" if isinstance(value, float) else str(value)
+    env.filters["when"] = when
     return env
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def moment(value) -> datetime | None:
+    """A time from the data (ISO 8601, as the contest writes it; one without a zone is UTC, as
+    ``contest.toml``'s ``closes`` reads) in UTC, or ``None`` when it is none."""
+    try:
+        found = datetime.fromisoformat(str(value).strip())
+        return found.astimezone(timezone.utc) if found.tzinfo else found.replace(tzinfo=timezone.utc)
+    except (ValueError, OverflowError):  # no time, or one whose UTC is out of the calendar's years
+        return None
+
+
+def time_text(value) -> str:
+    """A time as plain words in UTC (``28 Nov 2026, 16:46 UTC``), for a reader without the page's
+    script; anything that is no time, its own text."""
+    found = moment(value)
+    if found is None:
+        return str(value)
+    return f"{found.day} {_MONTHS[found.month - 1]} {found.year}, {found:%H:%M} UTC"
+
+
+def when(value) -> Markup | str:
+    """A time as a ``<time>`` element: its text ``time_text``'s, its ``datetime`` and ``title`` the
+    exact ISO time; ``static/site.js`` rewrites the text in words (``3 minutes ago``) and the
+    title in the browser's local time. Empty or no time: the text alone (escaped)."""
+    found = moment(value) if value else None
+    if found is None:
+        return str(value or "")
+    exact = found.isoformat(timespec="seconds")
+    return Markup('<time datetime="{0}" title="{0}">{1}</time>').format(exact, time_text(found))
 
 
 def render(template: str, **context) -> str:
@@ -62,25 +97,40 @@ class Outcome:
 
 
 def outcome(game: SiteGame, team: str) -> Outcome:
+    """A closing stage's game from ``team``'s side, its verdict in the board's words
+    (``arcade.contest.boardmodel.TeamGame.verdict``: ``won``, ``lost``, ``drew``, ``… by forfeit``)."""
     side = 0 if game.sides[0] == team else 1
-    verdict = "drawn" if game.winner is None else "won" if game.winner == side else "lost"
-    if game.forfeit is not None:
-        verdict += " (forfeit)" if game.forfeit != side else " (forfeited)"
+    verdict = "drew" if game.winner is None else "won" if game.winner == side else "lost"
+    if game.forfeit is not None and game.winner is not None:
+        verdict += " by forfeit"
     return Outcome(game, side, game.sides[1 - side], verdict)
 
 
-def crosstable(teams: Sequence[str], games: Iterable[SiteGame]) -> dict[tuple[str, str], list[int]]:
-    """Each ordered pair of teams: the first's [wins, draws, losses] against the second, over the
-    counted games."""
-    cells: dict[tuple[str, str], list[int]] = {}
-    known = set(teams)
-    for game in games:
-        a, b = game.sides
-        if not game.counted or a not in known or b not in known:
-            continue
-        for side, (me, other) in enumerate(((a, b), (b, a))):
-            cell = cells.setdefault((me, other), [0, 0, 0])
-            cell[0 if game.winner == side else 1 if game.winner is None else 2] += 1
+@dataclass(frozen=True)
+class CrossCell:
+    """A crosstable's cell on the page: its ``text`` (``Board.cross_text``: the model's), its
+    ``kind`` (the style: ``ahead``, ``behind``, ``even``, ``computed`` besides where it is) and its
+    ``title`` (a computed pair's exact win chance)."""
+
+    text: str
+    kind: str
+    title: str = ""
+
+
+def cross_cells(board) -> dict[tuple[str, str], CrossCell]:
+    """Every ordered pair of the board's teams' cell (``arcade.contest.boardmodel.Board``)."""
+    teams = [row.team for row in board.rows]
+    cells = {}
+    for team in teams:
+        for other in teams:
+            cell = board.cell(team, other)
+            wins, losses = cell.score() if cell else (0, 0)
+            kind = "ahead" if wins > losses else "behind" if wins < losses else "even"
+            title = ""
+            if cell is not None and cell.computed:
+                kind += " computed"
+                title = f"computed, not played: {team}'s exact win chance {cell.chance:.4f}"
+            cells[(team, other)] = CrossCell(board.cross_text(team, other), kind, title)
     return cells
 
 
@@ -99,7 +149,7 @@ def rules_lines(contest: Contest, game_title: str) -> list[str]:
     lines.append(SCORINGS.get(contest.scoring, f"scoring: {contest.scoring}").capitalize() + ".")
     if contest.points:
         lines.append("Points: " + POINT_RULES.get(contest.points, contest.points) + ".")
-    lines.append(f"Submissions close {contest.closes}." if contest.closes else "Submissions stay open.")
+    lines.append(f"Submissions close {time_text(contest.closes)}." if contest.closes else "Submissions stay open.")
     return lines + list(contest.rules)
 
 
@@ -122,18 +172,6 @@ def game_href(game: SiteGame, root: str) -> str:
     return f"{root}games/{slug(game.key)}.html"
 
 
-def standings_rows(standings: Sequence[Mapping]) -> list[dict]:
-    """The rows with the columns a page shows (a missing one blank); Hog's exact scoring's too
-    (``EXACT_COLUMNS``), its win rate against always_roll(6) written to 4 places (``—``: none)."""
-    rows = []
-    for row in standings:
-        shown = {column: row.get(column, "") for column in COLUMNS + EXACT_COLUMNS}
-        vs = row.get("vs_always_roll_6")
-        shown["vs_always_roll_6"] = f"{vs:.4f}" if isinstance(vs, (int, float)) else "—"
-        rows.append(shown)
-    return rows
-
-
 def submissions_of(submissions: Iterable[Submission], team: str) -> list[Submission]:
     return [s for s in submissions if s.team == team]
 
@@ -149,3 +187,11 @@ def rounds(games: Iterable[SiteGame]) -> list[tuple[str, list[SiteGame]]]:
     for game in games:
         out.setdefault(game.stage, []).append(game)
     return list(out.items())
+
+
+def round_labels(games: Iterable[SiteGame]) -> dict[str, str]:
+    """Each closing-stage game's name on the pages, by key: its round and its place among that
+    round's games (``first round · game 3``). A game's own number counts within its pair, so a
+    round of two pairs would show two games 1 and two games 2."""
+    return {game.key: f"{name} · game {index}" for name, played in rounds(games)
+            for index, game in enumerate(played, start=1)}

@@ -4,8 +4,10 @@ as a web page). Each browser that opens the page gets its own app in its own pro
 passes ``--allow-file-bots``. It listens on loopback unless told otherwise, and says so.
 
 The page is ``textual-serve``'s own, less its link to a web font elsewhere (a lab may be offline:
-the page uses the fonts it serves itself), and the address its script connects back to is the one
-the browser used (a lab's students reach the server by its name or address, not by ``--host``).
+the page uses the fonts it serves itself) and with the site's icon (``/favicon.svg``, also at
+``/favicon.ico``, where browsers look without a link: no request of it is a 404 in the server's
+log), and the address its script connects back to is the one the browser used (a lab's students
+reach the server by its name or address, not by ``--host``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ LOOPBACK = "127.0.0.1"
 DEFAULT_PORT = 8000
 _HOST_HEADER = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 _FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>\s*", re.IGNORECASE | re.DOTALL)
+_HEAD = re.compile(r"<head>", re.IGNORECASE)
+ICON_LINK = '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />'
 
 
 def command(allow_file_bots: bool) -> str:
@@ -33,7 +37,7 @@ def command(allow_file_bots: bool) -> str:
 @contextmanager
 def page_templates() -> Iterator[Path]:
     """A private temporary folder holding ``textual-serve``'s page template without its link to
-    fonts elsewhere, removed when the server stops."""
+    fonts elsewhere and with a link to the icon, removed when the server stops."""
     import textual_serve
 
     source = Path(textual_serve.__file__).parent / "templates"
@@ -41,7 +45,8 @@ def page_templates() -> Iterator[Path]:
         folder = Path(name)
         for template in source.iterdir():
             if template.is_file():
-                (folder / template.name).write_text(_FONT_LINK.sub("", template.read_text(encoding="utf-8")),
+                text = _FONT_LINK.sub("", template.read_text(encoding="utf-8"))
+                (folder / template.name).write_text(_HEAD.sub(lambda head: f"{head.group()}\n    {ICON_LINK}", text, 1),
                                                     encoding="utf-8")
         yield folder
 
@@ -76,11 +81,28 @@ def make_server(host: str, port: int, allow_file_bots: bool, templates: Path):
                 self.public_url = f"http://{request.host}"
             return await super().handle_index(request)
 
+        async def _make_app(self):
+            """``textual-serve``'s routes and the icon's (``favicon``)."""
+            app = await super()._make_app()
+            app.router.add_get("/favicon.svg", favicon)
+            app.router.add_get("/favicon.ico", favicon)
+            return app
+
         async def on_startup(self, app) -> None:
             self.console.print(announcement(host, port, allow_file_bots), highlight=False, markup=False, soft_wrap=True)
 
     return ArcadeServer(command(allow_file_bots), host=host, port=port, title="Contest Arcade",
                         templates_path=str(templates))
+
+
+async def favicon(request):
+    """The arcade's icon, the published site's (``arcade/web/static/favicon.svg``)."""
+    from importlib import resources
+
+    from aiohttp import web
+
+    data = resources.files("arcade.web").joinpath("static", "favicon.svg").read_bytes()
+    return web.Response(body=data, content_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 def announcement(host: str, port: int, allow_file_bots: bool) -> str:

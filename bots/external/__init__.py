@@ -16,7 +16,7 @@ The package
   ``file_entry``, which turn answers and silences into moves and ``Forfeit``s;
 - ``transport``: the seam the host talks through: the real process, or a script in memory;
 - ``child``: the bot's end, the process that loads the file and answers;
-- ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function``;
+- ``logs``: the bot's log files, one per bot identity; ``specs``: reading ``path.py:function`` (and naming a run's bots apart, ``short_names``);
   ``entry``: the part after the ``:``, a function or an object's method built with literal
   arguments (``TDPlayer(color=0).make_a_move``), parsed by the arcade and built by the bot;
 - ``freezer``: the bot's processes stopped between its turns (its cgroup's freezer, or signals);
@@ -96,7 +96,7 @@ _EXPORTS = {
     "file_entry": "bots.external.host", "memory_text": "bots.external.host",
     "log_dir": "bots.external.logs",
     "BadSpec": "bots.external.specs", "is_file_spec": "bots.external.specs", "parse_spec": "bots.external.specs",
-    "short_name": "bots.external.specs",
+    "short_name": "bots.external.specs", "short_names": "bots.external.specs",
 }
 """Where each name of the package is, imported when first asked for: the bot's own process
 (``bots.external.child``, which needs only the wire) then never loads the arcade's side (the host,

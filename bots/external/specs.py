@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Iterable
 
 from bots import deps_folder
 from bots.base import printable
@@ -126,17 +127,78 @@ def deps_elsewhere(path: Path) -> Path | None:
 
 
 def short_name(name: str) -> str:
-    """A bot's name for a table: a file bot's file name and function, a built-in's name as is."""
+    """A bot's name for a table: a file bot's file name and function, a built-in's name as is
+    (``short_names`` tells apart file bots of the same file name)."""
+    shape = _shape(name)
+    return name if shape is None else _named(shape, 1)
+
+
+def short_names(names: Iterable[str]) -> dict[str, str]:
+    """Each of ``names`` (a run's bots) by its shortest distinguishing path: a file bot's file
+    name and function (``short_name``) while no other bot of the run has that name, else as many
+    of its folders before it as tell it from each other bot's name of as many folders
+    (``alice/bot.py``, ``bob/bot.py``; ``a/x/bot.py``, ``b/x/bot.py`` and ``c/bot.py`` beside
+    them); a built-in's name as is. Distinct names for distinct bots, whatever their specs: where
+    whole paths meet (``./bot.py`` and ``bot.py``) a spec is shown as written, and where even
+    that does not tell them apart (a name whose controls ``printable`` took out), numbered."""
+    from collections import Counter
+
+    unique = list(dict.fromkeys(names))
+    shapes = {name: shape for name in unique if (shape := _shape(name)) is not None}
+    builtins = {name for name in unique if name not in shapes}
+    deepest = max((len(parts) for parts, _tail in shapes.values()), default=1)
+    at_depth = [Counter(_named(shape, depth) for shape in shapes.values()) for depth in range(deepest + 1)]
+
+    def taken(shown: str, depth: int) -> bool:  # a built-in's name, or another file bot's of as many parts
+        return shown in builtins or at_depth[depth][shown] > 1
+
+    named = {name: name for name in builtins}
+    for name, shape in shapes.items():
+        depth = 1
+        while depth < len(shape[0]) and taken(_named(shape, depth), depth):
+            depth += 1
+        shown = _named(shape, depth)
+        named[name] = printable(name) if taken(shown, depth) else shown
+    return _apart(named, unique)
+
+
+def _shape(name: str) -> tuple[tuple[str, ...], str] | None:
+    """A file bot's path cut into its parts and what follows the path (``:function``, or
+    nothing); ``None`` for a built-in's name."""
     if not is_file_spec(name):
-        return name
+        return None
     path, sep, function = split_spec(name)
     package = _package_spec(name)
     if package is not None and not name.endswith(SUFFIXES):
         path, function = package
-        return printable(f"{Path(path).name}:{function}" if function else Path(path).name)
-    if not sep or not path.endswith(SUFFIXES):
-        return printable(Path(name).name)
-    return printable(f"{Path(path).name}:{function}")  # a file's name may hold escape sequences
+        tail = f":{function}" if function else ""
+    elif not sep or not path.endswith(SUFFIXES):
+        path, tail = name, ""
+    else:
+        tail = f":{function}"
+    return PurePosixPath(path).parts, tail
+
+
+def _named(shape: tuple[tuple[str, ...], str], depth: int) -> str:
+    """The name of ``shape`` with its last ``depth`` parts (a file's name may hold escape
+    sequences: made printable)."""
+    parts, tail = shape
+    return printable((str(PurePosixPath(*parts[-depth:])) if parts else "") + tail)
+
+
+def _apart(named: dict[str, str], order: list[str]) -> dict[str, str]:
+    """``named`` with a name that two bots share numbered (`` #2``) in all but the first."""
+    seen = set()
+    out = {}
+    for name in order:
+        shown = named[name]
+        number = 1
+        while shown in seen:
+            number += 1
+            shown = f"{named[name]} #{number}"
+        seen.add(shown)
+        out[name] = shown
+    return out
 
 
 def named_file(spec: str) -> tuple[Path, str]:

@@ -24,6 +24,7 @@ def test_the_derivations_are_stable():
     seeds.seed_global_random(5, 2)
     assert random.random() == 0.8522362352861697
     assert seeds.season_seed(5) == 7361272979122358279
+    assert seeds.closing_seed(5) == 3412060244981348539
     assert [r.random() for r in seeds.season_rngs(7, 1)] == [0.4246883991017615, 0.9198192843973115,
                                                             0.7093449770180701]
     seeds.seed_season_random(5, 3)
@@ -38,6 +39,7 @@ def test_each_derivation_is_its_own_stream():
     assert seeds.pair_seed(5, "final", "a", "b") != seeds.pair_seed(5, "final", "b", "a")
     assert 0 <= seeds.secret() < 1 << 63 and seeds.secret() != seeds.secret()
     assert seeds.season_seed(5) != seeds.season_seed(6) and seeds.season_seed(5) < 1 << 64
+    assert seeds.closing_seed(5) not in (seeds.season_seed(5), 5) and seeds.closing_seed(5) < 1 << 64
 
 
 @settings(max_examples=200)

@@ -1,6 +1,9 @@
 /* The replay page of one game: its positions (computed by the arcade from the rules, embedded as
    JSON in #replay-data) drawn one at a time, stepped with the buttons, a click on a move, and the
-   keys ← → Home End. Every text from the data goes in as text (textContent), never as markup.
+   keys ← → Home End; played move after move with Play (Space), at the speed chosen (+ −), until
+   it is paused or reaches the end. A board wider than its box is drawn smaller to fit it (fit:
+   its sizes are in em of the board's font), so that a phone sees the whole board. Every text
+   from the data goes in as text (textContent), never as markup.
 
    The data is compact (arcade/web/frames.py, Replay.as_json): "texts" holds each text once, and
    each of "frames" is [changes, status, who, move, ...say], the changes made to the step before's
@@ -33,6 +36,8 @@
   var stepEl = document.getElementById("step");
   var movesEl = document.getElementById("moves");
   var commentaryEl = document.getElementById("commentary");
+  var playEl = document.getElementById("play");
+  var speedEl = document.getElementById("speed");
   var step = 0;
 
   function el(tag, cls, text) {
@@ -290,10 +295,33 @@
     return frame.lines;
   }
 
+  // -- the board drawn to fit its box: its font made smaller until the widest part fits ------------
+  var WIDEST = ".df-board, .oth-grid, .ludo-ring", SMALLEST = 5;
+  function fit() {
+    boardEl.style.fontSize = "";
+    var widest = boardEl.querySelector(WIDEST);
+    if (!widest) { return; }
+    var style = window.getComputedStyle(boardEl);
+    var room = boardEl.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    var size = parseFloat(style.fontSize);
+    for (var i = 0; i < 5 && widest.scrollWidth > room && size > SMALLEST; i++) {
+      size = Math.max(SMALLEST, Math.floor(10 * size * room / widest.scrollWidth) / 10);
+      boardEl.style.fontSize = size + "px";
+    }
+  }
+  var fitting = false;
+  window.addEventListener("resize", function () {
+    if (fitting) { return; }
+    fitting = true;
+    window.requestAnimationFrame(function () { fitting = false; fit(); });
+  });
+
   function show(target) {
     step = Math.max(0, Math.min(frames.length - 1, target));
     var frame = frames[step];
+    var fitted = boardEl.firstChild !== null;
     boardEl.replaceChildren(DRAW[data.game](frame.board));
+    if (!fitted) { fit(); }
     boardEl.dataset.step = step;
     statusEl.textContent = frame.status;
     stepEl.textContent = step + " / " + (frames.length - 1);
@@ -320,19 +348,76 @@
     document.getElementById("last").disabled = step === frames.length - 1;
   }
 
-  document.getElementById("first").addEventListener("click", function () { show(0); });
-  document.getElementById("back").addEventListener("click", function () { show(step - 1); });
-  document.getElementById("on").addEventListener("click", function () { show(step + 1); });
-  document.getElementById("last").addEventListener("click", function () { show(frames.length - 1); });
+  // -- playing: a step every 1/speed seconds, until paused or at the end ---------------------------
+  var timer = null;
+  function playing() { return timer !== null; }
+  function speed() { return Number(speedEl.value) || 2; }
+  function schedule() { timer = window.setTimeout(tick, 1000 / speed()); }
+  function tick() {
+    show(step + 1);
+    if (step >= frames.length - 1) { pause(); } else { schedule(); }
+  }
+  function mark() {
+    playEl.textContent = playing() ? "❚❚ Pause" : "▶ Play";
+    playEl.setAttribute("aria-pressed", playing() ? "true" : "false");
+    playEl.title = playing() ? "Pause (Space)" : step >= frames.length - 1 ? "Play again from the start (Space)"
+      : "Play the moves one after another (Space)";
+  }
+  function play() {
+    if (playing() || frames.length < 2) { return; }
+    if (step >= frames.length - 1) { show(0); }
+    schedule();
+    mark();
+  }
+  function pause() {
+    if (timer !== null) { window.clearTimeout(timer); }
+    timer = null;
+    mark();
+  }
+  function toggle() { if (playing()) { pause(); } else { play(); } }
+  function faster(by) {
+    speedEl.selectedIndex = Math.max(0, Math.min(speedEl.options.length - 1, speedEl.selectedIndex + by));
+    retime();
+  }
+  function retime() {
+    if (playing()) { window.clearTimeout(timer); schedule(); }
+  }
+  function go(target) { pause(); show(target); }  // a step chosen by hand stops the playing
+
+  document.getElementById("first").addEventListener("click", function () { go(0); });
+  document.getElementById("back").addEventListener("click", function () { go(step - 1); });
+  document.getElementById("on").addEventListener("click", function () { go(step + 1); });
+  document.getElementById("last").addEventListener("click", function () { go(frames.length - 1); });
+  playEl.addEventListener("click", toggle);
+  speedEl.addEventListener("change", retime);
   moveItems.forEach(function (item) {
-    item.addEventListener("click", function () { show(Number(item.dataset.step)); });
+    item.addEventListener("click", function () { go(Number(item.dataset.step)); });
   });
+  function chosen(event) {
+    // keys typed into the speed's list are its own
+    var tag = event.target && event.target.tagName;
+    return !(event.altKey || event.ctrlKey || event.metaKey) && tag !== "SELECT" && tag !== "INPUT" && tag !== "TEXTAREA";
+  }
   document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    if (!chosen(event)) { return; }
+    if (event.key === " " || event.key === "Spacebar") {
+      event.preventDefault();  // not the page scrolled, nor a focused button pressed too
+      if (!event.repeat) { toggle(); }
+      return;
+    }
+    if (event.key === "+" || event.key === "=" || event.key === "-" || event.key === "_") {
+      event.preventDefault();
+      faster(event.key === "+" || event.key === "=" ? 1 : -1);
+      return;
+    }
     var to = {ArrowLeft: step - 1, ArrowRight: step + 1, Home: 0, End: frames.length - 1}[event.key];
     if (to === undefined) { return; }
     event.preventDefault();
-    show(to);
+    go(to);
+  });
+  document.addEventListener("keyup", function (event) {
+    if ((event.key === " " || event.key === "Spacebar") && chosen(event)) { event.preventDefault(); }
   });
   show(0);
+  mark();
 }());

@@ -164,18 +164,18 @@ def test_the_courses_points_need_its_tournament():
 def test_the_extra_credit_is_the_courses(teams):
     """Each team: its groups' wins, draws, losses and forfeits, its new player's and original's
     wins in their match (both 0: no match)."""
-    rows, challenges, specs = [], [], {}
+    rows, challenges, teams_of = [], [], {}
     for number, (wins, draws, losses, forfeits, new, original) in enumerate(teams):
         team = f"t{number}"
         games = wins + draws + losses
         rows.append({"team": team, "wins": wins, "draws": draws, "losses": losses, "games": games,
                      "forfeits": min(forfeits, losses)})
         if new or original:
-            a, b = f"/c/submissions/{'a' * 63}{number}/n.py", f"/c/submissions/{'b' * 63}{number}/o.py"
-            specs |= {a: team, b: team}
+            a, b = f"{'a' * 63}{number}", f"{'b' * 63}{number}"  # the two players' digests
+            teams_of |= {a: team, b: team}
             challenges.append(SimpleNamespace(stage=CHALLENGE, a=a, b=b, wins=[new, original], draws=0,
                                               games=new + original))  # a PairResult's counts
-    result = credit(rows, challenges, specs)
+    result = credit(rows, challenges, teams_of)
     for row, (wins, draws, losses, forfeits, new, original) in zip(rows, teams):
         completed = row["games"] > row["forfeits"]
         assert row["completed"] == completed

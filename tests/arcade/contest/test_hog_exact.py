@@ -261,7 +261,8 @@ async def test_the_apps_board_and_the_site_say_where_an_exact_score_comes_from(t
     index = (tmp_path / "site" / "index.html").read_text()
     assert "<th class=\"num\">vs always_roll(6)</th><th class=\"num\">Computed</th>" in index
     assert 'id="exact-legend">Computed: pairs computed from the two strategies&#39; tables, not played' in index
-    assert "drawn: scored by sampled games: its table differs between two fresh processes" in index
+    assert ('<span class="name" title="drawn">drawn</span>: scored by sampled games: its table differs between two '
+            'fresh processes') in index
     assert "<td class=\"num\">0.5000</td>" in index
 
 

@@ -72,7 +72,10 @@ def test_submissions_arriving_while_run_watches_are_played_and_nothing_twice(tmp
     done = sorted(os.listdir(folder / "inbox" / ".done"))
     assert done[0].endswith("-accepted-dave") or done[1].endswith("-accepted-dave")
     assert any(name.endswith("-rejected-Eve") for name in done) and board["game"] == "dfootball"
-    assert len(list((tmp_path / "site" / "games").iterdir())) == 36  # every game's replay page
+    pages = sorted(p.name for p in (tmp_path / "site" / "games").iterdir())
+    assert len([p for p in pages if p.endswith(".html")]) == 36  # every game's replay page
+    assert [p.removesuffix(".jsonl") for p in pages if p.endswith(".jsonl")] == \
+        [p.removesuffix(".html") for p in pages if p.endswith(".html")]  # and its record to download
     with Database(folder) as db:
         assert sorted(db.counts().values()) == [6] * 6
 
@@ -100,6 +103,7 @@ def test_the_closing_time_ends_a_watch_and_runs_the_closing_stage(tmp_path):
     closing = json.loads((folder / "closing.json").read_text())
     assert closing["stage"] == "groups" and sorted(r["team"] for r in closing["standings"]) == ["alice", "bob", "carol"]
     assert "closing stage (groups) played" in out
+    assert "waiting for submissions" in out and "until Ctrl+C (the contest never closes)" in out
     assert "rejected: the contest closed" in subprocess.run(
         [*CLI, "contest", "submit", str(folder), "dave", str(tmp_path / "alice.py")], cwd=ROOT, capture_output=True,
         text=True, timeout=60).stdout

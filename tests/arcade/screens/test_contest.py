@@ -32,11 +32,17 @@ def strategy(game):
     return valid_moves(game)[-1]
 '''
 
+REFUSING = '''def strategy(game):
+    raise ValueError("this strategy refuses every position: the ball is too far from the goal line to try "
+                     "anything clever today, and tomorrow looks no better")
+'''
+
 
 @pytest.fixture(scope="module")
 def season(tmp_path_factory) -> Path:
     """A STATS 306 season of 2 games a pair, played: alice, bob and carol (whose strategy prints
-    markup and raises an error whose message is markup), dave's submission rejected."""
+    markup and raises an error whose message is markup), dave's submission rejected, and carol's
+    second (an error of two lines' worth) rejected too."""
     from arcade.contest.run import run
     from arcade.contest.submit import submit
 
@@ -47,8 +53,11 @@ def season(tmp_path_factory) -> Path:
         assert arcade("contest", "new", str(folder), "--preset", "stats306", "--games", "2", "--sandbox", "none") == 0
         (where / "hostile").mkdir()
         (where / "hostile" / "hostile.py").write_text(HOSTILE)
+        (where / "refusing").mkdir()
+        (where / "refusing" / "refusing.py").write_text(REFUSING)
         for team, path in (("alice", bot(where, "far")), ("bob", bot(where, "near")),
-                           ("carol", str(where / "hostile" / "hostile.py")), ("dave", bot(where, "broken"))):
+                           ("carol", str(where / "hostile" / "hostile.py")), ("dave", bot(where, "broken")),
+                           ("carol", str(where / "refusing" / "refusing.py"))):
             submit(folder, team, path)
         assert run(folder, say=lambda line: None) == 6
     with Database(folder) as db:  # the same times in every picture
@@ -108,6 +117,50 @@ def test_a_teams_page_at_80_by_24(snap_compare, contest):
     assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
 
 
+def test_a_teams_page_at_120_by_40(snap_compare, contest):
+    async def run_before(pilot):
+        await opened(pilot, TeamScreen(contest, "carol"))
+
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_a_teams_submissions_at_80_by_24(snap_compare, contest):
+    async def run_before(pilot):
+        await opened(pilot, TeamScreen(contest, "carol"))
+        await pilot.press("s")
+        await pilot.pause()
+
+    assert snap_compare(make_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def shown_text(table: DataTable) -> str:
+    """What the table shows, line after line, its spaces collapsed: a reason wrapped over its
+    row's lines reads on (the row's other cells are blank below their first line)."""
+    lines = [table.render_line(y).text for y in range(table.size.height)]
+    return " ".join(" ".join(lines).split())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_forfeits_and_a_rejections_reasons_are_shown_whole(contest, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        page = await opened(pilot, TeamScreen(contest, "carol"))
+        games = page.query_one("#t-games", DataTable)
+        forfeit = page.page.games[0].reason
+        assert "boom" in forfeit and len(forfeit) > 80
+        assert " ".join(forfeit.split()) in shown_text(games)
+        assert games.rows[games.coordinate_to_cell_key((0, 0)).row_key].height > 1  # wrapped, not cut
+        await pilot.press("s")
+        await pilot.pause()
+        submissions = page.query_one("#t-submissions", DataTable)
+        rejection = page.page.submissions[0]
+        assert rejection.verdict == "rejected" and "tomorrow looks no better" in rejection.reason
+        assert " ".join(rejection.reason.split()) in shown_text(submissions)
+        await pilot.resize_terminal(*(80, 24) if size != (80, 24) else (120, 40))  # laid out again
+        await pilot.pause()
+        assert " ".join(rejection.reason.split()) in shown_text(submissions)
+
+
 async def test_standings_team_page_submissions_log_and_a_games_replay(contest):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -126,7 +179,7 @@ async def test_standings_team_page_submissions_log_and_a_games_replay(contest):
         assert forfeits and all("[@click=app.quit]boom[/] [b]bold[/b]" in row[4] for row in forfeits)  # plain
         await pilot.press("s")
         assert page.query_one(ContentSwitcher).current == "t-submissions"
-        assert rows(page.query_one("#t-submissions", DataTable))[0][1] == "accepted"
+        assert [row[1] for row in rows(page.query_one("#t-submissions", DataTable))] == ["rejected", "accepted"]
         await pilot.press("l")
         log = page.query_one("#t-log", RichLog)
         await wait_until(pilot, lambda: log.lines, what="the log shown")

@@ -110,6 +110,15 @@ KINDS = ["link to a secret file", "hard link to a secret file", "link to the env
          "FIFO deep down", "socket", "device"]
 
 
+def test_a_bot_named_apart_from_its_file_travels_under_its_name(tmp_path):
+    """A contest's closing stage names its players by their submissions' digests
+    (``run_tournament``'s ``specs``): each one's folder is packed from its spec, under that name."""
+    folder, name = spy_folder(tmp_path), "3f" * 32
+    packed = pack_bots("toothpicks", ["random", name], 1 << 20, {name: spec(folder)})
+    assert [(p.name, p.spec) for p in packed] == [(name, "alice/spy.py:strategy")]
+    assert packed[0].digest == pack_bots("toothpicks", [spec(folder)], 1 << 20)[0].digest
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_what_is_not_a_regular_file_is_refused_in_one_line_and_never_opened(tmp_path, monkeypatch, kind):
     folder = spy_folder(tmp_path)

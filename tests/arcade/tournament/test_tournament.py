@@ -630,3 +630,55 @@ def test_a_resumed_tournament_says_how_many_games_came_from_the_record(tmp_path,
     again = capsys.readouterr()
     assert f"arcade: {record}: 30 of the 30 games came from the record, none was played now" in again.err
     assert again.out == first.out
+
+
+def three_bot_pys(folder: Path) -> list[str]:
+    """``alice/bot.py``, ``bob/bot.py`` and ``carol/bot.py`` (whose strategy raises), as a class
+    hands them in: one file name, three folders."""
+    specs = []
+    for team, body in (("alice", "return 1"), ("bob", "return min(2, left)"), ("carol", "raise ValueError('mine')")):
+        (folder / team).mkdir()
+        (folder / team / "bot.py").write_text(f"def strategy(left):\n    {body}\n")
+        specs.append(f"{folder / team / 'bot.py'}:strategy")
+    return specs
+
+
+def test_three_bot_py_of_three_folders_are_named_by_their_folders_in_the_table_and_the_forfeits(tmp_path, capsys):
+    from arcade.cli import main
+
+    assert main(["tournament", "toothpicks", *three_bot_pys(tmp_path), "perfect", "--games", "2", "--seed", "1",
+                 "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    table = [line.split("│")[2].strip() for line in out.splitlines() if line.count("│") > 3]
+    assert sorted(table) == ["alice/bot.py:strategy", "bob/bot.py:strategy", "carol/bot.py:strategy", "perfect"]
+    forfeits = [line for line in out.splitlines() if " forfeited " in line]
+    assert forfeits == [f"carol/bot.py:strategy forfeited 3×: Player {side} strategy produced an error (ValueError: mine)"
+                        for side in (1, 2)]
+
+
+async def test_the_tournament_screen_names_bots_of_one_file_name_by_their_folders(tmp_path):
+    from textual.widgets import DataTable, Input, SelectionList, Static
+
+    from arcade.screens.tournament import TournamentScreen
+    from tests.conftest import make_app
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TournamentScreen("toothpicks")
+        await app.push_screen(screen)
+        await pilot.pause()
+        bots = screen.query_one("#t-bots", SelectionList)
+        for name in list(bots.selected):
+            bots.deselect(name)
+        bots.select("perfect")
+        screen.query_one("#t-files", Input).value = " ".join(three_bot_pys(tmp_path))
+        screen.query_one("#t-games", Input).value = "2"
+        await pilot.pause()
+        await run_and_wait(pilot, screen)
+        await pilot.pause()
+        assert str(screen.query_one("#t-status", Static).render()).startswith("done: 12 games; perfect first")
+        for which, column in (("#t-standings", 1), ("#t-crosstable", 1)):
+            table = screen.query_one(which, DataTable)
+            names = sorted(str(table.get_row_at(i)[column]) for i in range(table.row_count))
+            # 14 columns: each name's start (its folder) and end (its function)
+            assert names == ["alice/b…rategy", "bob/bot…rategy", "carol/b…rategy", "perfect"], names

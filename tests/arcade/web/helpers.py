@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from arcade.catalog import load
-from arcade.web.model import Contest, Site, SiteGame, Submission
+from arcade.web.model import Contest, Site, SiteGame, Submission, board_of
 from games.base import random_playout
 
 HOSTILE = "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">&amp;"
@@ -31,12 +31,10 @@ def site_game(key: str, sides: tuple[str, str], states, moves, number: int = 1) 
 
 def site(game_id: str, teams: list[str], games: list[SiteGame], options: dict | None = None,
          updated: str = "2025-03-03T10:00:00+00:00") -> Site:
-    rows = [dict(rank=i + 1, team=team, score=len(teams) - i, wins=len(teams) - i, draws=0, losses=i, games=len(teams),
-                 forfeits=0, points=6.0 if i == 0 else 1.5, submitted="2025-03-01T10:00:00+00:00")
-            for i, team in enumerate(teams)]
-    return Site(Contest(game=game_id, options=options or {}, title="Test contest", games_per_pair=2,
-                        points="stats306", updated=updated),
-                rows, [Submission(team, "2025-03-01T10:00:00+00:00", True) for team in teams], games)
+    contest = Contest(game=game_id, options=options or {}, title="Test contest", games_per_pair=2,
+                      points="stats306", updated=updated)
+    return Site(contest, board_of(contest, teams, games),
+                [Submission(team, "2025-03-01T10:00:00+00:00", True) for team in teams], games)
 
 
 def page_data(path: Path) -> dict:

@@ -1,8 +1,11 @@
 """The contest on the web in a real browser (Debian's headless Chromium, driven by Selenium through
 its chromedriver): the leaderboard shows the standings ``arcade contest standings`` computed, a
 hostile team name and reason are text (no script runs, no console error); every game's replay
-steps forward and back with the keys and shows the rules' position at each step; ``arcade
-serve`` shows the menu and a game of Toothpick Takeaway is played to the end by key presses.
+steps forward and back with the keys and shows the rules' position at each step, and its board
+fits a phone's width; the pages fit 400 px and 1280 px with long names cut only between words or
+with an ellipsis; a replay plays and pauses, to its end; times are in words and local time;
+``arcade serve`` shows the menu (its icon served, no 404 in its log) and a game of Toothpick
+Takeaway is played to the end by key presses.
 
 Without ``chromium`` and ``chromedriver`` these tests skip, except under
 ``ARCADE_REQUIRE_BROWSER=1`` (CI installs both and sets it), where they fail."""
@@ -17,6 +20,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -79,6 +83,37 @@ def press(driver, key: str) -> None:
     from selenium.webdriver.common.action_chains import ActionChains
 
     ActionChains(driver).send_keys(key).perform()
+
+
+WIDTHS = (400, 1280)
+"""A phone's width and a laptop's: every page is checked at both."""
+
+
+@contextmanager
+def width(driver, pixels: int):
+    """The page's viewport ``pixels`` wide (Chromium's device metrics: a window is never narrower
+    than 500 px), the page loaded again in it; the window's own after."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": pixels, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        driver.refresh()
+        yield
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+OVERFLOW = """
+const wide = [...document.querySelectorAll("body *")].filter((node) => node.getBoundingClientRect().right > innerWidth + 0.5
+  && !node.closest(".scroll, .prose table")).slice(0, 5).map((node) => node.tagName + "." + node.className);
+return [document.documentElement.scrollWidth, innerWidth, wide];
+"""
+"""The page's width, the viewport's, and what reaches past the viewport's right edge (but in a
+box that scrolls by itself)."""
+
+
+def fits(driver) -> None:
+    page, viewport, wide = driver.execute_script(OVERFLOW)
+    assert page <= viewport and wide == [], (driver.current_url, page, viewport, wide)
 
 
 # -- the leaderboard ----------------------------------------------------------------------------
@@ -207,7 +242,155 @@ def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(brows
         assert shown(game_id, board) == facts(game_id, state), f"step {step}"
         assert status == game.describe(state), f"step {step}"
         assert latest == [line for lines in said[:step + 1] for line in lines][-3:], f"step {step}"
+    for pixels in WIDTHS:  # the whole board in its box, drawn smaller on a phone, and the page no wider
+        with width(browser, pixels):
+            fits(browser)
+            inside = browser.execute_script(BOARD_INSIDE)
+            assert inside["board"] <= inside["room"] and inside["out"] == 0, (pixels, inside)
+            shot(browser, f"replay-{game_id}-{pixels}")
     assert console_errors(browser) == []
+
+
+BOARD_INSIDE = """
+const board = document.getElementById("board"), box = board.getBoundingClientRect();
+const out = [...board.querySelectorAll("[data-square], .stick")].filter((node) => {
+  const r = node.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; });
+return {board: board.scrollWidth, room: board.clientWidth, out: out.length};
+"""
+"""Whether the board's drawing fits its box: no square (or toothpick) past its edges, nothing to
+scroll to."""
+
+
+# -- a phone's width, long names, playing, times ---------------------------------------------------
+
+UNBROKEN = "supercalifragilisticexpialidocious_and_then_some_more_team"
+WORDY = "the quick brown fox jumps over the lazy dog"
+
+BROKEN_NAMES = r"""
+const broken = [];
+for (const node of document.querySelectorAll(".name")) {
+  const text = node.firstChild;
+  if (!text || text.nodeType !== Node.TEXT_NODE) { continue; }
+  const range = document.createRange();
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(text, i); range.setEnd(text, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) { continue; }
+    if (top !== null && rect.top > top + 2 && /\S/.test(text.data[i - 1]) && /\S/.test(text.data[i])) {
+      broken.push(text.data); break;
+    }
+    top = rect.top;
+  }
+}
+return broken;
+"""
+"""The names drawn on two lines with the break inside a word."""
+
+NAMES = """
+return [...document.querySelectorAll(".name")].filter((node) => node.offsetParent !== null)
+  .map((node) => [node.textContent, node.title, node.scrollWidth > node.clientWidth + 1]);
+"""
+"""Each name shown: its text, its title, whether an ellipsis cuts it."""
+
+
+def test_the_pages_fit_a_phone_and_names_break_only_between_words(browser, tmp_path):
+    from dataclasses import replace
+
+    from arcade.web.model import Closing
+
+    teams = [UNBROKEN, WORDY, "ann"]
+    games, finals = [], []
+    for number, pair in enumerate(((UNBROKEN, WORDY), (WORDY, "ann"), ("ann", UNBROKEN)), start=1):
+        _game, states, moves = played("toothpicks", number)
+        games.append(site_game(f"g/{number}", pair, states, moves, number))
+        finals.append(replace(site_game(f"closing/final/{number}", pair, states, moves, 1), stage="final"))
+    data = site("toothpicks", teams, games)
+    data.closing = Closing("groups", [dict(rank=i + 1, team=team, wins=1, draws=0, losses=1, games=2, forfeits=0,
+                                           points=1, stage="final") for i, team in enumerate(teams)], finals)
+    out = tmp_path / "site"
+    publish(data, out)
+    pages = [out / "index.html", out / "teams" / f"{slug(UNBROKEN)}.html", out / "teams" / f"{slug(WORDY)}.html",
+             out / "closing.html", out / "rules.html", out / "games" / f"{slug('g/1')}.html"]
+    for page in pages:
+        browser.get(page.as_uri())
+        for pixels in WIDTHS:
+            with width(browser, pixels):
+                fits(browser)
+                assert browser.execute_script(BROKEN_NAMES) == [], (page.name, pixels)
+                names = browser.execute_script(NAMES)
+                assert all(title == text for text, title, _cut in names), (page.name, pixels)
+                assert names or page.name == "rules.html"
+                if pixels == 400 and names:
+                    cut = {text for text, _title, is_cut in names if is_cut}
+                    assert UNBROKEN in cut, page.name  # too long for a phone: cut with an ellipsis
+                shot(browser, f"fit-{page.stem[:12]}-{pixels}")
+    assert console_errors(browser) == []
+
+
+def test_a_replay_plays_and_pauses_to_its_end_and_offers_its_record(browser, tmp_path):
+    """Play (or Space) steps the game on by itself, the step counter with it; Pause (Space again)
+    stops it there; at the fastest speed it plays to the end and stops, Play again from the start.
+    A step chosen by hand pauses it. The download link names the game's record beside the page."""
+    _game, states, moves = played("dfootball", 3, {"n": 5})
+    publish(site("dfootball", ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], {"n": 5}),
+            tmp_path / "site")
+    browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
+    last = len(states) - 1
+    counter = lambda: browser.execute_script("return document.getElementById('step').textContent")  # noqa: E731
+    pressed = lambda: browser.execute_script("return document.getElementById('play').getAttribute('aria-pressed')")  # noqa: E731
+    assert counter() == f"0 / {last}" and pressed() == "false"
+    browser.find_element("id", "play").click()  # 2 moves a second
+    wait_for(lambda: counter() != f"0 / {last}", 10, "a step played")
+    assert pressed() == "true"
+    press(browser, " ")  # the focus on the Play button: Space pauses, once
+    paused = counter()
+    time.sleep(1.2)
+    assert counter() == paused and pressed() == "false" and paused != f"{last} / {last}"
+    press(browser, " ")
+    wait_for(lambda: counter() != paused, 10, "playing again")
+    press(browser, "\ue012")  # ← pauses it
+    assert pressed() == "false"
+    browser.execute_script("const s = document.getElementById('speed'); s.value = '32'; s.dispatchEvent(new Event('change'))")
+    press(browser, " ")
+    wait_for(lambda: pressed() == "false", 30, "the end")
+    assert counter() == f"{last} / {last}" and browser.execute_script("return document.getElementById('board').dataset.step") == str(last)
+    time.sleep(0.3)
+    assert counter() == f"{last} / {last}"
+    press(browser, " ")  # at the end, Play starts again from the start
+    wait_for(lambda: counter() != f"{last} / {last}", 10, "a new start")
+    press(browser, " ")
+    href = browser.execute_script("return document.getElementById('record').href")
+    record = Path(href.removeprefix("file://"))
+    assert record.parent == tmp_path / "site" / "games" and record.suffix == ".jsonl"
+    header, line = (json.loads(text) for text in record.read_text().splitlines())
+    assert header["game"] == "dfootball" and line["moves"] == list(moves)
+    assert console_errors(browser) == []
+
+
+def test_times_read_in_words_and_the_browsers_local_time(browser, tmp_path):
+    """In Kolkata (UTC+5:30): the site updated 3 minutes ago says so, a submission of a year ago
+    gives its date and time there; both titles the local time and the exact time."""
+    from datetime import datetime, timedelta, timezone
+
+    _game, states, moves = played("toothpicks", 2)
+    updated = (datetime.now(timezone.utc) - timedelta(minutes=3)).isoformat(timespec="seconds")
+    publish(site("toothpicks", ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], updated=updated),
+            tmp_path / "site")
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Kolkata"})
+    try:
+        browser.get((tmp_path / "site" / "index.html").as_uri())
+        said = browser.execute_script(
+            "return Object.fromEntries(['updated', 'leaderboard'].map((id) => [id,"
+            " [...document.getElementById(id).querySelectorAll('time')].map((t) => [t.textContent, t.title])]))")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
+    [(text, title)] = said["updated"]
+    assert text == "3 minutes ago" and title.endswith(f"(your time) · {updated}") and "GMT+5:30" in title
+    for text, title in said["leaderboard"]:  # 2025-03-01T10:00:00+00:00: 15:30 in Kolkata
+        assert "2025" in text and "15:30" in text and "UTC" not in text
+        assert "15:30:00" in title and title.endswith("(your time) · 2025-03-01T10:00:00+00:00")
+    assert len(said["leaderboard"]) == 2
 
 
 # -- arcade serve -------------------------------------------------------------------------------
@@ -272,4 +455,5 @@ def test_arcade_serve_plays_toothpick_takeaway_to_the_end_by_keys(browser, tmp_p
         assert end.search(screen())
     finally:
         server.terminate()
-        server.wait(30)
+        log = server.communicate(timeout=30)[0]
+    assert '"GET /favicon.svg HTTP/1.1" 200' in log and '" 404 ' not in log  # the page's icon is served

@@ -114,17 +114,79 @@ def test_only_what_a_new_game_changes_is_written_again(tmp_path):
         teams = ("ann", "bob") if number % 2 else ("bob", "cy")
         games.append(site_game(f"g/{number}", teams, states, moves, number))
     first = publish(site("dfootball", ["ann", "bob", "cy"], games[:5], {"n": 3}), out)
-    assert len(first.written) == 2 + 3 + 5 + 2  # index, rules, three teams, five games, two static files
+    assert len(first.written) == 2 + 3 + 5 * 2 + 4  # index, rules, three teams, five games and their records, static
     again = publish(site("dfootball", ["ann", "bob", "cy"], games[:5], {"n": 3}), out)
     assert again.written == [] and again.kept == len(first.written)
     added = publish(site("dfootball", ["ann", "bob", "cy"], games, {"n": 3}, updated="2025-03-03T11:00:00+00:00"), out)
-    assert sorted(added.written) == sorted(["index.html", f"games/{slug('g/6')}.html",
+    assert sorted(added.written) == sorted(["index.html", f"games/{slug('g/6')}.html", f"games/{slug('g/6')}.jsonl",
                                             f"teams/{slug('bob')}.html", f"teams/{slug('cy')}.html"])
     dropped = publish(site("dfootball", ["ann", "bob", "cy"], games[1:], {"n": 3}), out)
-    assert dropped.removed == [f"games/{slug('g/1')}.html"] and not (out / dropped.removed[0]).exists()
+    assert dropped.removed == [f"games/{slug('g/1')}.html", f"games/{slug('g/1')}.jsonl"]
+    assert not any((out / path).exists() for path in dropped.removed)
     (out / f"games/{slug('g/2')}.html").unlink()  # a page lost from the folder is made again
     assert f"games/{slug('g/2')}.html" in publish(site("dfootball", ["ann", "bob", "cy"], games[1:], {"n": 3}),
                                                   out).written
+
+
+def test_each_replay_page_offers_its_game_as_a_record_that_arcade_replay_reads(tmp_path):
+    """A replay page's download, written beside it (``OUT/games/<slug>.jsonl``), is the game as a
+    record of one game: the records' one reader takes it, and its moves played through the rules
+    on the game's own match variant (Robot Ludo's game 3 has Blue move first) end in its result; a
+    forfeit keeps who forfeited and why. A game whose moves are withheld has no record to give."""
+    import random
+
+    from arcade.catalog import load
+    from arcade.records.reader import RecordReader
+    from arcade.records.referee import make_game
+    from arcade.web.frames import states_of
+    from games.base import random_playout
+
+    options = {"preset": "contest"}
+    third = load("ludo")(**options).match_variant(3)
+    states = random_playout(third, third.initial_state(), random.Random(3))
+    moves = tuple(third.move_text(before, after.event.move) for before, after in zip(states, states[1:]))
+    games = [site_game("g/3", ("bob", "ann"), states, moves, number=3),
+             SiteGame("g/4", ("ann", "bob"), moves[:7], 1, "ann's strategy produced an error", "error", 0, number=4)]
+    out = tmp_path / "site"
+    publish(site("ludo", ["ann", "bob"], games, options), out)
+    for game in games:
+        page = (out / "games" / f"{slug(game.key)}.html").read_text()
+        href = re.search(r'<a href="([^"]+)" download id="record">', page).group(1)
+        with RecordReader(out / "games" / href) as reader:
+            [(_number, line)] = list(reader.games())
+            rules = make_game(reader.header, href).match_variant(line["number"])
+        assert reader.header["game"] == "ludo" and reader.header["options"]["starting"] == "red"  # game 1's, as the contest's
+        assert (line["pair"], line["first"], line["number"], line["moves"]) == (list(game.sides), 0, game.number, list(game.moves))
+        assert (line["winner"], line["forfeit"], line["reason"]) == (game.winner, game.forfeit, game.reason)
+        replayed, problem = states_of(rules, line["moves"])
+        assert not problem
+        if game.forfeit is None:
+            assert replayed[-1].result.winner == line["winner"] and line["plies"] == replayed[-1].ply
+        else:
+            assert line["termination"] == "error" and not replayed[-1].over
+    assert states_of(make_game(reader.header, href), moves)[1]  # on game 1's variant the same moves are no game
+    publish(site("ludo", ["ann", "bob"], [replace(game, withheld=True) for game in games], options), out)
+    assert sorted(path.suffix for path in (out / "games").iterdir()) == [".html", ".html"]
+    assert "download" not in (out / "games" / f"{slug('g/3')}.html").read_text()
+
+
+def test_times_are_plain_words_without_the_pages_script(tmp_path):
+    """A time is a ``<time>`` whose ``datetime`` and title are the exact time and whose text reads
+    without the page's script, in UTC (``static/site.js`` writes it in words and local time);
+    no raw ISO time is left in a page's text."""
+    _game, states, moves = played("toothpicks", 5)
+    data = site("toothpicks", ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)])
+    data.contest = replace(data.contest, closes="2020-01-01T00:00:00Z")
+    out = tmp_path / "site"
+    publish(data, out)
+    index, team = (out / "index.html").read_text(), (out / "teams" / f"{slug('ann')}.html").read_text()
+    assert '<time datetime="2025-03-03T10:00:00+00:00" title="2025-03-03T10:00:00+00:00">3 Mar 2025, 10:00 UTC</time>' in index
+    assert '<time datetime="2020-01-01T00:00:00+00:00" title="2020-01-01T00:00:00+00:00">1 Jan 2020, 00:00 UTC</time>' in index
+    assert "<li>Submissions close 1 Jan 2020, 00:00 UTC.</li>" in index
+    assert '<td class="when"><time datetime="2025-03-01T10:00:00+00:00"' in team
+    for page in (index, team):
+        assert not re.search(r"\d\d:\d\d:\d\d", re.sub(r"<[^>]*>", "", page.split("</head>")[1]))
+        assert '<script src="' in page and 'static/site.js"></script>' in page
 
 
 def test_a_record_files_games_come_through_the_safe_reader(tmp_path, capsys):
@@ -172,7 +234,7 @@ def test_contest_run_publish_keeps_the_site_as_games_finish(tmp_path, capsys, mo
     assert cli.main(["contest", "submit", str(folder), "ann", str(tmp_path / "ann.py")]) == 0
     assert cli.main(["contest", "submit", str(folder), "bob", str(tmp_path / "bob.py")]) == 0
     assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
-    first = sorted(p.name for p in (out / "games").iterdir())
+    first = sorted(p.name for p in (out / "games").glob("*.html"))
     assert len(first) == 1
     capsys.readouterr()
     assert cli.main(["contest", "standings", str(folder), "--json"]) == 0
@@ -182,20 +244,22 @@ def test_contest_run_publish_keeps_the_site_as_games_finish(tmp_path, capsys, mo
     assert slug("ann") in index and slug("bob") in index and slug("cy") not in index
     assert cli.main(["contest", "submit", str(folder), "cy", str(tmp_path / "cy.py")]) == 0
     assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
-    assert len(list((out / "games").iterdir())) == 3  # one game a pair: cy's two added
+    assert len(list((out / "games").glob("*.html"))) == 3  # one game a pair: cy's two added
     assert (out / "games" / first[0]).stat().st_ino == old  # the old game's page not written again
     assert slug("cy") in (out / "index.html").read_text() and (out / "teams" / f"{slug('cy')}.html").is_file()
     assert sum(row["games"] for row in json.loads((out / "standings.json").read_text())["standings"]) == 6
 
 
 def test_a_closing_stage_has_its_page_its_games_and_a_place_on_the_teams_pages(tmp_path):
+    """Its page, its games by round, each named by its round and its place there ("first round ·
+    game 3"), not by its number in its pair, which starts again at 1 with each pair."""
     from arcade.web.model import Closing
 
     games = []
-    for number, (stage, teams) in enumerate((("first round", ("ann", HOSTILE)), ("first round", (HOSTILE, "ann")),
-                                             ("final", ("ann", "bob"))), start=1):
-        _game, states, moves = played("toothpicks", number)
-        games.append(replace(site_game(f"closing/{stage}/{number}", teams, states, moves, number), stage=stage))
+    for seed, (stage, teams, number) in enumerate((("first round", ("ann", HOSTILE), 1), ("first round", (HOSTILE, "ann"), 2),
+                                                   ("first round", ("bob", HOSTILE), 1), ("final", ("ann", "bob"), 1)), start=1):
+        _game, states, moves = played("toothpicks", seed)
+        games.append(replace(site_game(f"closing/{stage}/{seed}", teams, states, moves, number), stage=stage))
     rows = [dict(rank=1, team="ann", wins=2, draws=0, losses=1, games=3, forfeits=0, points=2, stage="final"),
             dict(rank=2, team=HOSTILE, wins=1, draws=0, losses=1, games=2, forfeits=0, points=1, stage="first round")]
     data = site("toothpicks", ["ann", "bob", HOSTILE], [])
@@ -205,16 +269,22 @@ def test_a_closing_stage_has_its_page_its_games_and_a_place_on_the_teams_pages(t
     data.closing = Closing("groups", rows, games)
     report = publish(data, out)
     assert sorted(report.written) == sorted(["index.html", "rules.html", "closing.html", *(f"games/{slug(g.key)}.html" for g in games),
+                                             *(f"games/{slug(g.key)}.jsonl" for g in games),
                                              *(f"teams/{slug(t)}.html" for t in ("ann", "bob", HOSTILE))])
     page = (out / "closing.html").read_text()
     table = page.split('id="closing-standings"')[1].split("</table>")[0]
-    assert re.findall(r'<td class="team"><a href="teams/([^"]+)\.html">', table) == [slug("ann"), slug(HOSTILE)]
+    assert re.findall(r'<td class="team"><a [^>]*href="teams/([^"]+)\.html"', table) == [slug("ann"), slug(HOSTILE)]
     assert HOSTILE not in page and "&lt;script&gt;window.__pwned=1" in page
     assert [name for name in re.findall(r"<h2>([^<]+) <span", page)] == ["first round", "final"]
     assert all(f"games/{slug(g.key)}.html" in page for g in games)
+    assert re.findall(r'<td class="round-game"><a href="games/([^"]+)\.html"[^>]*>([^<]+)</a>', page) == [
+        (slug(games[0].key), "game 1"), (slug(games[1].key), "game 2"), (slug(games[2].key), "game 3"),
+        (slug(games[3].key), "game 1")]
     team = (out / "teams" / f"{slug('bob')}.html").read_text()
-    assert 'id="closing-games"' in team and f"games/{slug(games[2].key)}.html" in team
-    assert "closing stage" in (out / "games" / f"{slug(games[2].key)}.html").read_text()
+    assert 'id="closing-games"' in team and f"games/{slug(games[3].key)}.html" in team
+    assert re.findall(r'<td class="round-game"><a href="[^"]+">([^<]+)</a>', team) == ["first round · game 3", "final · game 1"]
+    final = (out / "games" / f"{slug(games[3].key)}.html").read_text()
+    assert "<title>ann vs bob · final · game 1 · " in final and ">Final · game 1 · closing stage · " in final
     assert 'href="closing.html"' in (out / "index.html").read_text()
 
 
@@ -231,10 +301,10 @@ def test_a_contests_closing_stage_is_published_by_team(tmp_path, monkeypatch):
     assert cli.main(["contest", "run", str(folder), "--publish", str(out)]) == 0
     closing = json.loads((folder / "closing.json").read_text())
     page = (out / "closing.html").read_text()
-    shown = re.findall(r'<td class="team"><a href="teams/([^"]+)\.html">', page.split('id="closing-standings"')[1])
+    shown = re.findall(r'<td class="team"><a [^>]*href="teams/([^"]+)\.html"', page.split('id="closing-standings"')[1])
     assert shown[:3] == [slug(row["team"]) for row in closing["standings"]]
     lines = (folder / "records" / "closing.jsonl").read_text().splitlines()[1:]
-    finals = [p for p in (out / "games").iterdir() if p.name.startswith("closing-")]
+    finals = [p for p in (out / "games").glob("*.html") if p.name.startswith("closing-")]
     assert len(finals) == len(lines) > 0
     # each game's page named by its round and teams (not the submissions' paths: the same wherever the folder is)
     assert all(re.fullmatch(r"closing-[a-z-]+-(ann|bob|cy)-(ann|bob|cy)-[12]-[0-9a-f]{10}\.html", p.name) for p in finals)
@@ -294,6 +364,10 @@ def test_arcade_serve_keeps_its_page_template_only_while_it_runs(tmp_path, stop)
                 assert time.monotonic() - start < 60, "the page was not served"
                 time.sleep(0.2)
         assert "fonts.googleapis" not in page and "Contest Arcade" in page
+        assert '<link rel="icon" type="image/svg+xml" href="/favicon.svg" />' in page
+        for name in ("favicon.svg", "favicon.ico"):  # served: not a 404 in the server's log
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/{name}", timeout=30) as icon:
+                assert icon.headers["Content-Type"] == "image/svg+xml" and icon.read().startswith(b"<svg")
         server.send_signal(getattr(signal, stop))
         assert server.wait(60) == 0
     finally:

@@ -1,0 +1,562 @@
+"""The board of a contest season, one typed model built once from the contest's database, its
+``contest.toml``, its ladder's plan and its ``closing.json`` (``build``), which every view only
+formats: ``arcade contest standings`` (its table, ``--crosstable``, ``--csv``, and ``--json``:
+``Board.as_json``), the app's live board (``arcade.contest.board`` → ``arcade.screens.contest``)
+and the published site (``arcade.web.contest`` → ``arcade.web``). Before it each view counted the
+games itself, and they disagreed.
+
+- ``Board.rows``: the standings (``Row``: rank, team, score, a ladder's rating ± σ, Hog's exact
+  scoring's ``vs_always_roll_6``, ``computed``, ``scored``, ``why``, won–drawn–lost, games,
+  forfeits, points, submitted), ranked; ``Board.columns()`` the columns every view shows, each
+  with its heading in the terminal (``Column.short``) and on the site (``Column.long``), and
+  ``Row.text`` each cell as every view writes it.
+- ``Board.crosstable``: each ordered pair of teams on the board, a ``Cell``: the row team's
+  wins–draws–losses against the column team's, over the games between their current submissions;
+  a pair of Hog's exact scoring computed from the two tables, not played, is its expected
+  wins–draws–losses over ``games_per_pair`` games (its exact win chance kept beside), marked
+  ``*`` (``Board.cross_note`` says so under every crosstable).
+- ``Board.teams``: a ``TeamPage`` each team that submitted: its submissions and their verdicts
+  (newest first) and the games of each of its accepted submissions (``TeamGame``: the opponent,
+  the number, whether it moved first, the result, the reason in the course's words).
+- ``Board.closing``: the closing stage (``ClosingStage``, from ``closing.json``: CS4341's groups,
+  each team's extra credit, its new player against its original one), ``None`` before one.
+
+``tally`` builds a board from plain data (the database's rows, or a test's or a bench's games);
+``build`` reads the contest's folder and calls it. What a score, a rank and the points are is
+``arcade.contest.standings``'s.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from arcade.contest.config import Config
+from arcade.contest.db import Database, Submission
+from arcade.contest.standings import legend, points as points_of
+
+SEASON = "contest"
+"""The season's games' stage in their pairs' records (``arcade.contest.evidence.STAGE``): a
+game's key there is ``contest/A/B/NUMBER``, the site's name for its replay page."""
+COMPUTED_MARK = "*"
+"""What marks a crosstable cell computed from two strategies' tables, not played."""
+
+
+def number(value: float | int) -> str:
+    """A score, a rating or points as every view writes it: a whole number without decimals, else
+    to 2 decimals with no trailing zero (``68.4``, ``6``, ``4.17``)."""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(int(value))
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of the standings: its row field (``key``, ``as_json``'s), its heading in the
+    terminal (the command's table and the app's board: ``short``) and on the site (``long``)."""
+
+    key: str
+    short: str
+    long: str
+    numeric: bool = True
+
+
+RANK = Column("rank", "#", "Rank")
+TEAM = Column("team", "team", "Team", numeric=False)
+SCORE = Column("score", "score", "Score")
+RATING = Column("rating", "rating ± σ", "Rating ± σ")
+VS = Column("vs_always_roll_6", "vs ar6", "vs always_roll(6)")
+COMPUTED = Column("computed", "calc", "Computed")
+WINS = Column("wins", "won", "W")
+DRAWS = Column("draws", "drew", "D")
+LOSSES = Column("losses", "lost", "L")
+GAMES = Column("games", "games", "Games")
+FORFEITS = Column("forfeits", "ff", "Forfeits")
+POINTS = Column("points", "points", "Points")
+SUBMITTED = Column("submitted", "submitted", "Submitted", numeric=False)
+
+DATA = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
+"""A row's fields in ``as_json`` and ``--csv`` (``arcade contest standings --json``'s keys)."""
+LADDER = ("rating", "uncertainty")
+"""A ladder's fields besides, after the score."""
+EXACT = ("vs_always_roll_6", "computed", "scored", "why")
+"""Hog's exact scoring's fields besides: the first two after the score, the others at the end."""
+
+
+@dataclass
+class Row:
+    """A team on the board: its current submission (``digest``, ``submitted``) and what it came
+    to (``arcade.contest.standings`` says what a score is). ``rating`` and ``uncertainty``: a
+    ladder's μ and σ (``None`` elsewhere); ``vs_always_roll_6``, ``computed`` (pairs computed, not
+    played: its ``games`` are the played ones alone), ``scored`` and ``why``: Hog's exact scoring's."""
+
+    team: str
+    submitted: str
+    digest: str
+    score: float = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+    forfeits: int = 0
+    points: float = 0.0
+    rank: int = 0
+    rating: float | None = None
+    uncertainty: float | None = None
+    vs_always_roll_6: float | None = None
+    computed: int = 0
+    scored: str | None = None
+    """Exact scoring's: ``exact``, ``sampled`` or ``pending`` (``None``: a season scored by wins)."""
+    why: str = ""
+
+    def as_json(self) -> dict:
+        ladder = {key: getattr(self, key) for key in LADDER} if self.rating is not None else {}
+        exact = {key: getattr(self, key) for key in EXACT} if self.scored is not None else {}
+        return {key: getattr(self, key) for key in DATA} | ladder | exact | {"digest": self.digest}
+
+    def text(self, key: str, long: bool = False) -> str:
+        """The cell of column ``key`` as every view writes it: a ladder's ``rating`` as ``μ ± σ``,
+        ``vs_always_roll_6`` to 4 places (``sampled`` or ``pending`` where there is none: why is said
+        under the board; ``—`` outside exact scoring), ``submitted`` as ``MM-DD HH:MM`` (``long``: as
+        stored, ISO 8601, for the site's times)."""
+        if key == "rating":
+            return "—" if self.rating is None else f"{self.rating:.2f} ± {self.uncertainty or 0:.2f}"
+        if key == "vs_always_roll_6":
+            if self.vs_always_roll_6 is not None:
+                return f"{self.vs_always_roll_6:.4f}"
+            return self.scored if self.scored in ("sampled", "pending") else "—"
+        if key == "submitted":
+            return self.submitted if long else self.submitted[5:16].replace("T", " ")
+        if key in ("score", "points"):
+            return number(getattr(self, key))
+        return str(getattr(self, key))
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The row team's results against the column team's: ``wins``, ``draws``, ``losses`` of the
+    games played between their current submissions; with Hog's exact scoring a pair computed from
+    the two tables has its ``chance`` (the row team's exact win chance, each side first in half),
+    ``expected`` wins (``games_per_pair`` × the chance, 2 decimals, what its score counts) and
+    ``expected_losses`` (the column team's expected wins)."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    chance: float | None = None
+    expected: float = 0.0
+    expected_losses: float = 0.0
+
+    @property
+    def computed(self) -> bool:
+        return self.chance is not None
+
+    @property
+    def games(self) -> int:
+        """The games played (a computed pair's are none)."""
+        return self.wins + self.draws + self.losses
+
+    def score(self) -> tuple[float, float]:
+        """The row team's wins and losses as its score counts them (played and expected)."""
+        return round(self.wins + self.expected, 2), round(self.losses + self.expected_losses, 2)
+
+    def text(self) -> str:
+        """``W–D–L``; a computed pair's expected ``W–D–L`` marked ``*``."""
+        if not self.computed:
+            return f"{self.wins}–{self.draws}–{self.losses}"
+        wins, losses = self.score()
+        return f"{number(wins)}–{self.draws}–{number(losses)}{COMPUTED_MARK}"
+
+    def as_json(self) -> dict:
+        exact = {"chance": self.chance, "expected_wins": self.expected,
+                 "expected_losses": self.expected_losses} if self.computed else {}
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses, "games": self.games,
+                "computed": self.computed} | exact
+
+
+@dataclass(frozen=True)
+class TeamGame:
+    """One game of a team's submission: ``a`` and ``b`` its pair, ``number``; ``opponent`` the
+    other team, ``first`` whether the team moved first, ``result`` (``won``, ``lost``, ``drew``),
+    the game's ``reason`` (a forfeit's, in the course's words), ``forfeited`` whether the team
+    forfeited it and ``by_forfeit`` whether either side did, ``current`` whether it was played by
+    the two teams' current submissions (it counts in the crosstable); ``key`` its record's name
+    (``contest/A/B/NUMBER``: the site's replay page)."""
+
+    a: str
+    b: str
+    number: int
+    opponent: str
+    first: bool
+    result: str
+    reason: str
+    forfeited: bool
+    current: bool
+    by_forfeit: bool = False
+    key: str = ""
+
+    def verdict(self) -> str:
+        """The result as every view writes it: ``won``, ``lost``, ``drew``, ``won by forfeit`` (the
+        opponent forfeited) or ``lost by forfeit`` (the team did)."""
+        return self.result + (" by forfeit" if self.by_forfeit and self.result != "drew" else "")
+
+
+@dataclass
+class TeamPage:
+    """A team's page: every ``submission`` it made (newest first, each with its verdict and
+    reason), the ``games`` of each of its accepted submissions (the current one's first, then by
+    opponent and number) and, with Hog's exact scoring, how its current submission is ``scoring``
+    (its win rate against always_roll(6), or why it is scored by sampled games; ``""`` otherwise)."""
+
+    team: str
+    submissions: list[Submission] = field(default_factory=list)
+    games: list[TeamGame] = field(default_factory=list)
+    scoring: str = ""
+
+
+@dataclass(frozen=True)
+class ClosingRow:
+    """A team in the closing stage's standings: its rank, its games' results, how far it got
+    (``stage``), and with CS4341's points its ``extra_credit``, whether it ``completed`` a game and
+    whether its new player ``beat_original`` (``None``: one submission, no match)."""
+
+    rank: int
+    team: str
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    games: int = 0
+    forfeits: int = 0
+    points: float = 0
+    stage: str = ""
+    extra_credit: float | None = None
+    completed: bool | None = None
+    beat_original: bool | None = None
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """CS4341's match of a team's new player against its original one, before the groups: each
+    one's wins, the draws, which played the groups (``new`` or ``original``) and the two
+    submissions' digests."""
+
+    team: str
+    new: int
+    original: int
+    draws: int
+    played: str
+    games: int = 0
+    new_digest: str = ""
+    original_digest: str = ""
+
+    @classmethod
+    def parse(cls, data: object) -> "Challenge | None":
+        """A challenge of ``closing.json`` as ``arcade.contest.closing`` writes one, else ``None``."""
+        if not (type(data) is dict and all(type(data.get(k)) is str for k in ("team", "original_digest"))
+                and all(type(data.get(k)) is int for k in ("new", "original", "draws"))
+                and data.get("played") in ("new", "original")):
+            return None
+        games = data.get("games")
+        return cls(data["team"], data["new"], data["original"], data["draws"], data["played"],
+                   games if type(games) is int else 0, str(data.get("new_digest", "")), data["original_digest"])
+
+
+@dataclass(frozen=True)
+class ClosingStage:
+    """The closing stage once played (``closing.json``, ``arcade.contest.closing``): its format
+    (``stage``), its standings (``rows``, ranked), CS4341's ``challenges``, whether its rows carry
+    the course's extra credit (``credit``) and the file's ``data`` as read (``as_json``)."""
+
+    stage: str
+    rows: tuple[ClosingRow, ...] = ()
+    challenges: tuple[Challenge, ...] = ()
+    credit: bool = False
+    data: Mapping = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, data: object) -> "ClosingStage | None":
+        """``closing.json``'s content as a stage; ``None`` for none, or for what is no stage. A row
+        that is no team's is left out; a field of the wrong type reads as missing."""
+        if type(data) is not dict:
+            return None
+        rows = tuple(row for row in (_closing_row(r) for r in data.get("standings") or () if type(r) is dict) if row)
+        challenges = tuple(c for c in (Challenge.parse(c) for c in data.get("challenges") or ()) if c)
+        return cls(str(data.get("stage") or ""), rows, challenges, data.get("points") == "cs4341", data)
+
+    def as_json(self) -> dict:
+        return dict(self.data)
+
+    def credit_of(self) -> dict[str, float]:
+        """Each team's extra credit (CS4341's points), where the rows carry it."""
+        return {row.team: row.extra_credit for row in self.rows if row.extra_credit is not None}
+
+
+def _closing_row(data: dict) -> ClosingRow | None:
+    """A row of ``closing.json``'s standings; ``None`` for one that names no team."""
+    def whole(key: str) -> int:
+        value = data.get(key)
+        return value if type(value) is int else 0
+
+    def figure(key: str) -> float | None:
+        value = data.get(key)
+        return value if type(value) in (int, float) else None
+
+    def truth(key: str) -> bool | None:
+        value = data.get(key)
+        return value if type(value) is bool else None
+
+    if type(data.get("team")) is not str:
+        return None
+    return ClosingRow(whole("rank"), data["team"], whole("wins"), whole("draws"), whole("losses"), whole("games"),
+                      whole("forfeits"), figure("points") or 0, str(data.get("stage") or ""), figure("extra_credit"),
+                      truth("completed"), truth("beat_original"))
+
+
+@dataclass
+class Board:
+    """The season's board (the module's docstring): ``config``, ``rows`` ranked, the
+    ``crosstable`` by teams, each team's page, the closing stage, and ``played``, the games in
+    the database (those of replaced submissions too)."""
+
+    config: Config
+    rows: list[Row]
+    crosstable: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    teams: dict[str, TeamPage] = field(default_factory=dict)
+    closing: ClosingStage | None = None
+    played: int = 0
+
+    @property
+    def ladder(self) -> bool:
+        return self.config.format == "ladder"
+
+    @property
+    def exact(self) -> bool:
+        return self.config.scoring == "exact"
+
+    @property
+    def score_column(self) -> Column:
+        """The score's column: a ladder's is its rating, written ``μ ± σ``."""
+        return RATING if self.ladder else SCORE
+
+    def columns(self) -> tuple[Column, ...]:
+        """The standings' columns every view shows: a ladder's rating as ``μ ± σ`` in the score's
+        place (its score is the rating), exact scoring's ``vs_always_roll_6`` and ``computed`` after
+        the score and no draws (Hog has none: ``scored`` and ``why`` are said under the board)."""
+        columns = (RANK, TEAM, self.score_column) + ((VS, COMPUTED) if self.exact else ())
+        return columns + (WINS,) + (() if self.exact else (DRAWS,)) + (LOSSES, GAMES, FORFEITS, POINTS, SUBMITTED)
+
+    def data_columns(self) -> tuple[str, ...]:
+        """The rows' fields in ``--csv`` (``as_json``'s, less the digest): a ladder's ``rating``
+        and ``uncertainty`` after the score, exact scoring's ``vs_always_roll_6`` and ``computed``
+        after it and ``scored`` and ``why`` at the end."""
+        if self.ladder:
+            return DATA[:3] + LADDER + DATA[3:]
+        return DATA[:3] + EXACT[:2] + DATA[3:] + EXACT[2:] if self.exact else DATA
+
+    def row(self, team: str) -> Row | None:
+        return next((row for row in self.rows if row.team == team), None)
+
+    def cell(self, team: str, other: str) -> Cell | None:
+        return self.crosstable.get((team, other))
+
+    def cross_text(self, team: str, other: str) -> str:
+        """A crosstable's cell as every view writes it: ``""`` on the diagonal, ``·`` for a pair not
+        met yet, else the cell's ``W–D–L``."""
+        if team == other:
+            return ""
+        cell = self.crosstable.get((team, other))
+        return "·" if cell is None else cell.text()
+
+    def cross_note(self) -> str:
+        """What a crosstable's cells are, in one line, under every crosstable."""
+        note = "Each cell: the row team's wins–draws–losses against the column team's current submission"
+        if self.exact:
+            note += (f"; {COMPUTED_MARK}: computed from the two strategies' tables, not played: the expected "
+                     f"wins–draws–losses over {self.config.games} games (games a pair × the row team's exact win "
+                     f"chance, each side first in half), as its score counts them")
+        return note + "."
+
+    def notes(self, computed: str, vs: str) -> list[str]:
+        """The lines under the standings, naming the two exact columns as the view at hand heads them:
+        what exact scoring's numbers are and each team scored by sampled games, and why; none in
+        another season."""
+        if not self.exact:
+            return []
+        return [legend(self.config.games, computed, vs)] + [
+            f"{row.team}: scored by sampled games: {row.why}" for row in self.rows if row.why]
+
+    def as_json(self) -> dict:
+        """The board as ``arcade contest standings --json`` prints it (and the site's
+        ``standings.json``): the contest's game, games a pair, format, points and scoring, the
+        standings' rows (``Row.as_json``), the crosstable (each team's cells by opponent, in the
+        board's order) and the closing stage (``closing.json``'s content; ``null`` before one)."""
+        cross: dict[str, dict] = {}
+        for row in self.rows:
+            cells = {other.team: self.crosstable[(row.team, other.team)].as_json() for other in self.rows
+                     if (row.team, other.team) in self.crosstable}
+            cross[row.team] = cells
+        return {"game": self.config.game, "games_per_pair": self.config.games, "format": self.config.format,
+                "points": self.config.points, "scoring": self.config.scoring,
+                "standings": [row.as_json() for row in self.rows], "crosstable": cross,
+                "closing": self.closing.as_json() if self.closing else None}
+
+
+Game = tuple[str, str, int, "int | None", "int | None", str]
+"""A game as the database keeps it: ``(a, b, number, winner, forfeit, reason)``, ``a`` first in odd
+games, ``winner`` and ``forfeit`` players (0: ``a``, 1: ``b``) or ``None``."""
+
+
+def tally(config: Config, submissions: Sequence[Submission], games: Iterable[Game],
+          exact: Mapping[tuple[str, str], float] | None = None,
+          tabled: Mapping[str, tuple[float | None, str]] | None = None,
+          ratings: Mapping[str, tuple[float, float]] | None = None, closing: object = None,
+          keys: Mapping[tuple[str, str, int], str] | None = None) -> Board:
+    """The board of ``submissions`` (every one tried, in arrival order: a team's current one is its
+    last accepted) and ``games``, with Hog's ``exact`` pairs (``(a, b) -> a's chance``) and
+    ``tabled`` submissions (``digest -> (vs_always_roll_6, why)``), a ladder's ``ratings``
+    (``digest -> (μ, σ)``; an entry without one has the model's first), ``closing.json``'s content
+    and each game's record key (``keys``; by default ``contest/A/B/NUMBER``)."""
+    games = list(games)
+    accepted = [s for s in submissions if s.verdict == "accepted"]
+    current = {s.team: s for s in accepted}
+    rows = {s.digest: Row(s.team, s.submitted, s.digest) for s in sorted(current.values(), key=lambda s: -s.id)}
+    results = _results(config, rows, games)
+    cells = {pair: Cell(*counts[:3]) for pair, counts in results.items() if pair[0] in rows and pair[1] in rows}
+    for row in rows.values():
+        row.score = row.wins
+    if config.format == "ladder":
+        _rate(rows, ratings or {})
+    if config.scoring == "exact":
+        _score_exactly(config, rows, cells, exact or {}, tabled or {})
+    stage = ClosingStage.parse(closing)
+    ranked = _rank(config, list(rows.values()), stage)
+    teams = {row.digest: row.team for row in ranked}
+    crosstable = {(teams[a], teams[b]): cell for (a, b), cell in cells.items()}
+    pages = _pages(config, submissions, games, tabled or {}, keys or {})
+    return Board(config, ranked, crosstable, pages, stage, len(games))
+
+
+def _results(config: Config, rows: dict[str, Row], games: list[Game]) -> dict[tuple[str, str], list[int]]:
+    """Each row's games counted into it (all pairs: those against another current submission; a
+    ladder: all of its current submission's, as its rating counts them), and each ordered pair of
+    digests' ``[wins, draws, losses]``."""
+    every = config.format == "ladder"
+    results: dict[tuple[str, str], list[int]] = {}
+    for a, b, _number, winner, forfeit, _reason in games:
+        for player, (me, other) in enumerate(((a, b), (b, a))):
+            row = rows.get(me)
+            if row is None or not (every or other in rows):
+                continue
+            won, lost = winner == player, winner == 1 - player
+            row.games += 1
+            row.wins += won
+            row.losses += lost
+            row.draws += winner is None
+            row.forfeits += forfeit == player
+            counts = results.setdefault((me, other), [0, 0, 0])
+            counts[0 if won else 2 if lost else 1] += 1
+    return results
+
+
+def _rate(rows: dict[str, Row], ratings: Mapping[str, tuple[float, float]]) -> None:
+    """A ladder's score: the rating's μ, shown with its σ (2 decimals)."""
+    from arcade.contest.ladder import MU, SIGMA
+
+    for digest, row in rows.items():
+        mu, sigma = ratings.get(digest, (MU, SIGMA))
+        row.rating, row.uncertainty = round(mu, 2), round(sigma, 2)
+        row.score = row.rating
+
+
+def _score_exactly(config: Config, rows: dict[str, Row], cells: dict[tuple[str, str], Cell],
+                   exact: Mapping[tuple[str, str], float], tabled: Mapping[str, tuple[float | None, str]]) -> None:
+    """Hog's exact scoring: how each row is scored, and each pair computed from two tables counted
+    as its expected wins (its cells too, both ways)."""
+    from dataclasses import replace
+
+    for row in rows.values():
+        vs, why = tabled.get(row.digest, (None, None))
+        row.vs_always_roll_6 = vs
+        row.scored, row.why = ("pending", "") if why is None else ("sampled" if why else "exact", why)
+    for (a, b), chance in exact.items():
+        if a not in rows or b not in rows:
+            continue
+        wins_a, wins_b = round(config.games * chance, 2), round(config.games * (1 - chance), 2)
+        cells[(a, b)] = replace(cells.get((a, b), Cell()), chance=chance, expected=wins_a, expected_losses=wins_b)
+        cells[(b, a)] = replace(cells.get((b, a), Cell()), chance=1 - chance, expected=wins_b, expected_losses=wins_a)
+        for digest, wins in ((a, wins_a), (b, wins_b)):
+            rows[digest].score = round(rows[digest].score + wins, 2)
+            rows[digest].computed += 1
+
+
+def _rank(config: Config, rows: list[Row], closing: ClosingStage | None) -> list[Row]:
+    """The rows ordered by score, then fewer forfeits, then name (equal scores share a rank), with
+    their points: the rule's, or CS4341's extra credit from the closing stage (0 before it)."""
+    ranked = sorted(rows, key=lambda r: (-r.score, r.forfeits, r.team))
+    for i, row in enumerate(ranked):
+        row.rank = ranked[i - 1].rank if i and ranked[i - 1].score == row.score else i + 1
+    for row, value in zip(ranked, points_of([r.score for r in ranked], config.points)):
+        row.points = value
+    if config.points == "cs4341":  # earned in the closing stage alone
+        credit = closing.credit_of() if closing else {}
+        for row in ranked:
+            row.points = credit.get(row.team, 0)
+    return ranked
+
+
+def _pages(config: Config, submissions: Sequence[Submission], games: list[Game],
+           tabled: Mapping[str, tuple[float | None, str]], keys: Mapping[tuple[str, str, int], str]) -> dict[str, TeamPage]:
+    """Every team's page (``TeamPage``), in the order the teams first submitted."""
+    owners = {s.digest: s.team for s in submissions if s.verdict == "accepted"}
+    current = {s.team: s.digest for s in submissions if s.verdict == "accepted"}
+    live = set(current.values())
+    pages: dict[str, TeamPage] = {}
+    for s in reversed(submissions):
+        pages.setdefault(s.team, TeamPage(s.team)).submissions.append(s)
+    order = {team: {d: i for i, d in enumerate(dict.fromkeys(s.digest for s in page.submissions
+                                                              if s.verdict == "accepted"))}
+             for team, page in pages.items()}
+    for a, b, number, winner, forfeit, reason in games:
+        for me, (mine, other) in enumerate(((a, b), (b, a))):
+            team = owners.get(mine)
+            if team is None:
+                continue
+            result = "drew" if winner is None else ("won" if winner == me else "lost")
+            pages[team].games.append(TeamGame(
+                a, b, number, owners.get(other, other[:12]), (number % 2 == 1) == (me == 0), result, reason,
+                forfeit == me, mine in live and other in live, forfeit is not None,
+                keys.get((a, b, number), f"{SEASON}/{a}/{b}/{number}")))
+    for team, page in pages.items():
+        page.games.sort(key=lambda g: (order[team][g.a if owners.get(g.a) == team else g.b], g.opponent, g.number))
+        if config.scoring == "exact" and team in current:
+            vs, why = tabled.get(current[team], (None, None))
+            page.scoring = ("table not asked yet" if why is None else f"scored by sampled games: {why}" if why else
+                            f"scored exactly, {vs:.4f} against always_roll(6)")
+    return {team: pages[team] for team in sorted(pages, key=lambda t: min(s.id for s in pages[t].submissions))}
+
+
+def build(folder: str | os.PathLike, db: Database | None = None, config: Config | None = None) -> Board:
+    """The board of the contest in ``folder`` now (``db``, ``config``: the caller's own, else opened
+    here): its database, ``contest.toml``, a ladder's plan, ``closing.json``."""
+    from arcade.contest.closing import closing_result
+    from arcade.contest.config import load
+
+    folder = Path(folder)
+    config = config or load(folder)
+    if db is None:
+        with Database(folder) as opened:
+            return build(folder, opened, config)
+    submissions = db.submissions()
+    current = [s.digest for s in db.current()]
+    games = db.read("SELECT a, b, number, winner, forfeit, reason FROM games")
+    ratings = None
+    if config.format == "ladder":
+        from arcade.contest.ladder import board as rated
+
+        ratings = {d: (r.mu, r.sigma) for d, r in rated(folder, db, current).items()}
+    exact = tabled = None
+    if config.scoring == "exact":
+        exact, tabled = db.exact(), db.tabled()
+    return tally(config, submissions, games, exact, tabled, ratings, closing_result(folder))
