@@ -155,6 +155,11 @@ class Runner:
         launch = getattr(self.pool, "_launch_processes", None)  # every worker now: none opens a name later
         if launch is not None:
             launch()
+            # the executor's manager thread starts at its first submit, and only it tells the
+            # workers to end: started now, a run that plays nothing (a whole record resumed) ends
+            manage = getattr(self.pool, "_start_executor_manager_thread", None)
+            if manage is not None:
+                manage()
             told.close()
             self.seal = Seal(context, ready, workers)
 
@@ -165,7 +170,7 @@ class Runner:
             return
         if self.seal is not None:
             self.seal.close()
-        if kind is None and not self.abandoned:
+        if kind is None and not self.abandoned and getattr(self.pool, "_executor_manager_thread", True) is not None:
             self.pool.shutdown(wait=True)
             return
         # interrupted (Ctrl+C, the screen left), failed, or done with a worker's chunk played here
