@@ -223,8 +223,8 @@ def print_board(board) -> None:
 
     config = board.config
     console = plain_console()
-    per = "a meeting" if config.format == "ladder" else "a pair"
-    table = Table(title=f"{config.game} contest · {config.format} · {config.games} games {per} · points: {config.points}",
+    table = Table(title=f"{config.game} contest · {config.format} · {config.games} games {board.format.per} · "
+                        f"points: {config.points}",
                   box=None, pad_edge=False, padding=(0, 1), header_style="bold")
     for column in board.columns():
         table.add_column(column.short, justify="right" if column.numeric else "left", no_wrap=True,

@@ -30,7 +30,10 @@ One module a job; import the one you need:
 - ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
 - ``submit``: ``submit``, the verdict of one submission in one line.
 - ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
-- ``run``: ``run`` (exactly the games missing, a batch of pairs at a time: ``play_batch``,
+- ``formats``: a season's format as one strategy (``format_of``: ``AllPairs`` with exact scoring
+  as its option, ``Ladder``): its next games, its score, its columns, its progress lines; nothing
+  else branches on a format's name.
+- ``run``: ``run`` (exactly the games missing, the format's next games at a time: ``play_batch``,
   ``missing_pairs``, streamed to the records and the database; with ``watch``, the inbox too),
   ``ContestRunner`` (the tournament's runner given the contest's tasks), ``Publisher`` (the site's
   keeper a command hands it); what it says as it goes (``field_text``, each batch's pairs,

@@ -62,16 +62,12 @@ class Snapshot:
         return self.board.rows
 
     def summary(self) -> str:
-        config = self.config
-        per = "a meeting" if config.format == "ladder" else "a pair"
+        config, rules = self.config, self.board.format
         left = "" if self.missing is None else (f" · {self.missing} pairs to play" if self.missing else
                                                 " · nothing missing")
         teams = len(self.rows)
-        kind = f"{config.game} ladder" if config.format == "ladder" else config.game
-        computed = sum(row.computed for row in self.rows) // 2
-        played = f"{self.board.played} games" + (f" played, {computed} pair{'s' * (computed != 1)} computed"
-                                                 if config.scoring == "exact" else "")
-        return (f"{kind} · {config.games} games {per} · {teams} team{'s' * (teams != 1)} · {played}"
+        played = rules.played_text(self.board.played, self.rows)
+        return (f"{rules.kind()} · {config.games} games {rules.per} · {teams} team{'s' * (teams != 1)} · {played}"
                 f"{left} · {self.read}")
 
     def standings(self) -> list[list[str]]:
@@ -94,7 +90,8 @@ def snapshot(folder: str | os.PathLike) -> Snapshot:
     config = load(folder)
     with Database(folder) as db:
         board = build(folder, db, config)
-        missing = None if config.format == "ladder" else len(missing_pairs(db, config, db.current()))
+        pairs = missing_pairs(db, config, db.current())
+        missing = None if pairs is None else len(pairs)
     return Snapshot(board, missing, clock())
 
 

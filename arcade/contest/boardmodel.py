@@ -35,147 +35,15 @@ from typing import Iterable, Mapping, Sequence
 
 from arcade.contest.config import Config
 from arcade.contest.db import Database, Submission
-from arcade.contest.standings import legend, points as points_of
+from arcade.contest.boardparts import (  # noqa: F401 - the board's pieces, named here too
+    COMPUTED, COMPUTED_MARK, DATA, DRAWS, EXACT, FORFEITS, GAMES, LADDER, LOSSES, POINTS, RANK, RATING, SCORE,
+    SUBMITTED, TEAM, VS, WINS, Cell, Column, Row, number)
+from arcade.contest.formats import Format, format_of
+from arcade.contest.standings import points as points_of
 
 SEASON = "contest"
 """The season's games' stage in their pairs' records (``arcade.contest.evidence.STAGE``): a
 game's key there is ``contest/A/B/NUMBER``, the site's name for its replay page."""
-COMPUTED_MARK = "*"
-"""What marks a crosstable cell computed from two strategies' tables, not played."""
-
-
-def number(value: float | int) -> str:
-    """A score, a rating or points as every view writes it: a whole number without decimals, else
-    to 2 decimals with no trailing zero (``68.4``, ``6``, ``4.17``)."""
-    if isinstance(value, float) and not value.is_integer():
-        return f"{value:.2f}".rstrip("0").rstrip(".")
-    return str(int(value))
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of the standings: its row field (``key``, ``as_json``'s), its heading in the
-    terminal (the command's table and the app's board: ``short``) and on the site (``long``)."""
-
-    key: str
-    short: str
-    long: str
-    numeric: bool = True
-
-
-RANK = Column("rank", "#", "Rank")
-TEAM = Column("team", "team", "Team", numeric=False)
-SCORE = Column("score", "score", "Score")
-RATING = Column("rating", "rating ± σ", "Rating ± σ")
-VS = Column("vs_always_roll_6", "vs ar6", "vs always_roll(6)")
-COMPUTED = Column("computed", "calc", "Computed")
-WINS = Column("wins", "won", "W")
-DRAWS = Column("draws", "drew", "D")
-LOSSES = Column("losses", "lost", "L")
-GAMES = Column("games", "games", "Games")
-FORFEITS = Column("forfeits", "ff", "Forfeits")
-POINTS = Column("points", "points", "Points")
-SUBMITTED = Column("submitted", "submitted", "Submitted", numeric=False)
-
-DATA = ("rank", "team", "score", "wins", "draws", "losses", "games", "forfeits", "points", "submitted")
-"""A row's fields in ``as_json`` and ``--csv`` (``arcade contest standings --json``'s keys)."""
-LADDER = ("rating", "uncertainty")
-"""A ladder's fields besides, after the score."""
-EXACT = ("vs_always_roll_6", "computed", "scored", "why")
-"""Hog's exact scoring's fields besides: the first two after the score, the others at the end."""
-
-
-@dataclass
-class Row:
-    """A team on the board: its current submission (``digest``, ``submitted``) and what it came
-    to (``arcade.contest.standings`` says what a score is). ``rating`` and ``uncertainty``: a
-    ladder's μ and σ (``None`` elsewhere); ``vs_always_roll_6``, ``computed`` (pairs computed, not
-    played: its ``games`` are the played ones alone), ``scored`` and ``why``: Hog's exact scoring's."""
-
-    team: str
-    submitted: str
-    digest: str
-    score: float = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    games: int = 0
-    forfeits: int = 0
-    points: float = 0.0
-    rank: int = 0
-    rating: float | None = None
-    uncertainty: float | None = None
-    vs_always_roll_6: float | None = None
-    computed: int = 0
-    scored: str | None = None
-    """Exact scoring's: ``exact``, ``sampled`` or ``pending`` (``None``: a season scored by wins)."""
-    why: str = ""
-
-    def as_json(self) -> dict:
-        ladder = {key: getattr(self, key) for key in LADDER} if self.rating is not None else {}
-        exact = {key: getattr(self, key) for key in EXACT} if self.scored is not None else {}
-        return {key: getattr(self, key) for key in DATA} | ladder | exact | {"digest": self.digest}
-
-    def text(self, key: str, long: bool = False) -> str:
-        """The cell of column ``key`` as every view writes it: a ladder's ``rating`` as ``μ ± σ``,
-        ``vs_always_roll_6`` to 4 places (``sampled`` or ``pending`` where there is none: why is said
-        under the board; ``—`` outside exact scoring), ``submitted`` as ``MM-DD HH:MM`` (``long``: as
-        stored, ISO 8601, for the site's times)."""
-        if key == "rating":
-            return "—" if self.rating is None else f"{self.rating:.2f} ± {self.uncertainty or 0:.2f}"
-        if key == "vs_always_roll_6":
-            if self.vs_always_roll_6 is not None:
-                return f"{self.vs_always_roll_6:.4f}"
-            return self.scored if self.scored in ("sampled", "pending") else "—"
-        if key == "submitted":
-            return self.submitted if long else self.submitted[5:16].replace("T", " ")
-        if key in ("score", "points"):
-            return number(getattr(self, key))
-        return str(getattr(self, key))
-
-
-@dataclass(frozen=True)
-class Cell:
-    """The row team's results against the column team's: ``wins``, ``draws``, ``losses`` of the
-    games played between their current submissions; with Hog's exact scoring a pair computed from
-    the two tables has its ``chance`` (the row team's exact win chance, each side first in half),
-    ``expected`` wins (``games_per_pair`` × the chance, 2 decimals, what its score counts) and
-    ``expected_losses`` (the column team's expected wins)."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    chance: float | None = None
-    expected: float = 0.0
-    expected_losses: float = 0.0
-
-    @property
-    def computed(self) -> bool:
-        return self.chance is not None
-
-    @property
-    def games(self) -> int:
-        """The games played (a computed pair's are none)."""
-        return self.wins + self.draws + self.losses
-
-    def score(self) -> tuple[float, float]:
-        """The row team's wins and losses as its score counts them (played and expected)."""
-        return round(self.wins + self.expected, 2), round(self.losses + self.expected_losses, 2)
-
-    def text(self) -> str:
-        """``W–D–L``; a computed pair's expected ``W–D–L`` marked ``*``."""
-        if not self.computed:
-            return f"{self.wins}–{self.draws}–{self.losses}"
-        wins, losses = self.score()
-        return f"{number(wins)}–{self.draws}–{number(losses)}{COMPUTED_MARK}"
-
-    def as_json(self) -> dict:
-        exact = {"chance": self.chance, "expected_wins": self.expected,
-                 "expected_losses": self.expected_losses} if self.computed else {}
-        return {"wins": self.wins, "draws": self.draws, "losses": self.losses, "games": self.games,
-                "computed": self.computed} | exact
-
-
 @dataclass(frozen=True)
 class TeamGame:
     """One game of a team's submission: ``a`` and ``b`` its pair, ``number``; ``opponent`` the
@@ -328,32 +196,28 @@ class Board:
     played: int = 0
 
     @property
-    def ladder(self) -> bool:
-        return self.config.format == "ladder"
+    def format(self) -> Format:
+        """The season's format (``arcade.contest.formats``): its columns, its notes."""
+        return format_of(self.config)
 
     @property
     def exact(self) -> bool:
-        return self.config.scoring == "exact"
+        return self.format.exact
 
     @property
     def score_column(self) -> Column:
         """The score's column: a ladder's is its rating, written ``μ ± σ``."""
-        return RATING if self.ladder else SCORE
+        return self.format.score_column
 
     def columns(self) -> tuple[Column, ...]:
-        """The standings' columns every view shows: a ladder's rating as ``μ ± σ`` in the score's
-        place (its score is the rating), exact scoring's ``vs_always_roll_6`` and ``computed`` after
-        the score and no draws (Hog has none: ``scored`` and ``why`` are said under the board)."""
-        columns = (RANK, TEAM, self.score_column) + ((VS, COMPUTED) if self.exact else ())
-        return columns + (WINS,) + (() if self.exact else (DRAWS,)) + (LOSSES, GAMES, FORFEITS, POINTS, SUBMITTED)
+        """The standings' columns every view shows, the format's (``Format.columns``): a ladder's
+        rating as ``μ ± σ`` in the score's place, exact scoring's ``vs_always_roll_6`` and
+        ``computed`` after the score and no draws."""
+        return self.format.columns()
 
     def data_columns(self) -> tuple[str, ...]:
-        """The rows' fields in ``--csv`` (``as_json``'s, less the digest): a ladder's ``rating``
-        and ``uncertainty`` after the score, exact scoring's ``vs_always_roll_6`` and ``computed``
-        after it and ``scored`` and ``why`` at the end."""
-        if self.ladder:
-            return DATA[:3] + LADDER + DATA[3:]
-        return DATA[:3] + EXACT[:2] + DATA[3:] + EXACT[2:] if self.exact else DATA
+        """The rows' fields in ``--csv`` (``as_json``'s, less the digest): the format's."""
+        return self.format.data_columns()
 
     def row(self, team: str) -> Row | None:
         return next((row for row in self.rows if row.team == team), None)
@@ -372,20 +236,13 @@ class Board:
     def cross_note(self) -> str:
         """What a crosstable's cells are, in one line, under every crosstable."""
         note = "Each cell: the row team's wins–draws–losses against the column team's current submission"
-        if self.exact:
-            note += (f"; {COMPUTED_MARK}: computed from the two strategies' tables, not played: the expected "
-                     f"wins–draws–losses over {self.config.games} games (games a pair × the row team's exact win "
-                     f"chance, each side first in half), as its score counts them")
-        return note + "."
+        return note + self.format.cross_note() + "."
 
     def notes(self, computed: str, vs: str) -> list[str]:
         """The lines under the standings, naming the two exact columns as the view at hand heads them:
         what exact scoring's numbers are and each team scored by sampled games, and why; none in
         another season."""
-        if not self.exact:
-            return []
-        return [legend(self.config.games, computed, vs)] + [
-            f"{row.team}: scored by sampled games: {row.why}" for row in self.rows if row.why]
+        return self.format.notes(self.rows, computed, vs)
 
     def as_json(self) -> dict:
         """The board as ``arcade contest standings --json`` prints it (and the site's
@@ -426,15 +283,14 @@ def tally(config: Config, submissions: Sequence[Submission], games: Iterable[Gam
     cells = {pair: Cell(*counts[:3]) for pair, counts in results.items() if pair[0] in rows and pair[1] in rows}
     for row in rows.values():
         row.score = row.wins
-    if config.format == "ladder":
-        _rate(rows, ratings or {})
-    if config.scoring == "exact":
-        _score_exactly(config, rows, cells, exact or {}, tabled or {})
+    data = {"exact": exact or {}, "tabled": tabled or {}, "ratings": ratings or {}}
+    rules = format_of(config)
+    rules.score(rows, cells, data)
     stage = ClosingStage.parse(closing)
     ranked = _rank(config, list(rows.values()), stage)
     teams = {row.digest: row.team for row in ranked}
     crosstable = {(teams[a], teams[b]): cell for (a, b), cell in cells.items()}
-    pages = _pages(config, submissions, games, tabled or {}, keys or {})
+    pages = _pages(rules, submissions, games, data, keys or {})
     return Board(config, ranked, crosstable, pages, stage, len(games))
 
 
@@ -442,7 +298,7 @@ def _results(config: Config, rows: dict[str, Row], games: list[Game]) -> dict[tu
     """Each row's games counted into it (all pairs: those against another current submission; a
     ladder: all of its current submission's, as its rating counts them), and each ordered pair of
     digests' ``[wins, draws, losses]``."""
-    every = config.format == "ladder"
+    every = format_of(config).every_game
     results: dict[tuple[str, str], list[int]] = {}
     for a, b, _number, winner, forfeit, _reason in games:
         for player, (me, other) in enumerate(((a, b), (b, a))):
@@ -460,37 +316,6 @@ def _results(config: Config, rows: dict[str, Row], games: list[Game]) -> dict[tu
     return results
 
 
-def _rate(rows: dict[str, Row], ratings: Mapping[str, tuple[float, float]]) -> None:
-    """A ladder's score: the rating's μ, shown with its σ (2 decimals)."""
-    from arcade.contest.ladder import MU, SIGMA
-
-    for digest, row in rows.items():
-        mu, sigma = ratings.get(digest, (MU, SIGMA))
-        row.rating, row.uncertainty = round(mu, 2), round(sigma, 2)
-        row.score = row.rating
-
-
-def _score_exactly(config: Config, rows: dict[str, Row], cells: dict[tuple[str, str], Cell],
-                   exact: Mapping[tuple[str, str], float], tabled: Mapping[str, tuple[float | None, str]]) -> None:
-    """Hog's exact scoring: how each row is scored, and each pair computed from two tables counted
-    as its expected wins (its cells too, both ways)."""
-    from dataclasses import replace
-
-    for row in rows.values():
-        vs, why = tabled.get(row.digest, (None, None))
-        row.vs_always_roll_6 = vs
-        row.scored, row.why = ("pending", "") if why is None else ("sampled" if why else "exact", why)
-    for (a, b), chance in exact.items():
-        if a not in rows or b not in rows:
-            continue
-        wins_a, wins_b = round(config.games * chance, 2), round(config.games * (1 - chance), 2)
-        cells[(a, b)] = replace(cells.get((a, b), Cell()), chance=chance, expected=wins_a, expected_losses=wins_b)
-        cells[(b, a)] = replace(cells.get((b, a), Cell()), chance=1 - chance, expected=wins_b, expected_losses=wins_a)
-        for digest, wins in ((a, wins_a), (b, wins_b)):
-            rows[digest].score = round(rows[digest].score + wins, 2)
-            rows[digest].computed += 1
-
-
 def _rank(config: Config, rows: list[Row], closing: ClosingStage | None) -> list[Row]:
     """The rows ordered by score, then fewer forfeits, then name (equal scores share a rank), with
     their points: the rule's, or CS4341's extra credit from the closing stage (0 before it)."""
@@ -506,8 +331,8 @@ def _rank(config: Config, rows: list[Row], closing: ClosingStage | None) -> list
     return ranked
 
 
-def _pages(config: Config, submissions: Sequence[Submission], games: list[Game],
-           tabled: Mapping[str, tuple[float | None, str]], keys: Mapping[tuple[str, str, int], str]) -> dict[str, TeamPage]:
+def _pages(rules: Format, submissions: Sequence[Submission], games: list[Game],
+           data: Mapping[str, object], keys: Mapping[tuple[str, str, int], str]) -> dict[str, TeamPage]:
     """Every team's page (``TeamPage``), in the order the teams first submitted."""
     owners = {s.digest: s.team for s in submissions if s.verdict == "accepted"}
     current = {s.team: s.digest for s in submissions if s.verdict == "accepted"}
@@ -518,22 +343,20 @@ def _pages(config: Config, submissions: Sequence[Submission], games: list[Game],
     order = {team: {d: i for i, d in enumerate(dict.fromkeys(s.digest for s in page.submissions
                                                               if s.verdict == "accepted"))}
              for team, page in pages.items()}
-    for a, b, number, winner, forfeit, reason in games:
+    for a, b, game_number, winner, forfeit, reason in games:
         for me, (mine, other) in enumerate(((a, b), (b, a))):
             team = owners.get(mine)
             if team is None:
                 continue
             result = "drew" if winner is None else ("won" if winner == me else "lost")
             pages[team].games.append(TeamGame(
-                a, b, number, owners.get(other, other[:12]), (number % 2 == 1) == (me == 0), result, reason,
+                a, b, game_number, owners.get(other, other[:12]), (game_number % 2 == 1) == (me == 0), result, reason,
                 forfeit == me, mine in live and other in live, forfeit is not None,
-                keys.get((a, b, number), f"{SEASON}/{a}/{b}/{number}")))
+                keys.get((a, b, game_number), f"{SEASON}/{a}/{b}/{game_number}")))
     for team, page in pages.items():
         page.games.sort(key=lambda g: (order[team][g.a if owners.get(g.a) == team else g.b], g.opponent, g.number))
-        if config.scoring == "exact" and team in current:
-            vs, why = tabled.get(current[team], (None, None))
-            page.scoring = ("table not asked yet" if why is None else f"scored by sampled games: {why}" if why else
-                            f"scored exactly, {vs:.4f} against always_roll(6)")
+        if team in current:
+            page.scoring = rules.team_scoring(current[team], data)
     return {team: pages[team] for team in sorted(pages, key=lambda t: min(s.id for s in pages[t].submissions))}
 
 
@@ -551,12 +374,6 @@ def build(folder: str | os.PathLike, db: Database | None = None, config: Config 
     submissions = db.submissions()
     current = [s.digest for s in db.current()]
     games = db.read("SELECT a, b, number, winner, forfeit, reason FROM games")
-    ratings = None
-    if config.format == "ladder":
-        from arcade.contest.ladder import board as rated
-
-        ratings = {d: (r.mu, r.sigma) for d, r in rated(folder, db, current).items()}
-    exact = tabled = None
-    if config.scoring == "exact":
-        exact, tabled = db.exact(), db.tabled()
-    return tally(config, submissions, games, exact, tabled, ratings, closing_result(folder))
+    data = format_of(config).board_data(folder, db, current)
+    return tally(config, submissions, games, data.get("exact"), data.get("tabled"), data.get("ratings"),
+                 closing_result(folder))

@@ -22,6 +22,13 @@ CONFIG = "contest.toml"
 SECRET = "secret"
 FORMATS = ("all-pairs", "ladder")
 SCORINGS = ("wins", "exact")
+FIELDS = {"all-pairs": (), "ladder": ("ladder_sigma", "ladder_games"), "wins": (), "exact": ("table_seconds",)}
+"""Each format's and each scoring's own fields of ``contest.toml`` (written only where they count).
+What a format does with them is ``arcade.contest.formats``' (the layer above: the config names its
+formats, the formats play them)."""
+ONLY = {"exact": {"game": ("hog",), "format": ("all-pairs",)}}
+"""A scoring's conditions on the other fields: exact scoring is Hog's alone (a strategy that is a
+function of the scores) and computes every pair (all-pairs', not a ladder's)."""
 POINTS = ("stats306", "cs4341", "none")
 CLOSING = ("", "groups")
 DEFAULT_TEAMS = r"^[a-z_]+$"
@@ -125,10 +132,10 @@ def check(config: Config) -> Config:
     if config.points == "cs4341" and config.closing != "groups":
         raise ContestError("points = \"cs4341\" are the course's extra credit from its tournament: "
                            "closing_stage must be \"groups\"")
-    if config.scoring == "exact" and config.game != "hog":
-        raise ContestError("scoring = \"exact\" is Hog's alone (a strategy that is a function of the scores)")
-    if config.scoring == "exact" and config.format == "ladder":
-        raise ContestError("scoring = \"exact\" computes every pair: it is all-pairs' alone, not a ladder's")
+    for name, allowed in ONLY.get(config.scoring, {}).items():
+        if getattr(config, name) not in allowed:
+            raise ContestError(f"scoring = \"{config.scoring}\" is for {name} = "
+                               f"{' or '.join(repr(a) for a in allowed)} alone, not {getattr(config, name)!r}")
     sigma = config.ladder_sigma
     if type(sigma) not in (int, float) or not 0 < sigma <= 100:
         raise ContestError(f"ladder_sigma must be a number above 0 (a rating's uncertainty), not {sigma!r}")
@@ -215,10 +222,7 @@ def dumps(config: Config) -> str:
            "scoring": config.scoring, "points": config.points, "team_names": config.teams,
            "closes": config.closes, "closing_stage": config.closing, "max_bytes": config.max_bytes,
            "probe_positions": config.probe_positions}
-    if config.format == "ladder":
-        top |= {"ladder_sigma": config.ladder_sigma, "ladder_games": config.ladder_games}
-    if config.scoring == "exact":
-        top |= {"table_seconds": config.table_seconds}
+    top |= {name: getattr(config, name) for name in FIELDS[config.format] + FIELDS[config.scoring]}
     top |= {"packages": list(config.packages), "wheels": config.wheels}
     lines = [HEADER]
     for key, value in top.items():

@@ -117,36 +117,10 @@ def rebuild(folder: str | os.PathLike, say=print) -> tuple[int, int, int]:
                 (a, b), played = got
                 db.add_games(a, b, played)
                 games += len(got[1])
-        _exact_again(folder, db)
+        from arcade.contest.hog_exact import exact_again
+
+        exact_again(folder, db)
     return len(lines), games, damaged
-
-
-def _exact_again(folder: Path, db: Database) -> None:
-    """Hog's exact scoring made again from the current submissions' kept tables
-    (``hog_exact.kept``): each one's ``tabled`` row, and every pair of two tables that has no
-    games (a pair with games is finished by games). A submission with no kept table of the
-    current format is asked again by the next run."""
-    from arcade.contest.config import load
-
-    config = load(folder)
-    if config.scoring != "exact":
-        return
-    from arcade.contest.hog_exact import exact_chance, kept
-
-    tables = {}
-    for sub in db.current():
-        got = kept(folder, sub.digest)
-        if got is None:
-            continue
-        db.set_tabled(sub.digest, got.vs_always_roll_6, got.why)
-        if got.table:
-            tables[sub.digest] = got.table
-    counts = db.counts()
-    digests = sorted(tables)
-    for i, a in enumerate(digests):
-        for b in digests[i + 1:]:
-            if not counts.get((a, b), 0):
-                db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
 
 
 def _read_pair(path: Path, secret: int, say) -> tuple[tuple | None, int]:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Callable
 
 from arcade.contest import store
-from arcade.contest.config import Config, ContestError, secret_seed
+from arcade.contest.config import Config, ContestError, load, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.files import write_whole
 
@@ -218,3 +218,28 @@ def score_exactly(folder: Path, config: Config, db: Database, current: list[Subm
             continue
         db.set_exact(a, b, exact_chance(table_a, table_b, config.options["goal"]))
     return sampled
+
+
+def exact_again(folder: Path, db: Database) -> None:
+    """Hog's exact scoring made again from the current submissions' kept tables (``kept``; a
+    season that never asked for one has no ``tables`` folder and nothing is done): each one's
+    ``tabled`` row, and every pair of two tables that has no games (a pair with games is finished
+    by games). A submission with no kept table of the current format is asked again by the next
+    run. ``arcade.contest.evidence.rebuild`` calls it."""
+    if not (Path(folder) / "tables").is_dir():
+        return
+    config = load(folder)
+    tables = {}
+    for sub in db.current():
+        got = kept(folder, sub.digest)
+        if got is None:
+            continue
+        db.set_tabled(sub.digest, got.vs_always_roll_6, got.why)
+        if got.table:
+            tables[sub.digest] = got.table
+    counts = db.counts()
+    digests = sorted(tables)
+    for i, a in enumerate(digests):
+        for b in digests[i + 1:]:
+            if not counts.get((a, b), 0):
+                db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))

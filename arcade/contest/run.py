@@ -4,7 +4,7 @@ records and the database as they finish.
 The pairs are every two teams' current submissions; each plays ``games_per_pair`` games, A (the
 smaller digest) first in odd games, each game dealt from the contest's secret, its number and the
 sides' roles, never the pair (``arcade.contest.evidence``), so that equal strategies get equal
-scores. The newest submissions' pairs come first, a batch of pairs at a time (``BATCH``: a record
+scores. The newest submissions' pairs come first, a batch of pairs at a time (``arcade.contest.formats.BATCH``: a record
 file open a pair), so that a new submission waits for one batch at most.
 A game is in its record before it is in the database; a pair with games missing has its record
 read first (what a killed run wrote is taken from it), and only the games neither holds are
@@ -29,12 +29,11 @@ from typing import Callable
 from arcade.contest import store
 from arcade.contest.config import Config, ContestError, load, secret_seed
 from arcade.contest.db import Database, Submission
-from arcade.contest.evidence import STAGE, PairLogs, pair_of
+from arcade.contest.evidence import STAGE, PairLogs
+from arcade.contest.formats import format_of, plural
 from arcade.tournament.runner import Runner
 from arcade.tournament.worker import Setup, Task, chunk_size
 
-BATCH = 32
-"""Pairs played at a time (their record files open together)."""
 
 
 def settle(config: Config):
@@ -50,17 +49,10 @@ def settle(config: Config):
                            "NOT contained") from None
 
 
-def missing_pairs(db: Database, config: Config, current: list[Submission]) -> list[tuple[str, str]]:
-    """The pairs of current submissions with games missing, the newest submission's first."""
-    counts = db.counts()
-    exact = db.exact() if config.scoring == "exact" else {}
-    pairs = []
-    for i, newer in enumerate(current):
-        for older in current[i + 1:]:
-            pair = pair_of(newer.digest, older.digest)
-            if counts.get(pair, 0) < config.games and pair not in exact:
-                pairs.append(pair)
-    return pairs
+def missing_pairs(db: Database, config: Config, current: list[Submission]) -> list[tuple[str, str]] | None:
+    """The pairs of current submissions with games missing, the newest submission's first;
+    ``None`` where the format chooses its games as it goes (a ladder)."""
+    return format_of(config).missing(db, current)
 
 
 def chunks(index: int, a: str, b: str, seed: int, missing: set[int], games: int, per_pair: int | None = None) -> list[Task]:
@@ -112,32 +104,11 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
     pairs computed exactly, records read)."""
     current = db.current()
     logs.teams.update({s.digest: s.team for s in current})
-    if config.format == "ladder":
-        from arcade.contest.ladder import next_games
-
-        wanted = next_games(folder, config, db, [s.digest for s in current], logs.secret)
-        if not wanted:
-            return 0, False
-        runner.use(folder, current)
-        return play_pairs(config, runner, logs, wanted, say, tally), True
-    pairs = missing_pairs(db, config, current)[:BATCH]
-    if not pairs:  # exact scoring: a submission with no pair left to play is asked for its table all the same
-        if config.scoring == "exact":
-            from arcade.contest.hog_exact import tabulate_field
-
-            return 0, tabulate_field(folder, config, db, current, say, logs.limits) > 0
-        return 0, False
-    computed = 0
-    if config.scoring == "exact":
-        from arcade.contest.hog_exact import score_exactly
-
-        sampled = score_exactly(folder, config, db, current, pairs, say, logs.limits)
-        computed, pairs = len(pairs) - len(sampled), sampled
-        if computed:
-            say(f"computed {computed} pair(s) exactly")
+    wanted, done = format_of(config).next_games(folder, db, current, logs.secret, say, logs.limits)
+    if not wanted:
+        return 0, done
     runner.use(folder, current)
-    every = set(range(1, config.games + 1))
-    return play_pairs(config, runner, logs, [(pair, every) for pair in pairs], say, tally), True
+    return play_pairs(config, runner, logs, wanted, say, tally), True
 
 
 def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
@@ -177,10 +148,6 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
     return len(got)
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
 def pairs_text(pairs: list[tuple[str, str]], teams: dict[str, str], shown: int = 4) -> str:
     """``alice–bob, alice–carol and 4 more pairs``: the pairs by their teams' names."""
     named = [f"{teams.get(a, a[:12])}–{teams.get(b, b[:12])}" for a, b in pairs[:shown]]
@@ -196,16 +163,9 @@ def field_text(folder: Path, config: Config, db: Database) -> str:
     teams = [s.team for s in current]
     field = (f"{plural(len(current), 'current submission')}" +
              (f" ({', '.join(teams[:8])}{f' and {len(teams) - 8} more' if len(teams) > 8 else ''})" if teams else ""))
-    head = f"contest {folder.name}: {config.game}, {plural(config.games, 'game')} a pair, {config.format}; {field}"
-    if config.format == "ladder":
-        return f"{head}; the ladder's rounds are chosen as they are played"
-    counts = db.counts()
-    missing = missing_pairs(db, config, current)
-    games = sum(config.games - counts.get(pair, 0) for pair in missing)
-    if not missing:
-        return f"{head}; nothing missing"
-    how = " (computed exactly where each side's table is exact)" if config.scoring == "exact" else ""
-    return f"{head}; {plural(len(missing), 'pair')} miss {plural(games, 'game')}{how}"
+    rules = format_of(config)
+    head = f"contest {folder.name}: {config.game}, {plural(config.games, 'game')} {rules.per}, {config.format}; {field}"
+    return f"{head}; {rules.start_text(db, current)}"
 
 
 def waiting_text(folder: Path, config: Config) -> str:

@@ -18,6 +18,7 @@ from pathlib import Path
 from arcade.contest import store
 from arcade.contest.config import Config, ContestError, check_team, load
 from arcade.contest.db import Database
+from arcade.contest.formats import format_of
 from arcade.contest.packages import install_packages
 
 
@@ -140,7 +141,7 @@ def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str |
     except Exception as exc:  # noqa: BLE001 - checked when loaded; a message all the same
         return f"the contest's game cannot be made: {exc}"
     return probe(game, spec, config.limits, config.probe_positions, seed,
-                 config.table_seconds if config.scoring == "exact" else None)
+                 format_of(config).table_seconds)
 
 
 def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None) -> Verdict:

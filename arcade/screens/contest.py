@@ -173,10 +173,10 @@ class ContestScreen(Polled):
         """Under the board, for Hog's exact scoring: what its numbers are, and each team scored by
         sampled games and why (a submission's words: plain); nothing (no room taken) otherwise."""
         notes = self.query_one("#c-notes", Static)
-        notes.display = snap.config.scoring == "exact"
-        if not notes.display:
-            return
-        notes.update(plain("\n".join(snap.board.notes("calc", "vs ar6")), cap=4000, multiline=True))
+        lines = snap.board.notes("calc", "vs ar6")
+        notes.display = bool(lines)
+        if lines:
+            notes.update(plain("\n".join(lines), cap=4000, multiline=True))
 
     def fill_crosstable(self, snap) -> None:
         """Each row team's wins–draws–losses against each column team (``Snapshot.crosstable``,

@@ -129,7 +129,7 @@ def test_the_courses_score_beside_the_board_and_a_slow_first_call_fits_the_table
     assert config.table_seconds == 60.0 and config.limits.move_time(config.make_game()) == 1.0  # < its first call
     said = []
     assert run(folder, say=said.append) == 0  # every pair computed, none played
-    assert "computed 3 pair(s) exactly" in said and not records(folder)
+    assert "computed 3 pairs exactly" in said and not records(folder)
     strategies = {"steady": always(4), "six": always(6), "slow": bold}
     expected = {team: average_win_probability(strategy, always(6), GOAL) for team, strategy in strategies.items()}
     assert expected["six"] == pytest.approx(0.5, abs=1e-12)  # always_roll(6) against itself, each first in half

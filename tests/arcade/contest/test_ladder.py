@@ -125,7 +125,7 @@ def test_contest_toml_says_the_ladders_rule_and_hogs_exact_scoring_is_no_ladder(
             loads(text.replace(bad.split(" = ")[0] + (" = 60" if "games" in bad else " = 2.0"), bad))
     capsys.readouterr()
     assert arcade("contest", "new", str(tmp_path / "h"), "--preset", "cs61a-hog", "--format", "ladder") == 2
-    assert "it is all-pairs' alone, not a ladder's" in capsys.readouterr().err
+    assert "scoring = \"exact\" is for format = 'all-pairs' alone, not 'ladder'" in capsys.readouterr().err
     assert arcade("contest", "new", str(tmp_path / "a"), "--game", "othello") == 0
     assert "ladder_" not in (tmp_path / "a" / "contest.toml").read_text()  # all-pairs: not the ladder's fields
 
