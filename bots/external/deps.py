@@ -14,9 +14,17 @@ it that could run code or steer where it writes:
   ``scipy; python_version >= "3.11"``), installed from **wheels only** (``--only-binary
   :all:``: installing a wheel runs none of its code); or the path of a regular file inside the
   bot's folder whose name parses as a wheel's (``wheels/mine-1.0-py3-none-any.whl``), copied
-  out first and given to pip as that copy, and refused when its metadata names a dependency by
-  URL. Anything else pip would take (archives of any suffix, folders, URLs, VCS, options,
+  out first and given to pip as that copy. Anything else pip would take (archives of any suffix, folders, URLs, VCS, options,
   includes, constraints) is refused before pip runs, with one line (``GRAMMAR``).
+- pip follows nothing of a package's: each requirement's one wheel is fetched alone (``pip
+  download --no-deps``), every wheel (fetched or the folder's) is checked before anything
+  unpacks it (``check_wheel``: its METADATA parsed by ``packaging.metadata``, the rules pip reads
+  it by, so a ``Requires-Dist`` folded over two lines is one value; no dependency by URL; its
+  members' count, uncompressed bytes and compression ratio capped: a zip bomb is refused), the
+  dependencies are resolved here from those parses (``resolve``), and pip installs exactly those
+  files with ``--no-deps --no-index``; what it writes is capped again as it is placed. Both pip
+  steps run in a bwrap of their own where bwrap runs (the machine read-only but the staging
+  folder, no capability, the network only to fetch from an index: ``confined``).
 - pip gets the requirements as arguments (no requirements file of the student's: pip expands
   variables and options in one), runs in isolated mode (``-I``: no user site, no ``PYTHON*``;
   ``--isolated``: no ``PIP_*``; ``PIP_CONFIG_FILE=/dev/null``: no configuration file), from an
@@ -36,6 +44,7 @@ you trust.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -46,11 +55,15 @@ import zipfile
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from bots import DEPS
 from bots.external import safe_files
 from bots.external.safe_files import UnsafePath
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
+    from packaging.version import Version
 
 REQUIREMENTS = "requirements.txt"
 INSTALLING = f"{DEPS}.installing"
@@ -58,6 +71,16 @@ OLD = f"{DEPS}.old"
 MAX_REQUIREMENTS = 64 << 10
 """Bytes of ``requirements.txt`` read at most."""
 MAX_LINE = 300
+WHEEL_BYTES = 2 << 30
+"""The most the wheels of one install may unpack to, together (and each): a zip bomb's 399 KiB
+that unpacks to 400 MiB is refused by its ratio first (``WHEEL_RATIO``)."""
+WHEEL_FILES = 200_000
+"""The most members one wheel may hold."""
+WHEEL_RATIO = 100
+"""The most a wheel's member over 1 MiB may be compressed (real wheels stay under ~20 times)."""
+METADATA_BYTES = 1 << 20
+MAX_PACKAGES = 300
+"""The most packages one install may choose (a resolution that grows past it is refused)."""
 
 GRAMMAR = ("a requirement (a name, [extras], versions, a marker: numpy>=1.26,<2) from the index's wheels, "
            "or the path of a .whl file inside the bot's folder")
@@ -176,8 +199,8 @@ def pip_command(target: Path, arguments: Sequence[str], find_links: Sequence[str
     ``build``, ``-r FILE``) into ``target``."""
     argv = [sys.executable, "-I", "-m", "pip", "install", "--isolated", "--target", str(target), "--no-input",
             "--disable-pip-version-check", "--no-warn-script-location", "--progress-bar", "off", "--no-compile"]
-    if not build:
-        argv += ["--only-binary", ":all:"]
+    if not build:  # exactly the wheels given: no dependency followed, nothing built, nothing fetched
+        argv += ["--only-binary", ":all:", "--no-deps", "--no-cache-dir"]
     for link in find_links:
         argv += ["--find-links", str(link)]
     if no_index:
@@ -216,13 +239,14 @@ def _check_names(folder: int, shown: Path) -> None:
 
 
 def _stage_wheels(folder: int, shown: Path, wanted: list[tuple[int, str, Wanted | None]],
-                  wheels: Path) -> list[str]:
-    """pip's arguments: each requirement as parsed, each wheel a copy made in ``wheels`` (one
-    with a dependency named by URL is refused: pip would fetch and build it)."""
-    arguments = []
+                  wheels: Path) -> tuple[list[Requirement], list[Path]]:
+    """The requirements as parsed, and a copy (made in ``wheels``) of each wheel the folder holds."""
+    from packaging.requirements import Requirement
+
+    requirements, copies = [], []
     for number, line, item in wanted:
         if item.kind == "requirement":
-            arguments.append(item.text)
+            requirements.append(Requirement(item.text))
             continue
         name = item.text.rsplit("/", 1)[-1]
         copy = wheels / name
@@ -236,40 +260,144 @@ def _stage_wheels(folder: int, shown: Path, wanted: list[tuple[int, str, Wanted 
             raise InstallError(str(exc)) from None
         except OSError as exc:
             raise InstallError(f"cannot copy {line} ({exc.strerror})") from None
-        by_url = _dependencies_by_url(copy)
-        if by_url:
-            raise InstallError(f"{shown / REQUIREMENTS}, line {number}: {line} names a dependency by URL "
-                               f"({by_url[0][:80]}), which pip would fetch and may build: refused")
-        arguments.append(str(copy))
-    return arguments
+        copies.append(copy)
+    return requirements, copies
 
 
-def _dependencies_by_url(wheel: Path) -> list[str]:
-    """The ``Requires-Dist`` entries of ``wheel`` that name a URL (``pkg @ file:///x.tbz``);
-    an unreadable wheel is left to pip to refuse."""
+@dataclass(frozen=True)
+class Wheel:
+    """A wheel checked before anything unpacks it (``check_wheel``): its file, its project's
+    canonical ``name``, its ``version``, its dependencies as parsed (``packaging.metadata``: the
+    rules pip reads METADATA by, folded lines and all), its members' uncompressed ``size`` and
+    their number."""
+
+    path: Path
+    name: str
+    version: Version
+    requires: tuple[Requirement, ...]
+    size: int
+    files: int
+
+
+def check_wheel(path: Path, shown: str) -> Wheel:
+    """``path`` read as a wheel by its zip's central directory (what an unpacker writes: a
+    member's declared size bounds what it yields, a lie is a CRC error): at most ``WHEEL_FILES``
+    members, ``WHEEL_BYTES`` uncompressed, none compressed more than ``WHEEL_RATIO`` times (a
+    zip bomb's members are ~1000 times), one ``NAME-VERSION.dist-info/METADATA`` at its top that
+    matches its file name, parsed by ``packaging.metadata`` with validation, no dependency named
+    by URL. ``InstallError`` naming ``shown`` otherwise."""
+    from packaging.metadata import InvalidMetadata, Metadata
+    from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
+
     try:
-        with zipfile.ZipFile(wheel) as archive:
-            metadata = [n for n in archive.namelist() if n.count("/") == 1 and n.endswith(".dist-info/METADATA")]
-            text = "".join(archive.read(n).decode("utf-8", "replace") for n in metadata)
-    except (OSError, zipfile.BadZipFile, RuntimeError, ValueError):
-        return []
-    found = []
-    for line in text.splitlines():
-        if line.lower().startswith("requires-dist:") and "@" in line.split(";")[0]:
-            found.append(line.split(":", 1)[1].strip())
-    return found
+        name, version, _build, _tags = parse_wheel_filename(path.name)
+    except InvalidWheelFilename:
+        raise InstallError(f"{shown}: {path.name} is no wheel's file name") from None
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) > WHEEL_FILES:
+                raise InstallError(f"{shown}: {path.name} holds {len(members):,} files, over {WHEEL_FILES:,}: refused")
+            size = sum(m.file_size for m in members)
+            if size > WHEEL_BYTES:
+                raise InstallError(f"{shown}: {path.name} unpacks to {size:,} bytes, over {WHEEL_BYTES:,}: refused")
+            bomb = next((m for m in members if m.file_size > (1 << 20)
+                         and m.file_size > WHEEL_RATIO * max(m.compress_size, 1)), None)
+            if bomb is not None:
+                raise InstallError(f"{shown}: {path.name}'s {bomb.filename[:60]!r} unpacks {bomb.file_size:,} bytes "
+                                   f"from {bomb.compress_size:,} (over {WHEEL_RATIO} times): refused as a zip bomb")
+            metadata = [m for m in members if m.filename.count("/") == 1 and m.filename.endswith(".dist-info/METADATA")]
+            if len(metadata) != 1:
+                raise InstallError(f"{shown}: {path.name} holds {len(metadata)} METADATA files at its top, not one")
+            if metadata[0].file_size > METADATA_BYTES:
+                raise InstallError(f"{shown}: {path.name}'s METADATA is over {METADATA_BYTES:,} bytes")
+            text = archive.read(metadata[0]).decode("utf-8")
+    except (OSError, zipfile.BadZipFile, RuntimeError, ValueError, EOFError) as exc:
+        raise InstallError(f"{shown}: {path.name} is no readable wheel ({exc})") from None
+    try:
+        meta = Metadata.from_email(text, validate=True)
+    except (InvalidMetadata, ExceptionGroup, ValueError) as exc:
+        raise InstallError(f"{shown}: {path.name}'s METADATA is not valid ({_first(exc)}): refused") from None
+    if canonicalize_name(meta.name) != canonicalize_name(name) or meta.version != version:
+        raise InstallError(f"{shown}: {path.name}'s METADATA names {meta.name} {meta.version}, not its file name's")
+    requires = tuple(meta.requires_dist or ())
+    by_url = next((r for r in requires if r.url is not None), None)
+    if by_url is not None:
+        raise InstallError(f"{shown}: {path.name} names a dependency by URL ({str(by_url)[:80]}), which pip "
+                           "would fetch and may build: refused")
+    return Wheel(path, canonicalize_name(name), version, requires, size, len(members))
 
 
-def _place(staged: Path, folder: int, shown: Path) -> int:
+def _first(exc: BaseException) -> str:
+    inner = getattr(exc, "exceptions", None)
+    return _first(inner[0]) if inner else str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+
+
+def resolve(requirements: list[Requirement], local: list[Path], fetch: Callable[[Requirement], Path],
+            shown: str) -> list[Wheel]:
+    """Every wheel to install: ``local`` ones (the folder's) and, for each requirement (the
+    folder's, then each chosen wheel's ``Requires-Dist`` whose marker holds here, for the extras
+    asked of it), one that ``fetch`` gets (``pip download --no-deps``: pip reads no dependency),
+    each checked by ``check_wheel`` before the next step. A name chosen once is kept: a later
+    requirement it does not satisfy is a conflict, said in one line; at most ``MAX_PACKAGES``."""
+    from packaging.utils import canonicalize_name
+
+    chosen: dict[str, Wheel] = {}
+    extras: dict[str, set[str]] = {}
+    queue: list[tuple[Requirement, str]] = []
+
+    def take(wheel: Wheel, asked: set[str], why: str) -> None:
+        if wheel.name in chosen and chosen[wheel.name].path != wheel.path:
+            raise InstallError(f"{shown}: {wheel.name} is wanted twice ({why})")
+        chosen[wheel.name] = wheel
+        new = asked - extras.get(wheel.name, set()) if wheel.name in extras else asked | {""}
+        extras.setdefault(wheel.name, set()).update(new)
+        for requirement in wheel.requires:
+            for extra in new:
+                if requirement.marker is None or requirement.marker.evaluate({"extra": extra}):
+                    queue.append((requirement, f"{wheel.name} {wheel.version} needs it"))
+                    break
+
+    queue.extend((r, "the folder's requirements.txt") for r in requirements
+                 if r.marker is None or r.marker.evaluate({"extra": ""}))
+    for path in local:  # the folder's own requirements first, then what its wheels need
+        take(check_wheel(path, shown), set(), "a wheel of the folder")
+    while queue:
+        requirement, why = queue.pop(0)
+        name = canonicalize_name(requirement.name)
+        have = chosen.get(name)
+        if have is None:
+            if len(chosen) >= MAX_PACKAGES:
+                raise InstallError(f"{shown}: over {MAX_PACKAGES} packages wanted: refused")
+            wheel = check_wheel(fetch(requirement), shown)
+            if wheel.name != name:
+                raise InstallError(f"{shown}: asked for {name}, pip fetched {wheel.path.name}")
+            take(wheel, set(requirement.extras), why)
+            have = wheel
+        elif set(requirement.extras) - extras.get(name, set()):
+            take(have, set(requirement.extras), why)
+        if not requirement.specifier.contains(have.version, prereleases=True):
+            raise InstallError(f"{shown}: {requirement} ({why}) conflicts with {name} {have.version}, chosen already")
+    if sum(w.size for w in chosen.values()) > WHEEL_BYTES:
+        raise InstallError(f"{shown}: the packages unpack to over {WHEEL_BYTES:,} bytes together: refused")
+    return list(chosen.values())
+
+
+def _place(staged: Path, folder: int, shown: Path, limit: int | None = None) -> int:
     """Copy ``staged`` (pip's target) into the folder open as ``folder`` as ``.deps``: made as
-    ``.deps.installing`` (from descriptors, ``safe_files.copy_tree``), the old ``.deps`` renamed
-    aside and removed without following links. The bytes placed."""
+    ``.deps.installing`` (from descriptors, ``safe_files.copy_tree``, at most ``limit`` bytes: past
+    it the copy is removed and the old ``.deps`` stays), the old ``.deps`` renamed aside and
+    removed without following links. The bytes placed."""
     for name in (INSTALLING, OLD):
         if safe_files.kind_at(folder, name) == "folder":  # a plain folder left by a killed install
             safe_files.remove_tree(folder, name)
     source = os.open(staged, safe_files.DIR_FLAGS)
     try:
-        size = safe_files.copy_tree(source, folder, INSTALLING)
+        size = safe_files.copy_tree(source, folder, INSTALLING, limit=limit)
+    except OSError:
+        if safe_files.kind_at(folder, INSTALLING) == "folder":
+            safe_files.remove_tree(folder, INSTALLING)
+        raise
     finally:
         os.close(source)
     _check_names(folder, shown)
@@ -308,27 +436,103 @@ def install(folder: Path, find_links: Sequence[str] = (), no_index: bool = False
 
 def _install_staged(fd: int, folder: Path, wanted, staging: Path, find_links, no_index, build,
                     progress) -> Installed:
-    """``install``'s work, pip's files in ``staging`` (a private folder of ours)."""
-    for name in ("cwd", "tmp", "wheels"):
+    """``install``'s work, pip's files in ``staging`` (a private folder of ours). Without
+    ``build``: the folder's wheels copied out, each requirement's wheel fetched alone (``pip
+    download --no-deps``), every wheel checked and its dependencies read by ``resolve``, then pip
+    installs exactly those files with ``--no-deps --no-index``: pip follows no dependency, fetches
+    nothing and builds nothing; both pip steps run confined where bwrap can (``confined``)."""
+    for name in ("cwd", "tmp", "wheels", "fetched"):
         (staging / name).mkdir()
     target = staging / "target"
+    env = pip_environment(staging)
     if build:
         arguments, cwd = ["-r", str(folder.resolve() / REQUIREMENTS)], folder.resolve()
     else:
-        arguments, cwd = _stage_wheels(fd, folder, wanted, staging / "wheels"), staging / "cwd"
-    status, output = run_pip(pip_command(target, arguments, find_links, no_index, build), cwd,
-                             pip_environment(staging), progress)
-    if status != 0:
-        raise InstallError(f"pip could not install {folder / REQUIREMENTS}: {pip_errors(output, build)}")
+        requirements, local = _stage_wheels(fd, folder, wanted, staging / "wheels")
+        cwd = staging / "cwd"
+        fetched = iter(range(1, 10 ** 6))
+
+        def fetch(requirement) -> Path:
+            dest = staging / "fetched" / str(next(fetched))
+            dest.mkdir()
+            status, output = run_pip(confined(download_command(dest, str(requirement), find_links, no_index),
+                                              staging, network=not no_index), cwd, env, progress)
+            got = sorted(dest.glob("*.whl"))
+            if status != 0 or len(got) != 1:
+                raise InstallError(f"pip could not install {folder / REQUIREMENTS}: fetching {requirement}: "
+                                   f"{pip_errors(output, build) if status else f'{len(got)} wheels came'}")
+            return got[0]
+
+        chosen = resolve(requirements, local, fetch, str(folder / REQUIREMENTS))
+        arguments = [str(w.path) for w in chosen]
+        if not arguments:
+            target.mkdir()
+    if build or arguments:
+        argv = pip_command(target, arguments, (), no_index=not build, build=build)
+        status, output = run_pip(argv if build else confined(argv, staging, network=False), cwd, env, progress)
+        if status != 0:
+            raise InstallError(f"pip could not install {folder / REQUIREMENTS}: {pip_errors(output, build)}")
+    else:
+        output = []
     if not target.is_dir():
         target.mkdir()
     try:
-        size = _place(target, fd, folder)
+        size = _place(target, fd, folder, None if build else WHEEL_BYTES)
     except OSError as exc:
+        if exc.errno == errno.ENOSPC and not build and not _full(staging):
+            raise InstallError(f"the packages for {folder / REQUIREMENTS} are over {WHEEL_BYTES:,} bytes: "
+                               "refused (the last good .deps stays)") from None
         raise InstallError(f"installing into {folder / DEPS} failed: {exc.strerror or exc}") from None
     done = [line for line in output if line.startswith("Successfully installed ")]
     packages = tuple(done[-1].removeprefix("Successfully installed ").split()) if done else ()
     return Installed(folder / DEPS, packages, size)
+
+
+def _full(path: Path) -> bool:
+    """Whether the disk holding ``path`` is out of space (an ``ENOSPC`` that is not our cap)."""
+    try:
+        return shutil.disk_usage(path).free < (1 << 20)
+    except OSError:
+        return False
+
+
+def download_command(dest: Path, requirement: str, find_links: Sequence[str] = (), no_index: bool = False) -> list[str]:
+    """The pip command line that fetches ``requirement``'s one wheel into ``dest``, no dependency
+    read, nothing built."""
+    argv = [sys.executable, "-I", "-m", "pip", "download", "--isolated", "--no-deps", "--only-binary", ":all:",
+            "--dest", str(dest), "--no-input", "--disable-pip-version-check", "--progress-bar", "off",
+            "--no-cache-dir"]
+    for link in find_links:
+        argv += ["--find-links", str(link)]
+    if no_index:
+        argv.append("--no-index")
+    return argv + ["--", requirement]
+
+
+def confined(argv: list[str], staging: Path, network: bool) -> list[str]:
+    """``argv`` run in a bwrap of its own where bwrap runs here: the machine read-only but for
+    the staging folder (pip's target, its temporary files), no capability, the network only for a
+    fetch from the index; as it is
+    where bwrap cannot run (a user without namespaces: pip is then as contained as its steps)."""
+    if _bwrap() is None:
+        return argv
+    box = [_bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", str(staging), str(staging), "--unshare-all", "--die-with-parent", "--new-session",
+           "--cap-drop", "ALL"]
+    if network:
+        box.append("--share-net")
+    return box + ["--"] + argv
+
+
+_BWRAP: list[str | None] = []
+
+
+def _bwrap() -> str | None:
+    """bwrap's path where it runs a contained process here (asked once), else ``None``."""
+    if not _BWRAP:
+        from bots.external.sandbox import bwrap_problem
+
+        _BWRAP.append(shutil.which("bwrap") if bwrap_problem() is None else None)
+    return _BWRAP[0]
 
 
 def pip_errors(output: list[str], build: bool) -> str:
