@@ -94,9 +94,7 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
         problem += beside(spec, files, problem)
     verdict = Verdict(problem is None, team, problem or "", files.digest)
     with Database(folder) as db:
-        if verdict.accepted and db.owner(files.digest) not in (None, team):  # another team, meanwhile
-            verdict = Verdict(False, team, "the same files as another team's submission", files.digest)
-        return record(folder, verdict, files.entry, db)
+        return record(folder, verdict, files.entry, db, now)
 
 
 def beside(spec: str, files: store.Files, problem: str) -> str:
@@ -144,17 +142,37 @@ def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str |
                  format_of(config).table_seconds)
 
 
-def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None) -> Verdict:
-    """Write ``verdict`` to the submissions log, then the database, under the submit lock."""
-    line = {"team": verdict.team, "digest": verdict.digest, "entry": entry, "submitted": now_text(),
-            "verdict": "accepted" if verdict.accepted else "rejected", "reason": verdict.reason}
+def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None,
+           now: datetime | None = None) -> Verdict:
+    """Write ``verdict`` to the submissions log, then the database, under the submit lock, an
+    acceptance decided there and only there (``final``): whatever ran before it (the probe, an
+    install) ran outside the lock, so what it found may no longer hold when it is written."""
     own = db is None
     db = db or Database(folder)
     try:
         with store.Lock(folder):
+            verdict = final(folder, verdict, db, now)
+            line = {"team": verdict.team, "digest": verdict.digest, "entry": entry, "submitted": now_text(),
+                    "verdict": "accepted" if verdict.accepted else "rejected", "reason": verdict.reason}
             store.log(folder, line)
             db.add_submission(line["team"], line["digest"], entry, line["submitted"], line["verdict"], line["reason"])
     finally:
         if own:
             db.close()
+    return verdict
+
+
+def final(folder: Path, verdict: Verdict, db: Database, now: datetime | None = None) -> Verdict:
+    """``verdict`` as it stands when it is written (called under the submit lock): an acceptance
+    holds only if no other team's accepted submission is the same bytes (two teams sending them at
+    once: the first written keeps them) and the contest has not closed meanwhile (its
+    ``contest.toml`` read again: the instructor may have moved the time; ``now``: a test's clock)."""
+    if not verdict.accepted:
+        return verdict
+    if db.owner(verdict.digest) not in (None, verdict.team):
+        return Verdict(False, verdict.team, "the same files as another team's submission", verdict.digest)
+    config = load(folder)
+    if config.closed(now):
+        return Verdict(False, verdict.team, f"the contest closed at {config.closes}, before the verdict "
+                                            "(its probe ran past the closing time)", verdict.digest)
     return verdict

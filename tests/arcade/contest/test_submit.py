@@ -138,3 +138,64 @@ def test_a_spec_is_cut_where_a_file_bots_is_even_with_a_colon_in_an_objects_argu
     spec = f"{tmp_path / 'p.py'}:{entry}" if entry else str(tmp_path / "p.py")
     assert store.split_spec(spec) == (tmp_path / "p.py", entry)
     assert store.read(spec, 1 << 20).entry == f"bot/p.py:{entry}"
+
+
+# -- every verdict decided inside the lock that writes it (trust round four) ----------------------
+
+@pytest.mark.parametrize("trial", range(4))
+def test_teams_sending_the_same_bytes_at_once_one_keeps_them(contest, tmp_path, monkeypatch, trial):
+    """Four teams submit the same file at the same moment; each probe is held until all four have
+    passed the first owner check (the window a slow probe opens), then released in a random order.
+    Exactly one team is accepted, whichever wrote first; the others are refused for the same files."""
+    import random
+    import threading
+
+    from arcade.contest import submit as submitting
+
+    teams = ["alice", "bob", "carol", "dave"]
+    path = bot(tmp_path, "far")
+    gate = threading.Barrier(len(teams))
+    order = random.Random(trial)
+
+    def held_probe(*args):
+        gate.wait(timeout=60)
+        threading.Event().wait(order.random() / 20)
+        return None
+
+    monkeypatch.setattr(submitting, "judge", held_probe)
+    verdicts = {}
+
+    def send(team):
+        try:
+            verdicts[team] = submit(contest, team, path)
+        except BaseException as exc:  # noqa: BLE001 - shown by the assertion below
+            verdicts[team] = exc
+
+    threads = [threading.Thread(target=send, args=(t,)) for t in teams]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(verdicts) == 4 and not any(isinstance(v, BaseException) for v in verdicts.values()), verdicts
+    accepted = [t for t, v in verdicts.items() if v.accepted]
+    assert len(accepted) == 1, verdicts
+    assert all(v.reason == "the same files as another team's submission" for t, v in verdicts.items() if t not in accepted)
+    with Database(contest) as db:
+        assert [s.team for s in db.current()] == accepted
+    logged = [json.loads(line) for line in (contest / "submissions.jsonl").read_text().splitlines()]
+    assert [line["team"] for line in logged if line["verdict"] == "accepted"] == accepted
+
+
+def test_a_probe_that_runs_past_the_closing_time_is_not_accepted(contest, tmp_path, monkeypatch):
+    from arcade.contest import submit as submitting
+
+    def slow_probe(folder, *args):  # the contest closes while the probe runs
+        text = (folder / "contest.toml").read_text()
+        (folder / "contest.toml").write_text(text.replace('closes = ""', 'closes = "2020-01-01T00:00:00+00:00"'))
+        return None
+
+    monkeypatch.setattr(submitting, "judge", slow_probe)
+    verdict = submit(contest, "alice", bot(tmp_path, "far"))
+    assert not verdict.accepted and "the contest closed at 2020-01-01T00:00:00+00:00, before the verdict" in verdict.reason
+    with Database(contest) as db:
+        assert db.current() == [] and [s.verdict for s in db.submissions()] == ["rejected"]
