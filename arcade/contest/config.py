@@ -269,6 +269,22 @@ def load(folder: str | os.PathLike) -> Config:
         raise ContestError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
+def load_again(folder: str | os.PathLike, last: Config, tries: int = 10) -> Config:
+    """The contest in ``folder`` read again while it runs (the instructor may move its closing
+    time): ``contest.toml`` caught mid-write by an editor reads as nothing or as half a file, so a
+    read that fails is tried again (``tries`` times, 0.05 s apart), then ``last``, the config read
+    before, is kept (a broken edit stops nothing; the next read takes the fixed file)."""
+    import time
+
+    for attempt in range(tries):
+        try:
+            return load(folder)
+        except ContestError:
+            if attempt + 1 < tries:
+                time.sleep(0.05)
+    return last
+
+
 def create(folder: str | os.PathLike, config: Config) -> Config:
     """A new contest in ``folder`` (made if missing; refused if it holds one): ``contest.toml``
     and a secret seed of 63 bits from ``os.urandom`` (``arcade.seeds.secret``)."""

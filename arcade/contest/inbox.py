@@ -33,6 +33,7 @@ def newest_change(path: Path) -> float:
 
 def read_inbox(folder: str | Path, say: Callable[[str], None] = print, quiet: float = 2.0) -> int:
     """Judge every drop in ``DIR/inbox`` that has settled; the drops judged."""
+    from arcade.contest.config import ContestError
     from arcade.contest.submit import Verdict, submit
     from arcade.untrusted import clean
 
@@ -50,7 +51,11 @@ def read_inbox(folder: str | Path, say: Callable[[str], None] = print, quiet: fl
         except OSError:
             continue
         if os.path.isdir(drop) and not os.path.islink(drop):
-            verdict = submit(folder, name, str(drop))
+            try:
+                verdict = submit(folder, name, str(drop))
+            except ContestError as exc:  # the contest's own files (contest.toml mid-edit): the drop waits
+                say(f"inbox {clean(name, cap=80)}: not judged yet ({exc}); tried again at the next look")
+                continue
         else:
             verdict = Verdict(False, name, f"inbox/{clean(name, cap=80)} is no folder: a drop is inbox/TEAM/ with the team's files")
         say(f"inbox {clean(name, cap=80)}: {verdict.line}")

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from arcade.contest import store
-from arcade.contest.config import Config, ContestError, load, secret_seed
+from arcade.contest.config import Config, ContestError, load, load_again, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.contest.evidence import STAGE, PairLogs
 from arcade.contest.formats import format_of, plural
@@ -214,7 +214,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                     publish(folder, config, db, say)
                 continue
             closes = config.closes
-            config = replace(config, closes=load(folder).closes)  # the instructor may move the closing time
+            config = replace(config, closes=load_again(folder, config).closes)  # the instructor may move it
             if not watch or config.closed():
                 break
             if not waiting or config.closes != closes:

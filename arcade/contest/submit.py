@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from arcade.contest import store
-from arcade.contest.config import Config, ContestError, check_team, load
+from arcade.contest.config import Config, ContestError, check_team, load, load_again
 from arcade.contest.db import Database
 from arcade.contest.formats import format_of
 from arcade.contest.packages import install_packages
@@ -83,7 +83,7 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
         if owner == team and any(s.team == team and s.digest == files.digest for s in db.current()):
             return Verdict(True, team, "already the team's current submission", files.digest)
         if owner == team:
-            return record(folder, Verdict(True, team, "the same files as before", files.digest), files.entry, db)
+            return record(folder, Verdict(True, team, "the same files as before", files.digest), files.entry, db, now, config)
         if owner is not None:
             return record(folder, Verdict(False, team, "the same files as another team's submission", files.digest),
                           files.entry, db)
@@ -94,7 +94,7 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
         problem += beside(spec, files, problem)
     verdict = Verdict(problem is None, team, problem or "", files.digest)
     with Database(folder) as db:
-        return record(folder, verdict, files.entry, db, now)
+        return record(folder, verdict, files.entry, db, now, config)
 
 
 def beside(spec: str, files: store.Files, problem: str) -> str:
@@ -143,7 +143,7 @@ def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str |
 
 
 def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None,
-           now: datetime | None = None) -> Verdict:
+           now: datetime | None = None, config: Config | None = None) -> Verdict:
     """Write ``verdict`` to the submissions log, then the database, under the submit lock, an
     acceptance decided there and only there (``final``): whatever ran before it (the probe, an
     install) ran outside the lock, so what it found may no longer hold when it is written."""
@@ -151,7 +151,7 @@ def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = Non
     db = db or Database(folder)
     try:
         with store.Lock(folder):
-            verdict = final(folder, verdict, db, now)
+            verdict = final(folder, verdict, db, config or load(folder), now)
             line = {"team": verdict.team, "digest": verdict.digest, "entry": entry, "submitted": now_text(),
                     "verdict": "accepted" if verdict.accepted else "rejected", "reason": verdict.reason}
             store.log(folder, line)
@@ -162,16 +162,17 @@ def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = Non
     return verdict
 
 
-def final(folder: Path, verdict: Verdict, db: Database, now: datetime | None = None) -> Verdict:
+def final(folder: Path, verdict: Verdict, db: Database, config: Config, now: datetime | None = None) -> Verdict:
     """``verdict`` as it stands when it is written (called under the submit lock): an acceptance
     holds only if no other team's accepted submission is the same bytes (two teams sending them at
     once: the first written keeps them) and the contest has not closed meanwhile (its
-    ``contest.toml`` read again: the instructor may have moved the time; ``now``: a test's clock)."""
+    ``contest.toml`` read again, ``config`` the one read before: the instructor may have moved the
+    time; ``now``: a test's clock)."""
     if not verdict.accepted:
         return verdict
     if db.owner(verdict.digest) not in (None, verdict.team):
         return Verdict(False, verdict.team, "the same files as another team's submission", verdict.digest)
-    config = load(folder)
+    config = load_again(folder, config)
     if config.closed(now):
         return Verdict(False, verdict.team, f"the contest closed at {config.closes}, before the verdict "
                                             "(its probe ran past the closing time)", verdict.digest)

@@ -110,3 +110,24 @@ def test_each_preset_keeps_its_courses_numbers():
     assert PRESETS["stats306"]["games"] == 100 and PRESETS["stats306"]["points"] == "stats306"
     assert PRESETS["robot-ludo"]["games"] == 20 and PRESETS["robot-ludo"]["points"] == "none"
     assert PRESETS["cs61a-hog"]["points"] == "none" and PRESETS["toothpicks"]["points"] == "none"
+
+
+def test_a_contest_read_again_mid_edit_keeps_the_last_good_config(tmp_path):
+    """``contest.toml`` caught half-written (an editor's truncate, then write) by a run or a
+    verdict: the read is tried again, and the config read before is kept if it stays broken."""
+    import threading
+
+    from arcade.contest.config import create, load, load_again
+
+    folder = tmp_path / "c"
+    first = create(folder, Config(game="toothpicks", options={}, games=2))
+    path = folder / "contest.toml"
+    good = path.read_text()
+    path.write_text("")
+    assert load_again(folder, first, tries=2) is first
+    path.write_text(good.replace('closes = ""', 'closes = "2030-01-01T00:00:00+00:00"')[:40])
+    fixed = threading.Timer(0.1, lambda: path.write_text(good.replace('closes = ""', 'closes = "2030-01-01T00:00:00+00:00"')))
+    fixed.start()
+    again = load_again(folder, first)
+    fixed.join()
+    assert again.closes == "2030-01-01T00:00:00+00:00" and load(folder) == again
