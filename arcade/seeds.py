@@ -123,3 +123,18 @@ def groups_rng(seed: int) -> random.Random:
     """A groups tournament's draw (the groups of each round, each bot's lot for ties), from
     ``"<seed>:groups"``."""
     return random.Random(f"{seed}:groups")
+
+
+def probe_seed(seed: int, digest: str, fresh: bytes | None = None) -> int:
+    """The seed of an admission probe's positions (``arcade.contest.probe``): 63 bits of the
+    HMAC-SHA256, keyed by the contest's secret seed, of the submission's digest and ``fresh``
+    bytes drawn for this admission (``os.urandom(16)`` by default). A student knows their digest,
+    never the secret nor the fresh bytes, so the positions cannot be computed ahead, and the same
+    bytes handed in again meet other positions (the probe is a sanity check; a game's forfeit is
+    the judgement)."""
+    import hmac
+    import os
+
+    fresh = os.urandom(16) if fresh is None else fresh
+    mac = hmac.new(str(seed).encode(), b"contest-arcade probe\n" + digest.encode() + b"\n" + fresh, hashlib.sha256)
+    return int.from_bytes(mac.digest()[:8], "big") >> 1

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from arcade.contest import store
-from arcade.contest.config import Config, ContestError, check_team, load, load_again
+from arcade.contest.config import Config, ContestError, check_team, load, load_again, secret_seed
 from arcade.contest.db import Database
 from arcade.contest.formats import format_of
 from arcade.contest.packages import install_packages
@@ -129,11 +129,14 @@ def same_name(name: str) -> str:
 
 
 def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str | None:
-    """The admission probe of the kept copy (``None``: it passed)."""
+    """The admission probe of the kept copy (``None``: it passed), its positions drawn for this
+    admission from the contest's secret (``arcade.seeds.probe_seed``: no student can compute them)."""
     from arcade.contest.probe import probe
 
+    from arcade.seeds import probe_seed
+
     spec = store.spec_of(folder, files.digest, files.entry)
-    seed = int(files.digest[:15], 16)
+    seed = probe_seed(secret_seed(folder), files.digest)
     try:
         game = config.make_game()
     except Exception as exc:  # noqa: BLE001 - checked when loaded; a message all the same

@@ -199,3 +199,27 @@ def test_a_probe_that_runs_past_the_closing_time_is_not_accepted(contest, tmp_pa
     assert not verdict.accepted and "the contest closed at 2020-01-01T00:00:00+00:00, before the verdict" in verdict.reason
     with Database(contest) as db:
         assert db.current() == [] and [s.verdict for s in db.submissions()] == ["rejected"]
+
+
+def test_the_probes_positions_cannot_be_computed_from_the_submission(contest, tmp_path, monkeypatch):
+    """The probe's seed is keyed by the contest's secret and drawn fresh at each admission: the
+    same bytes sent again (after a rejection) meet other positions, and nothing of the digest
+    alone gives them."""
+    from arcade.contest import probe as probing
+    from arcade.seeds import probe_seed
+
+    seeds = []
+
+    def refusing(game, spec, limits, count, seed, table_seconds=None):
+        seeds.append(seed)
+        return "answered no position"
+
+    monkeypatch.setattr(probing, "probe", refusing)
+    path = bot(tmp_path, "far")
+    for _ in range(3):
+        assert not submit(contest, "alice", path).accepted
+    with Database(contest) as db:
+        digest = db.submissions()[0].digest
+    assert len(set(seeds)) == 3 and int(digest[:15], 16) not in seeds
+    assert probe_seed(7, digest, b"x") == probe_seed(7, digest, b"x") != probe_seed(8, digest, b"x")
+    assert probe_seed(7, digest, b"x") != probe_seed(7, digest, b"y") and 0 <= probe_seed(7, digest) < 1 << 63
