@@ -26,7 +26,8 @@ The package
 - ``safe_files``: file operations on paths a student controls, from a trusted folder's
   descriptor, never through a link; ``deps``: ``arcade bot install`` (a grammar, then pip);
 - ``rlang``: D-Football strategies written in R (``path.R:function``): the same protocol, spoken
-  by ``Rscript`` (its side in ``r/``: the wire's JSON, the course's ``d_football.R``);
+  by R (its binary, started as ``Rscript`` would start it, without the launcher's forks; its side
+  in ``r/``: the wire's JSON, the course's ``d_football.R``);
 - ``program``: a CS4341 program (``path/to/team/team:program``, any language): the process is the
   arcade's referee of its files (``bots.othello.cs4341_program.referee_main``), which starts the
   program beside it, one process a game.

@@ -44,10 +44,12 @@ def log_exception(what: str, cells: str = "") -> str:
 
 
 MEMORY_SIGNS = ("failed to map segment from shared object", "cannot allocate memory", "memory allocation",
-                "out of memory", "memoryerror", "std::bad_alloc", "cannot allocate thread-local", "memory exhausted")
+                "out of memory", "memoryerror", "std::bad_alloc", "cannot allocate thread-local", "memory exhausted",
+                "cannot allocate vector of size")
 """What a library says, in its own words, when the memory cap stops it (lower case): the dynamic
 loader mapping a shared object (numpy's OpenBLAS: ``failed to map segment from shared object``,
-in an ``ImportError``), ``ENOMEM``'s text, OpenBLAS's own allocator, C++'s ``bad_alloc``."""
+in an ``ImportError``), ``ENOMEM``'s text, OpenBLAS's own allocator, C++'s ``bad_alloc``, R's
+``Error: cannot allocate vector of size 21 Kb``."""
 
 
 def memory_sign(text: str) -> str | None:

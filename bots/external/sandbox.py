@@ -59,7 +59,9 @@ stops them between turns (root's), and the memory cap is one budget for all of t
 for it is a memory forfeit. Without a memory cgroup, a sandboxed bot's cap is split
 (``process_caps``): ``SPLIT`` processes at most, each ``RLIMIT_AS`` a ``1/SPLIT`` share, and
 ``SPLIT_OPEN_FILES`` open files a process (``memfd`` files, outside any address space, are not
-held, only bounded); an unsandboxed one gets the cap a process, its processes not counted.
+held, only bounded; R will not start under ``R_OPEN_FILES``, 167, so an R bot's files are
+smaller instead: ``R_SPLIT_FILE_SIZE``, the same 64 MiB a process); an unsandboxed one gets the
+cap a process, its processes not counted.
 ``memory_mode`` says which holds (the log's header, ``--plan``, the setup screen).
 """
 
@@ -95,6 +97,16 @@ SPLIT_OPEN_FILES = 64
 file (at most ``LOG_FILE_SIZE``) is in no address space, so this bounds them a process."""
 LOG_FILE_SIZE = 1 << 20
 """Bytes a file the bot writes may reach (its private ``/tmp`` is a tmpfs of ``TMP_SIZE``)."""
+R_OPEN_FILES = 167
+"""Open files an R bot's process may have where a Python bot's gets ``SPLIT_OPEN_FILES``: R
+will not start under ``ceil(100 / 0.6)``, 167 ("Fatal error: the limit on the number of open
+files is too low": its table of 100 loaded libraries must fit in 60% of them; R 4.2, measured;
+``R_MAX_NUM_DLLS`` may not go under 100). Where no cgroup holds the bot its R gets these
+(``OPEN_FILES`` otherwise)."""
+R_SPLIT_FILE_SIZE = SPLIT_OPEN_FILES * LOG_FILE_SIZE // R_OPEN_FILES
+"""Bytes a file an R bot writes may reach where its open files are ``R_OPEN_FILES`` (no cgroup
+holds it): 392 KiB, so its ``memfd`` files (outside any address space) stay within the Python
+bot's bound there, ``SPLIT_OPEN_FILES`` x ``LOG_FILE_SIZE``, 64 MiB a process."""
 TMP_SIZE = 64 << 20
 SHM_SIZE = 4 << 20
 """Bytes of the bot's ``/dev/shm`` (a tmpfs: its memory is not the bot's process's)."""
@@ -372,9 +384,10 @@ def set_limits(open_files: int = OPEN_FILES, file_size: int = LOG_FILE_SIZE) -> 
     call holding the GIL, whose watchdog thread cannot run, still dies when the arcade is killed).
     The memory cap and the process count are set by the bot's process itself, once it is inside
     its namespaces (``bots.external.child.set_caps``). ``open_files``: ``SPLIT_OPEN_FILES`` where
-    the memory cap is split (``process_caps``): fewer ``memfd`` files a process, outside its cap.
-    ``file_size``: a CS4341 program's is ``TMP_SIZE``, since its working folder (a copy of its
-    own, a compiled program of a few MiB included) is in its ``/tmp``, which bounds it anyway."""
+    the memory cap is split (``process_caps``): fewer ``memfd`` files a process, outside its cap
+    (an R bot's: ``R_OPEN_FILES`` of ``R_SPLIT_FILE_SIZE``). ``file_size``: a CS4341 program's
+    is ``TMP_SIZE``, since its working folder (a copy of its own, a compiled program of a few MiB
+    included) is in its ``/tmp``, which bounds it anyway."""
     for limit, value in ((resource.RLIMIT_CPU, CPU_SECONDS), (resource.RLIMIT_NOFILE, open_files),
                          (resource.RLIMIT_FSIZE, file_size), (resource.RLIMIT_CORE, 0)):
         try:

@@ -3,8 +3,8 @@ bytes and knows the process's health; ``bots.external.host`` speaks the protocol
 
 ``ProcessTransport`` is the real one: a ``python -u`` process in a session of its own, its
 protocol on its stdin (a pipe) and its stdout (a packet socket the kernel stamps with each
-answer's arrival), its output in its log (for an R strategy, the process becomes ``Rscript``:
-``bots.external.rlang``). ``MemoryTransport`` plays the bot's
+answer's arrival), its output in its log (for an R strategy, the process becomes R, as ``Rscript``
+would start it: ``bots.external.rlang``). ``MemoryTransport`` plays the bot's
 process from a script, in memory and on a clock of its own (as python-chess's tests'
 ``MockTransport`` does), so the host's logic is tested without processes or waiting.
 """
@@ -174,7 +174,7 @@ class ProcessTransport:
 
     def __init__(self, launch: Launch) -> None:
         bwrap = launch.sandbox == "bwrap"
-        code = R_CHILD_CODE if launch.language == "R" else CHILD_CODE  # an R strategy: Rscript, after a few lines
+        code = R_CHILD_CODE if launch.language == "R" else CHILD_CODE  # an R strategy: R, after a few lines
         program = launch.function == PROGRAM
         code = PROGRAM_CODE if program else code  # a program: its referee, which starts it
         self.staged = sandbox.Staged(launch.path) if bwrap else None  # a user's copy, the seccomp filter
@@ -194,12 +194,17 @@ class ProcessTransport:
         self.written: float | None = None
         cgroup = self.cgroup
         split = bwrap and bool(launch.memory) and (cgroup is None or cgroup.memory is None)  # process_caps
+        open_files = sandbox.OPEN_FILES
+        file_size = sandbox.TMP_SIZE if program else sandbox.LOG_FILE_SIZE  # a program's copy: /tmp
+        if split and launch.language == "R":  # R will not start with fewer files: smaller ones instead
+            open_files, file_size = sandbox.R_OPEN_FILES, sandbox.R_SPLIT_FILE_SIZE
+        elif split:  # fewer memfd files a process (outside the split cap)
+            open_files = sandbox.SPLIT_OPEN_FILES
 
         def before_exec() -> None:  # in the bot's process, before it runs anything
             if cgroup is not None:
                 cgroup.join()
-            sandbox.set_limits(sandbox.SPLIT_OPEN_FILES if split else sandbox.OPEN_FILES,
-                               sandbox.TMP_SIZE if program else sandbox.LOG_FILE_SIZE)  # a program's copy: /tmp
+            sandbox.set_limits(open_files, file_size)
             if not bwrap:  # bwrap loads the filter itself (--seccomp)
                 seccomp.install_seccomp()
 

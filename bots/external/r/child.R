@@ -47,7 +47,7 @@ local(envir = new.env(parent = baseenv()), {
     where <- if (is.null(call)) "" else paste0(" in ", deparse(call, nlines = 1L, width.cutoff = 60L)[[1]])
     one_line(paste0("Error", where, ": ", conditionMessage(e)))
   }
-  is_memory <- function(e) grepl("cannot allocate|memory exhausted", conditionMessage(e))
+  is_memory <- function(e) grepl("cannot allocate|memory exhausted|failed to map segment", conditionMessage(e))
   # Evaluate expr; on an error, its text (the calls that led to it go to the log under what).
   # Warnings go to the log as they come (this process never returns to R's top level, where
   # they would be shown), unless options(warn = 2) makes them errors.
@@ -129,9 +129,22 @@ local(envir = new.env(parent = baseenv()), {
     sys.source(file.path(r_dir, "d_football.R"), envir = course)
     stand_ins(course)
     loaded <- guarded(suppressPackageStartupMessages(library(dplyr)), "loading dplyr")
-    if (inherits(loaded, "error"))
+    if (inherits(loaded, "error")) {
+      # under a small memory cap split over processes, a library that cannot be mapped
+      if (is_memory(loaded)) return(send("memory", detail = one_line(conditionMessage(loaded))))
+      if (!grepl("there is no package called", conditionMessage(loaded)))
+        return(send("failed", detail = paste("loading dplyr:", one_line(conditionMessage(loaded)))))
       return(send("failed", detail = paste("the R package dplyr is missing:",
                                            "apt-get install --no-install-recommends r-cran-dplyr")))
+    }
+    # cli (which dplyr loads) starts a thread that ticks for its progress bars. The process cap
+    # counts threads: where no cgroup holds the bot it has 4 (bwrap's first process, R, the
+    # answers' cat), and the thread would leave the strategy no process for a system(). Stopped
+    # (a bot shows no progress bar); a cli without that routine keeps it.
+    if (isNamespaceLoaded("cli")) {
+      stop_ticks <- get0("clic_stop_thread", envir = asNamespace("cli"), inherits = FALSE)
+      if (inherits(stop_ticks, "NativeSymbolInfo")) try(.Call(stop_ticks), silent = TRUE)
+    }
     # the course's functions and dplyr's used once now, so the first move is not charged for it
     warm <- course$new_game(11)
     invisible(course$make_move(warm, course$valid_moves(warm)[[1]]))

@@ -1,5 +1,6 @@
 """D-Football strategies written in R, as STATS 306 students wrote them: ``path/strategy.R:fn``
-runs in one long-lived ``Rscript`` per bot (``bots.external.rlang``), in and out of the sandbox,
+runs in one long-lived R process per bot (``bots.external.rlang``), in and out of the sandbox,
+as root and under a plain user's limits (hostile ones held by them: ``tests/hostile_bots/rbomber``),
 with the course's forfeits; the project's ``d_football.R`` agrees with ``games.dfootball``.
 
 Without R (Debian's ``r-base-core`` and ``r-cran-dplyr``) the tests that need it are skipped;
@@ -14,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -194,6 +196,157 @@ def test_r_reads_its_requests_itself_with_no_relay_process_to_wake():
         assert source.ask(game, game.initial_state(), Context(), 1) in game.legal_moves(game.initial_state())
     finally:
         source.close()
+
+
+# -- a plain user's limits -----------------------------------------------------------------------------
+
+LIMITS_R = """
+shown <- FALSE
+my_strategy <- function(game) {
+  if (!shown) {
+    shown <<- TRUE
+    limits <- grep("^Max (processes|open files|file size)", readLines("/proc/self/limits"), value = TRUE)
+    message(paste(gsub(" {2,}", "|", limits), collapse = "\n"))
+    tasks <- sum(vapply(grep("^[0-9]+$", list.files("/proc"), value = TRUE),
+                        function(p) length(list.files(file.path("/proc", p, "task"))), 1L))
+    message("tasks: ", tasks)
+  }
+  valid_moves(game)[[1]]
+}
+"""
+
+
+def plain_user_caps() -> tuple[int, int, bool]:
+    """The processes and open files an R bot's process gets as a plain user here, and whether
+    that is the split cap: as root's test (run as ``nobody``) or a user without a delegated
+    cgroup, 4 (``cgroups.SPLIT`` + 1, bwrap's first process counted) and ``R_OPEN_FILES``."""
+    from bots.external import cgroups
+
+    if os.geteuid() == 0 or cgroups.memory_root() is None:
+        return cgroups.SPLIT + 1, sandbox.R_OPEN_FILES, True
+    return cgroups.PROCESSES, sandbox.OPEN_FILES, False
+
+
+@pytest.fixture
+def user_tmp():
+    """A folder a plain user may reach and write (pytest's are root's only): the bots' files
+    and their logs."""
+    from tests.bots.external.test_memory_modes import USER
+
+    folder = Path(tempfile.mkdtemp(prefix="arcade-user-"))
+    if os.geteuid() == 0:
+        os.chown(folder, USER, USER)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def as_plain_user(folder: Path, *args: str) -> tuple[subprocess.CompletedProcess, dict[str, str]]:
+    """``arcade ARGS --json`` in the bwrap sandbox as a plain user: as root, as ``nobody`` with
+    no cgroup of its own (``test_memory_modes.as_user``), else as this user; its run and its
+    bots' logs (name: text), written in ``folder`` (``user_tmp``)."""
+    from tests.bots.external.test_memory_modes import USER, as_user
+
+    logs = folder / "logs"
+    logs.mkdir()
+    argv = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", *args, "--sandbox", "bwrap",
+            "--json"]
+    if os.geteuid() == 0:
+        os.chown(logs, USER, USER)
+        argv = as_user(argv)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=180, cwd=ROOT,
+                          env={**os.environ, "ARCADE_BOT_LOGS": str(logs), "HOME": str(folder)})
+    return done, {path.name: path.read_text(errors="replace") for path in logs.rglob("*.log")}
+
+
+@needs_r
+@pytest.mark.parametrize("mode", MODES[1:])
+def test_r_strategies_play_under_a_plain_users_limits(user_tmp, mode):
+    """Issue 44, item 7: as a user with no cgroup (the sandbox's split cap: 4 processes, bwrap's
+    first one counted) no R strategy ran at all: R's launcher (the shell script ``Rscript`` runs)
+    could not fork ("fork: retry: Resource temporarily unavailable"), then R refused the 64 open
+    files ("the limit on the number of open files is too low"). R is started without its
+    launcher now and gets the 167 open files it needs, in smaller files: a course strategy
+    (dplyr's ``lead``) plays one that shows its limits, both in R."""
+    folder = own_folder(user_tmp, "stats306_course")
+    (user_tmp / "shows").mkdir()
+    (user_tmp / "shows" / "limits.R").write_text(LIMITS_R)
+    done, logs = as_plain_user(user_tmp, "match", "dfootball", f"{folder / 'course_strategies.R'}:prefer_jumps",
+                               f"{user_tmp / 'shows' / 'limits.R'}", "--games", "2", "--seed", "7",
+                               "--time-limit", "2")
+    assert done.returncode == 0, (done.stderr, logs)
+    result = json.loads(done.stdout)
+    assert result["forfeits"] == [0, 0] and sum(result["wins"]) == 2, (result["forfeit_reasons"], logs)
+    processes, files, split = plain_user_caps()
+    (shows,) = [text for name, text in logs.items() if name.startswith("limits")]
+    assert f"| Max processes|{processes}|{processes}|processes" in shows, shows
+    assert f"| Max open files|{files}|{files}|files" in shows, shows
+    if split:
+        assert "memory: split: 3 processes × 1/3 of the cap (no memory cgroup)" in shows
+        size = sandbox.R_SPLIT_FILE_SIZE
+        assert f"| Max file size|{size}|{size}|bytes" in shows, shows
+        assert size * files <= sandbox.SPLIT_OPEN_FILES * sandbox.LOG_FILE_SIZE  # memfd files: a Python bot's bound
+    tasks = int(shows.split("| tasks: ")[1].split()[0])
+    assert tasks == 3, shows  # bwrap's first process, R (its cli thread stopped), the answers' cat: one left
+
+
+@needs_r
+def test_r_started_without_its_launcher_gets_the_launchers_settings(tmp_path):
+    """``r_direct``: R's binary, run as ``Rscript`` runs it through its launcher (the shell
+    script ``R``), sees the same environment (the paths the launcher exports, its
+    ``LD_LIBRARY_PATH``), the same ``R.home()`` and packages, and its file by a path with spaces."""
+    from bots.external.rlang import r_direct
+
+    binary, settings = r_direct(RSCRIPT)
+    assert Path(binary).name == "R" and Path(binary).parent.name == "exec"
+    names = sorted(settings)
+    script = tmp_path / "a folder" / "shows settings.R"
+    script.parent.mkdir()
+    script.write_text('suppressMessages(library(dplyr))\n'
+                      'cat(Sys.getenv(commandArgs(TRUE), unset = "<unset>"), R.home(), search(), sep = "\\n")\n')
+    plain = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "LANG": "C.UTF-8"}
+    launched = subprocess.run([RSCRIPT, "--vanilla", str(script), *names], capture_output=True, text=True,
+                              timeout=60, env=plain)
+    direct = subprocess.run([binary, "--no-echo", "--no-restore", "--vanilla",
+                             "--file=" + str(script).replace(" ", "~+~"), "--args", *names],
+                            capture_output=True, text=True, timeout=60, env={**plain, **settings})
+    assert launched.returncode == 0 and direct.returncode == 0, (launched.stderr, direct.stderr)
+    assert direct.stdout == launched.stdout
+    assert direct.stdout.splitlines()[:len(names)] == [settings[name] for name in names]
+    assert "package:dplyr" in direct.stdout
+
+
+HOSTILE_R = TESTS / "hostile_bots" / "rbomber" / "bomber.R"
+
+
+@needs_r
+@pytest.mark.parametrize("mode", MODES[1:])
+@pytest.mark.parametrize("function", ["fork_bomb", "many_files"])
+def test_a_hostile_r_strategy_is_held_by_a_plain_users_limits(user_tmp, mode, function):
+    """The limits that let R start still hold it: a fork bomb through ``system()`` and 50 of
+    R's own forks (``parallel::mcparallel``) get one process more at most (4 in all, bwrap's
+    first one counted), and a shell that opens /dev/null 5000 times stops short of 167 open
+    files (R's own connections stop at 128, R's rule); the bot plays on, the other one too."""
+    folder = user_tmp / "rbomber"
+    shutil.copytree(HOSTILE_R.parent, folder)
+    done, logs = as_plain_user(user_tmp, "match", "dfootball", f"{folder / 'bomber.R'}:{function}", "random_move",
+                               "--games", "1", "--seed", "5", "--time-limit", "5")
+    assert done.returncode == 0, (done.stderr, logs)
+    result = json.loads(done.stdout)
+    assert result["forfeits"] == [0, 0] and sum(result["wins"]) == 1, (result["forfeit_reasons"], logs)
+    (log,) = logs.values()
+    processes, files, split = plain_user_caps()
+
+    def said(words: str) -> int:
+        return int(log.split(f"| {words}: ")[1].split()[0])
+
+    if function == "fork_bomb":
+        assert said("processes seen at most") <= processes, log
+        if split:
+            assert said("R forks") <= 1, log
+    else:
+        assert said("R connections") < 128
+        assert said("shell files") < files, log
+        assert said("shell files") > files - 20, log  # it got what the limit leaves, not less
 
 
 # -- forfeits in the course's words ---------------------------------------------------------------
