@@ -102,29 +102,46 @@ def read(spec: str, cap: int, game: str = "", team: str = "") -> Files:
     given) names a program's executable (``program_in``)."""
     from arcade.untrusted import clean
 
+    from bots.external.safe_files import UnsafePath, open_path
+
     path, inner, function = split_submission(spec)
     try:
-        mode = os.lstat(path).st_mode
+        fd = open_path(path)  # one descriptor walk: what is read is what was looked at
+    except UnsafePath as exc:
+        raise ContestError(clean(exc.strerror or str(exc), cap=300)) from None
     except OSError as exc:
         raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
-    if stat.S_ISREG(mode) and function == PROGRAM:  # FOLDER/TEAM:program, the executable named
-        return _read_folder(path.parent, "", PROGRAM, cap, game, team or path.name)
-    if stat.S_ISREG(mode):
-        return _read_file(path, function, cap)
-    if stat.S_ISDIR(mode):
-        return _read_folder(path, inner, function, cap, game, team)
-    raise ContestError(f"{clean(path)} is no regular file or folder (a link, a device…): submit the bot's file itself")
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISREG(mode) and function == PROGRAM:  # FOLDER/TEAM:program, the executable named
+            os.close(fd)
+            fd = -1
+            try:
+                fd = open_path(path.parent, folder=True)
+            except UnsafePath as exc:
+                raise ContestError(clean(exc.strerror or str(exc), cap=300)) from None
+            except OSError as exc:
+                raise ContestError(f"cannot read {clean(path.parent)}: {exc.strerror}") from None
+            return _read_folder(fd, path.parent, "", PROGRAM, cap, game, team or path.name)
+        if stat.S_ISREG(mode):
+            return _read_file(fd, path, function, cap)
+        if stat.S_ISDIR(mode):
+            return _read_folder(fd, path, inner, function, cap, game, team)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    raise ContestError(f"{clean(path)} is no regular file or folder (a FIFO, a device…): submit the bot's file itself")
 
 
-def _read_file(path: Path, function: str, cap: int) -> Files:
+def _read_file(fd: int, path: Path, function: str, cap: int) -> Files:
+    """The bot's file open as ``fd`` (the caller closes it), named ``path``."""
     from arcade.untrusted import clean
+    from bots.external.safe_files import UnsafePath, read_regular_fd
 
     if not path.name.endswith(SUFFIXES):
         raise ContestError(f"{clean(path.name)} is no bot file (its name must end in {', '.join(SUFFIXES)})")
-    from bots.external.safe_files import UnsafePath, read_regular
-
     try:
-        data = read_regular(path, cap)
+        data = read_regular_fd(fd, cap, str(path))
     except UnsafePath:
         raise ContestError(f"{clean(path)} is no regular file") from None
     except OSError as exc:
@@ -134,15 +151,15 @@ def _read_file(path: Path, function: str, cap: int) -> Files:
     return Files((("bot", None), (f"bot/{path.name}", data)), f"bot/{path.name}:{function}")
 
 
-def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = "", team: str = "") -> Files:
+def _read_folder(source: int, path: Path, inner: str, function: str, cap: int, game: str = "", team: str = "") -> Files:
+    """The folder open as ``source`` (closed by the caller), named ``path``."""
     from arcade.tournament.bundles import BundleError, encode, entries
     from arcade.untrusted import clean
 
-    top = path.resolve().name if path.resolve().name.isidentifier() else "bot"
-    try:
-        source = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    except OSError as exc:
-        raise ContestError(f"cannot read {clean(path)}: {exc.strerror}") from None
+    from bots.external.safe_files import name_of
+
+    real = name_of(source, os.path.basename(os.path.abspath(path)))
+    top = real if real.isidentifier() else "bot"
     try:
         data = encode(source, cap + 4096, top, lambda at, why: f"{clean(path / at)} {why}".replace(
             " to travel", "").replace("the most that travels", "the most a submission may hold"), skip=INSTALLED)
@@ -150,8 +167,6 @@ def _read_folder(path: Path, inner: str, function: str, cap: int, game: str = ""
                       for k, p, c in entries(data))
     except BundleError as exc:
         raise ContestError(str(exc).replace("--bundle-cap", "max_bytes")) from None
-    finally:
-        os.close(source)
     if sum(len(c or b"") for _, c in found) > cap:
         raise ContestError(f"{clean(path)} holds over {cap:,} bytes, the most a submission may hold")
     files = dict(found)

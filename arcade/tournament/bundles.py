@@ -166,8 +166,8 @@ def pack(name: str, path: Path, named: Path, function: str, cap: int = DEFAULT_C
         raise BundleError(f"{who}: cannot read {shown(named)}: {exc.strerror}") from None
     if not stat.S_ISREG(mode):
         raise BundleError(f"{who}: {shown(named)} is {kind_of(mode)}: name the bot's file itself")
-    try:
-        source = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:  # the folder reached by one descriptor walk: no link a student could flip on the way
+        source = safe_files.open_folder(folder)
     except OSError as exc:
         raise BundleError(f"{who}: cannot read its folder {shown(folder)}: {exc.strerror}") from None
     top = folder.name or "bot"

@@ -30,23 +30,121 @@ class UnsafePath(OSError):
     link, missing); the message is one line for the user."""
 
 
+MAX_LINKS = 40
+"""Links followed at most on one path (the kernel's own limit)."""
+
+
+def open_path(path: Path | str, folder: bool = False) -> int:
+    """A descriptor of what ``path`` names, reached one name at a time from ``/`` (or the current
+    folder) by descriptors, never reopened by name: each name is looked at (``lstat`` in its
+    folder's descriptor) and opened with ``O_NOFOLLOW`` (a name swapped for a link in between
+    fails to open), and a symbolic link on the way is followed only where no one else could have
+    put it there (``trusted_link``: a folder of root's or of this user's that others cannot
+    write, or a sticky one and the link this user's or root's); a link in a folder a student may
+    change (their hand-in, their home, a shared drop) is refused. The last name is opened without
+    blocking (a FIFO) and without a terminal; with ``folder``, it must be a folder. The caller
+    ``fstat``s the descriptor for what it is. ``UnsafePath`` for a link refused, ``OSError``
+    (``ENOENT``, ``ENOTDIR``, ``EACCES``) for the rest."""
+    text = os.fspath(path)
+    if not text or "\0" in text:
+        raise UnsafePath(errno.EINVAL, f"{text!r} is no path")
+    names = [name for name in text.split("/") if name not in ("", ".")]
+    here = os.open("/" if text.startswith("/") else ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    links = 0
+    try:
+        while names:
+            name = names.pop(0)
+            info = os.stat(name, dir_fd=here, follow_symlinks=False)
+            if stat.S_ISLNK(info.st_mode):
+                links += 1
+                if links > MAX_LINKS or not trusted_link(here, info):
+                    raise UnsafePath(errno.ELOOP, f"{text} goes through a symbolic link ({name}) in a folder others "
+                                                  "may change: give the path of the real folder or file")
+                target = os.readlink(name, dir_fd=here)
+                if target.startswith("/"):
+                    os.close(here)
+                    here = os.open("/", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                names[:0] = [part for part in target.split("/") if part not in ("", ".")]
+                continue
+            last = not names
+            flags = DIR_FLAGS if folder or not last else FILE_FLAGS
+            try:
+                inner = os.open(name, flags, dir_fd=here)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:  # a link now, where the look saw none: swapped meanwhile
+                    raise UnsafePath(errno.ELOOP, f"{text}: {name} changed into a symbolic link as it was "
+                                                  "opened: refused") from None
+                raise
+            os.close(here)
+            here = inner
+        if folder and not stat.S_ISDIR(os.fstat(here).st_mode):
+            raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
+        opened, here = here, -1
+        return opened
+    finally:
+        if here >= 0:
+            os.close(here)
+
+
+def trusted_link(folder: int, link: os.stat_result) -> bool:
+    """Whether a symbolic link (``link``, its ``lstat``) in the folder open as ``folder`` is one
+    that no one but root and this user could have made or changed: the folder is root's or this
+    user's, and others cannot write in it, or it is sticky (``/tmp``) and the link is root's or
+    this user's (the kernel's ``protected_symlinks`` rule)."""
+    mine = (0, os.geteuid())
+    info = os.fstat(folder)
+    if info.st_uid not in mine:
+        return False
+    if not info.st_mode & 0o022:
+        return True
+    return bool(info.st_mode & stat.S_ISVTX) and link.st_uid in mine
+
+
+def name_of(fd: int, fallback: str) -> str:
+    """The last name of the folder or file open as ``fd`` as the kernel knows it now (a link
+    followed to it: the real name), ``fallback`` where ``/proc`` cannot say."""
+    try:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return fallback
+    return os.path.basename(where.rstrip("/")) or fallback
+
+
 def read_regular(path: Path | str, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of the regular file at ``path`` (one more than ``limit``: the
-    caller sees a file over it), opened without following a link nor blocking on a FIFO and
-    checked on its descriptor; ``UnsafePath`` when it is no regular file, ``OSError`` when it
-    cannot be opened. The one reader of a student's file named by a path (a hand-in, a notebook)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UnsafePath(f"{path} is no regular file")
-        return handle.read(limit + 1)
+    caller sees a file over it), reached by ``open_path`` (never through a link a student could
+    have made), without blocking on a FIFO, checked on its descriptor; ``UnsafePath`` when it is
+    no regular file, ``OSError`` when it cannot be opened. The one reader of a student's file
+    named by a path (a hand-in, a notebook)."""
+    fd = open_path(path)
+    try:
+        return read_regular_fd(fd, limit, str(path))
+    finally:
+        os.close(fd)
+
+
+def read_regular_fd(fd: int, limit: int, shown: str) -> bytes:
+    """``read_regular`` of the file open as ``fd`` (the caller closes it)."""
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise UnsafePath(errno.EINVAL, f"{shown} is no regular file")
+    os.set_blocking(fd, True)
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def open_folder(path: Path | str) -> int:
-    """A descriptor of the folder ``path`` (the one the user named: its own path is trusted,
-    a link there included); ``UnsafePath`` when it is no folder."""
+    """A descriptor of the folder ``path`` (``open_path``: a link on the way only where no one
+    else could have made it); ``UnsafePath`` when it is no folder or goes through such a link."""
     try:
-        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        return open_path(path, folder=True)
+    except UnsafePath:
+        raise
     except OSError as exc:
         raise UnsafePath(exc.errno, f"{path} is not a folder ({exc.strerror})") from None
 

@@ -120,13 +120,18 @@ def test_plan_jobs_chooses_one_process_for_a_tiny_round_and_more_for_a_long_one(
     assert long.jobs == 2 and long.expected < long.serial
 
 
-def counting_run_task(monkeypatch) -> list:
-    """Chunks played in this process (workers are processes of their own: not counted)."""
+def counting_run_task(monkeypatch, pause: float = 0.0) -> list:
+    """Chunks played in this process (workers are processes of their own: not counted), each
+    taking ``pause`` seconds more here (so that a worker slow to start on a busy machine still
+    finds chunks left to take)."""
+    import time
+
     played = []
     real = runner.run_task
 
     def run_task(setup, task, *args, **kwargs):
         played.append(task)
+        time.sleep(pause)
         return real(setup, task, *args, **kwargs)
 
     monkeypatch.setattr(runner, "run_task", run_task)
@@ -137,7 +142,7 @@ def counting_run_task(monkeypatch) -> list:
 def test_the_tournaments_own_process_plays_the_chunks_no_worker_took(monkeypatch, steal):
     bots = ["optimal", "always_roll_4", "always_roll_6", "piggypoints"]
     alone = run_tournament("hog", bots, games=40, seed=3, jobs=1).as_json()
-    played = counting_run_task(monkeypatch)
+    played = counting_run_task(monkeypatch, pause=0.3)
     shared = run_tournament("hog", bots, games=40, seed=3, jobs=2, steal=steal, progress=lambda *a: None)
     assert shared.as_json() == alone  # the same games whichever process played a chunk
     total = 6 * 4  # six pairs, four chunks of 10 games each
