@@ -77,10 +77,15 @@ class Format:
         return None
 
     def next_games(self, folder: Path, db: Database, current: list[Submission], secret: int,
-                   say: Callable[[str], None], limits) -> tuple[Wanted, bool]:
+                   say: Callable[[str], None], limits, helpers: dict | None = None) -> tuple[Wanted, bool]:
         """The games to play next, and whether anything else was done (tables asked, pairs
-        computed): nothing to play and nothing done is a season with nothing left."""
+        computed): nothing to play and nothing done is a season with nothing left. ``helpers``:
+        what the format keeps for the length of a run (exact scoring's ``Asker``), closed by
+        ``close``."""
         raise NotImplementedError
+
+    def close(self, helpers: dict) -> None:
+        """End what ``next_games`` started for the run (``helpers``)."""
 
     # the board ----------------------------------------------------------------------------
 
@@ -151,21 +156,45 @@ class AllPairs(Format):
                     pairs.append(pair)
         return pairs
 
-    def next_games(self, folder, db, current, secret, say, limits) -> tuple[Wanted, bool]:
-        pairs = self.missing(db, current)[:BATCH]
-        if self.exact:
-            from arcade.contest.hog_exact import score_exactly, tabulate_field
+    def next_games(self, folder, db, current, secret, say, limits, helpers=None) -> tuple[Wanted, bool]:
+        if not self.exact:
+            pairs = self.missing(db, current)[:BATCH]
+            return [(pair, set(range(1, self.config.games + 1))) for pair in pairs], False
+        return self._next_exactly(folder, db, current, say, limits, {} if helpers is None else helpers)
 
-            if not pairs:  # a submission with no pair left to play is asked for its table all the same
-                return [], tabulate_field(folder, self.config, db, current, say, limits) > 0
-            sampled = score_exactly(folder, self.config, db, current, pairs, say, limits)
-            computed, pairs = len(pairs) - len(sampled), sampled
-            if computed:
-                say(f"computed {plural(computed, 'pair')} exactly")
-            if not pairs:
-                return [], computed > 0
-        every = set(range(1, self.config.games + 1))
-        return [(pair, every) for pair in pairs], False
+    def _next_exactly(self, folder, db, current, say, limits, helpers: dict) -> tuple[Wanted, bool]:
+        """Exact scoring: every current submission's table asked off the run's thread
+        (``hog_exact.Asker``, even one with no pair left to play); a pair whose two tables are in
+        is computed, one with a side scored by sampled games (or with games already) is played,
+        one waiting for a table waits while the others go on; with nothing else to do, the run
+        waits for a table."""
+        from arcade.contest.hog_exact import Asker, score_exactly
+
+        asker = helpers.get("asker")
+        if asker is None:
+            asker = helpers["asker"] = Asker(folder, self.config, limits, say, workers=helpers.get("workers", 2))
+        tabled = db.tabled()
+        asker.ask(current, tabled)
+        collected = asker.collect(db)
+        tabled = db.tabled()
+        ready = [pair for pair in self.missing(db, current) if pair[0] in tabled and pair[1] in tabled][:BATCH]
+        sampled = score_exactly(folder, self.config, db, current, ready, say, limits) if ready else []
+        computed = len(ready) - len(sampled)
+        if computed:
+            say(f"computed {plural(computed, 'pair')} exactly")
+        if sampled:
+            every = set(range(1, self.config.games + 1))
+            return [(pair, every) for pair in sampled], True
+        if computed or collected:
+            return [], True
+        if asker.pending():  # nothing else to do: wait for a table (each is bounded by its budget)
+            return [], asker.collect(db, wait=5.0) > 0 or bool(asker.pending())
+        return [], False
+
+    def close(self, helpers: dict) -> None:
+        asker = helpers.pop("asker", None)
+        if asker is not None:
+            asker.close()
 
     def board_data(self, folder, db, current) -> dict[str, Any]:
         return {"exact": db.exact(), "tabled": db.tabled()} if self.exact else {}
@@ -272,7 +301,7 @@ class Ladder(Format):
     def kind(self) -> str:
         return f"{self.config.game} ladder"
 
-    def next_games(self, folder, db, current, secret, say, limits) -> tuple[Wanted, bool]:
+    def next_games(self, folder, db, current, secret, say, limits, helpers=None) -> tuple[Wanted, bool]:
         from arcade.contest.ladder import next_games
 
         return next_games(folder, self.config, db, [s.digest for s in current], secret), False

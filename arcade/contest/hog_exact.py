@@ -243,3 +243,51 @@ def exact_again(folder: Path, db: Database) -> None:
         for b in digests[i + 1:]:
             if not counts.get((a, b), 0):
                 db.set_exact(a, b, exact_chance(tables[a], tables[b], config.options["goal"]))
+
+
+class Asker:
+    """Tables asked off the run's thread: each submission's ``table_of`` (two fresh sandboxed
+    processes within ``table_seconds`` together, its table file written whole) runs in a thread of
+    its own, at most ``workers`` at once, while the run plays the pairs that need no table; what
+    they found is put in the database by the run's own thread (``collect``: a SQLite connection
+    belongs to one thread). ``close`` waits for the tables in progress (each bounded by its
+    budget) and starts no other."""
+
+    def __init__(self, folder: Path, config: Config, limits, say: Callable[[str], None], workers: int = 2) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.folder, self.config, self.limits, self.say = folder, config, limits, say
+        self.pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="hog-table")
+        self.asked: dict = {}
+
+    def ask(self, subs: list[Submission], known) -> None:
+        """Ask each of ``subs`` not ``known`` (the database's ``tabled``) nor asked already."""
+        for sub in subs:
+            if sub.digest not in known and sub.digest not in self.asked:
+                self.asked[sub.digest] = self.pool.submit(table_of, self.folder, self.config, self.limits, sub, self.say)
+
+    def pending(self) -> set[str]:
+        return {digest for digest, future in self.asked.items() if not future.done()}
+
+    def collect(self, db: Database, wait: float = 0.0) -> int:
+        """Put every finished table in ``db`` (waiting up to ``wait`` seconds for one when none has
+        finished): the number put there. A table that failed to be kept stops the run."""
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as until
+
+        if wait and self.asked and not any(f.done() for f in self.asked.values()):
+            until(list(self.asked.values()), timeout=wait, return_when=FIRST_COMPLETED)
+        done = 0
+        for digest, future in list(self.asked.items()):
+            if not future.done():
+                continue
+            del self.asked[digest]
+            got = future.result()  # a ContestError (the table could not be kept) goes to the run
+            if got.table is None:
+                db.forget_exact(digest)
+            db.set_tabled(digest, got.vs_always_roll_6, got.why)
+            done += 1
+        return done
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)

@@ -98,13 +98,13 @@ Tally = Callable[[int, int], None]
 
 
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
-               say: Callable[[str], None], tally: Tally | None = None) -> tuple[int, bool]:
+               say: Callable[[str], None], tally: Tally | None = None, helpers: dict | None = None) -> tuple[int, bool]:
     """Play the missing games of the next ``BATCH`` pairs (newest first; a ladder: its next
     round, ``arcade.contest.ladder``): the games played, and whether anything was done (games,
     pairs computed exactly, records read)."""
     current = db.current()
     logs.teams.update({s.digest: s.team for s in current})
-    wanted, done = format_of(config).next_games(folder, db, current, logs.secret, say, logs.limits)
+    wanted, done = format_of(config).next_games(folder, db, current, logs.secret, say, logs.limits, helpers)
     if not wanted:
         return 0, done
     runner.use(folder, current)
@@ -196,6 +196,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     setup = Setup(config.game, dict(config.options), limits, season=True)
     played = 0
     waiting = False
+    helpers: dict = {"workers": max(2, jobs)}  # what the format keeps for the run (exact scoring's tables)
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
@@ -206,7 +207,11 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
                 from arcade.contest.inbox import read_inbox
 
                 read_inbox(folder, say, quiet)
-            games, progressed = play_batch(folder, config, db, runner, logs, say, tally)
+            try:
+                games, progressed = play_batch(folder, config, db, runner, logs, say, tally, helpers)
+            except BaseException:
+                format_of(config).close(helpers)
+                raise
             played += games
             if progressed:
                 waiting = False
@@ -216,6 +221,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
             closes = config.closes
             config = replace(config, closes=load_again(folder, config).closes)  # the instructor may move it
             if not watch or config.closed():
+                format_of(config).close(helpers)
                 break
             if not waiting or config.closes != closes:
                 say(waiting_text(folder, config))

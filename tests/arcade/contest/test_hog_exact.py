@@ -8,6 +8,7 @@ whose table does not fit the budget."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -129,7 +130,8 @@ def test_the_courses_score_beside_the_board_and_a_slow_first_call_fits_the_table
     assert config.table_seconds == 60.0 and config.limits.move_time(config.make_game()) == 1.0  # < its first call
     said = []
     assert run(folder, say=said.append) == 0  # every pair computed, none played
-    assert "computed 3 pairs exactly" in said and not records(folder)
+    computed = [int(m.group(1)) for line in said for m in [re.fullmatch(r"computed (\d+) pairs? exactly", line)] if m]
+    assert sum(computed) == 3 and not records(folder)  # as the tables came in, off the run's thread
     strategies = {"steady": always(4), "six": always(6), "slow": bold}
     expected = {team: average_win_probability(strategy, always(6), GOAL) for team, strategy in strategies.items()}
     assert expected["six"] == pytest.approx(0.5, abs=1e-12)  # always_roll(6) against itself, each first in half
@@ -272,3 +274,23 @@ def test_the_two_processes_seeds_are_pinned_and_differ():
     assert seeds.hog_table_seeds(5) == (4265848270026378202, 5669027148502939141)  # a derivation never changes
     first, second = seeds.hog_table_seeds(6)
     assert first != second and (first, second) != seeds.hog_table_seeds(5) and 0 <= first < 1 << 63
+
+
+SLOWER = SLOW_FIRST.replace("time.sleep(1.5)", "time.sleep(6)")
+
+
+def test_tables_are_asked_off_the_runs_thread_and_a_slow_one_holds_up_no_other_pair(tmp_path):
+    """A strategy whose table takes seconds (within its budget) is asked beside the run: the
+    pairs of two fast strategies are computed before its table is in, and its own pairs after."""
+    import time
+
+    folder, _digests = season(tmp_path, {"slowest": SLOWER, "steady": STRATEGIES["steady"], "six": SIX})
+    said: list[tuple[float, str]] = []
+    start = time.monotonic()
+    assert run(folder, say=lambda line: said.append((time.monotonic() - start, line))) == 0
+    lines = [line for _t, line in said]
+    slow_in = next(i for i, line in enumerate(lines) if line.startswith("slowest: table asked"))
+    computed = [(i, int(m.group(1))) for i, line in enumerate(lines)
+                for m in [re.fullmatch(r"computed (\d+) pairs? exactly", line)] if m]
+    assert computed and computed[0][0] < slow_in, lines  # steady–six, while slowest's table is asked
+    assert sum(n for _i, n in computed) == 3 and not records(folder)
