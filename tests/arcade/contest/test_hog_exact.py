@@ -276,7 +276,7 @@ def test_the_two_processes_seeds_are_pinned_and_differ():
     assert first != second and (first, second) != seeds.hog_table_seeds(5) and 0 <= first < 1 << 63
 
 
-SLOWER = SLOW_FIRST.replace("time.sleep(1.5)", "time.sleep(6)")
+SLOWER = SLOW_FIRST.replace("time.sleep(1.5)", "time.sleep(3)")
 
 
 def test_tables_are_asked_off_the_runs_thread_and_a_slow_one_holds_up_no_other_pair(tmp_path):
