@@ -27,6 +27,7 @@ ONE_AT_A_TIME = frozenset({
     "arcade/contest/test_run.py",  # contest runs in processes, killed, and their file bots' 100 ms limit
     "arcade/contest/test_watch.py",  # run --watch in a process while submissions arrive
     "arcade/web/test_browser.py",  # headless Chromium, and arcade serve's app processes behind its page
+    "arcade/web/test_serve_sessions.py",  # arcade serve's app processes, idle ones closed after 6 s, hung ones killed
     "arcade/contest/test_hog_exact.py",  # strategies asked for every position in the sandbox, against a clock
     "arcade/contest/test_presets.py",  # a season of each preset: file bots in the sandbox, 100 ms to 10 s a move
     "arcade/contest/test_ladder.py",  # ladder runs in processes, killed, and their file bots' 100 ms limit

@@ -25,7 +25,11 @@ One module a job:
   sheet, ``site.js`` (times in words and local time), ``replay.js`` (draws the positions, plays
   them) and the icon;
 - ``contest``: a contest's folder (``arcade.contest``) as a ``Site``, and ``publish_contest``;
-- ``serve``: ``arcade serve``, the app served by ``textual-serve``, one app a browser.
+- ``serve``: ``arcade serve``, the app served by ``textual-serve``, one app a browser;
+- ``sessions``: its sessions bounded (``Caps``): so many in all and from one address
+  (``Sessions``; past a cap, ``full_page``), closed when idle (``idle_page``), each app's
+  processes in a ``Budget`` of memory and processes (``SessionApp``, ``Session``).
 
-Nothing here imports Textual but ``serve`` (which starts the app in a process of its own).
+Nothing here imports Textual but ``serve`` (which starts the app in a process of its own);
+``sessions`` imports ``textual-serve``'s ``AppService``, not Textual.
 """

@@ -31,9 +31,11 @@ class BotCgroup:
     ``thaw``: cgroup v2's ``cgroup.freeze``, else cgroup v1's ``freezer``) that stops every one
     of them between the bot's turns, whatever sessions or process groups they made. Inside the
     sandbox the bot can neither see nor leave them. ``join()`` runs in the bot's process before
-    it starts; ``kill()`` and ``remove()`` after."""
+    it starts; ``kill()`` and ``remove()`` after. ``arcade serve`` holds each browser's app the
+    same way (``arcade.web.sessions``): its own ``processes`` count, and no freezer."""
 
-    def __init__(self, pids: bool = True, memory: int | None = None) -> None:
+    def __init__(self, pids: bool = True, memory: int | None = None, processes: int = PROCESSES,
+                 freezer: bool = True) -> None:
         self.path: Path | None = None
         """The ``pids`` cgroup (``None``: none could be made here)."""
         self.freezer: Path | None = None
@@ -45,8 +47,8 @@ class BotCgroup:
         self.memory_v2 = False
         base = _pids_root() if pids else None
         if base is not None:
-            self.path = _make_cgroup(base, {"pids.max": str(PROCESSES)})  # processes and threads
-        found = _freezer_root()
+            self.path = _make_cgroup(base, {"pids.max": str(processes)})  # processes and threads
+        found = _freezer_root() if freezer else None
         if found is not None:
             root, self.freezer_v2 = found
             if self.path is not None and self.path.parent == root:

@@ -5,7 +5,8 @@ steps forward and back with the keys and shows the rules' position at each step,
 fits a phone's width; the pages fit 400 px and 1280 px with long names cut only between words or
 with an ellipsis; a replay plays and pauses, to its end; times are in words and local time;
 ``arcade serve`` shows the menu (its icon served, no 404 in its log) and a game of Toothpick
-Takeaway is played to the end by key presses.
+Takeaway is played to the end by key presses; past its cap a browser gets the page that says the
+arcade is full, and an idle one is sent to the page that says why it was closed.
 
 Without ``chromium`` and ``chromedriver`` these tests skip, except under
 ``ARCADE_REQUIRE_BROWSER=1`` (CI installs both and sets it), where they fail."""
@@ -457,3 +458,52 @@ def test_arcade_serve_plays_toothpick_takeaway_to_the_end_by_keys(browser, tmp_p
         server.terminate()
         log = server.communicate(timeout=30)[0]
     assert '"GET /favicon.svg HTTP/1.1" 200' in log and '" 404 ' not in log  # the page's icon is served
+
+
+def test_arcade_serve_shows_a_browser_past_its_cap_and_an_idle_one_a_page_that_says_so(browser):
+    """``arcade serve --max-sessions 1``: a second tab gets the page that says the arcade is full;
+    the first, idle for its 15 s, is sent to the page that says why it was closed (the page
+    script's ``open_url``, as a websocket refused past a cap is); the second's "Try again" then
+    opens an arcade."""
+    from selenium.webdriver.common.by import By
+
+    port = free_port()
+    command = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()", "serve", "--port", str(port),
+               "--max-sessions", "1", "--idle-minutes", "0.25"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env={**os.environ, "COLUMNS": "300"})
+    first = browser.current_window_handle
+    loaded = "return document.body.classList.contains('-loaded')"  # the page's websocket is open
+    try:
+        assert "listening at" in server.stdout.readline()
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait_for(lambda: browser.execute_script(loaded), 120, "the first arcade's websocket")
+        browser.switch_to.new_window("tab")
+        browser.get(f"http://127.0.0.1:{port}/")
+        said = browser.find_element(By.TAG_NAME, "body").text
+        assert "The arcade is full" in said and "1 session open, 1 at most. Try again in a few minutes." in said
+        shot(browser, "serve-full")
+        second = browser.current_window_handle
+        browser.switch_to.window(first)
+        wait_for(lambda: browser.current_url.endswith("/idle"), 120, "the idle page")
+        assert "closed after 15 seconds without input" in browser.find_element(By.TAG_NAME, "body").text
+        browser.switch_to.window(second)
+
+        def started() -> bool:  # the first counts until its process is gone: "Try again" till then
+            if browser.find_elements(By.LINK_TEXT, "Try again"):
+                browser.find_element(By.LINK_TEXT, "Try again").click()
+                time.sleep(0.5)
+                return False
+            return browser.execute_script(loaded)
+
+        wait_for(started, 120, "the second arcade's websocket, once there is room")
+    finally:
+        for handle in browser.window_handles:
+            if handle != first:
+                browser.switch_to.window(handle)
+                browser.close()
+        browser.switch_to.window(first)
+        server.terminate()
+        log = server.communicate(timeout=60)[0]
+    assert "refused a session from 127.0.0.1: full (1 session open, 1 at most)" in log
+    assert "closed a session of 127.0.0.1 after 15 seconds without input" in log and "Traceback" not in log
