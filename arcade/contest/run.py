@@ -108,7 +108,56 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
     if not wanted:
         return 0, done
     runner.use(folder, current)
-    return play_pairs(config, runner, logs, wanted, say, tally), True
+    started = time.monotonic()
+    played = play_pairs(config, runner, logs, wanted, say, tally)
+    if played:
+        record_pace(folder, played, time.monotonic() - started, runner.jobs)
+    return played, True
+
+
+PACE = "pace.json"
+"""``DIR/pace.json``: what the season's games have cost so far on this machine (``record_pace``),
+read by ``arcade contest status`` for its estimate."""
+
+
+def record_pace(folder: Path, games: int, seconds: float, jobs: int) -> None:
+    """Add a batch's ``games``, played in ``seconds`` over ``jobs`` processes, to the season's pace:
+    the process-seconds a game took (the wall time × the processes, so that an estimate for any
+    number of processes divides it again), the batches' last 20 kept. A pace that cannot be
+    written is left as it was (it is an estimate's input, not evidence)."""
+    import json
+
+    from arcade.files import write_whole
+
+    path = Path(folder) / PACE
+    batches = read_pace(folder)
+    batches.append({"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)})
+    try:
+        write_whole(path, json.dumps({"batches": batches[-20:]}))
+    except OSError:
+        pass
+
+
+def read_pace(folder: Path) -> list[dict]:
+    """The batches ``record_pace`` kept (none where there is no readable pace)."""
+    import json
+
+    try:
+        data = json.loads((Path(folder) / PACE).read_text())
+        return [b for b in data["batches"] if type(b.get("games")) is int and b["games"] > 0
+                and type(b.get("seconds")) in (int, float) and type(b.get("jobs")) is int]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return []
+
+
+def measured_pace(folder: Path) -> tuple[float, int] | None:
+    """The process-seconds a game took over the kept batches, and the games measured; ``None``
+    before a game was played."""
+    batches = read_pace(folder)
+    games = sum(b["games"] for b in batches)
+    if not games:
+        return None
+    return sum(b["seconds"] * b["jobs"] for b in batches) / games, games
 
 
 def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],

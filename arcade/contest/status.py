@@ -1,7 +1,8 @@
 """``arcade contest status``: the submissions, the games done and missing (a ladder: its rounds,
 the entries that still need games and the most games its stopping rule leaves), and the time the
 missing ones may take (``arcade.tournament.jobs``'s costs: a file bot's move taken as a share of
-its limit, its process started once a chunk) on the processes ``run`` would use."""
+its limit, its process started once a chunk) on the processes ``run`` would use: once games are
+played, from what they took (``DIR/pace.json``, ``arcade.contest.run.record_pace``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from arcade.contest.config import load
 from arcade.contest.db import Database
 from arcade.contest.formats import format_of
+from arcade.contest.run import measured_pace
 
 
 def status_lines(folder: str | Path) -> list[str]:
@@ -24,8 +26,15 @@ def status_lines(folder: str | Path) -> list[str]:
         progress, missing, pairs = rules.progress(Path(folder), db, current)
     accepted = sum(s.verdict == "accepted" for s in every)
     games = config.make_game()
-    move = FILE_BOT_SHARE * config.limits.move_time(games)
-    serial = missing * typical_moves(games) * move + pairs * -(-config.games // chunk_size(config.games)) * 2 * FILE_BOT_START
+    pace = measured_pace(Path(folder))
+    if pace is not None:  # the season's own games on this machine
+        serial = missing * pace[0]
+        how = f"at the {pace[0]:.3g} s a game its last {pace[1]:,} games took"
+    else:  # before any: a model of a move's share of its limit and the processes' starts
+        move = FILE_BOT_SHARE * config.limits.move_time(games)
+        serial = (missing * typical_moves(games) * move
+                  + pairs * -(-config.games // chunk_size(config.games)) * 2 * FILE_BOT_START)
+        how = f"a move taken as {FILE_BOT_SHARE:.0%} of its limit, until games are played"
     closes = f"closes {config.closes}" + (" (closed)" if config.closed() else "") if config.closes else "never closes"
     return [
         f"{config.game} contest, {config.format}, {config.games} games {rules.per}, {closes}",
@@ -33,6 +42,6 @@ def status_lines(folder: str | Path) -> list[str]:
         f"teams on the board: {len(current)}",
         *progress,
         f"time left: about {duration(serial)} on one process, {duration(serial / 2)} on --jobs 2; on a cluster "
-        f"of W workers, that divided by W (a move taken as {FILE_BOT_SHARE:.0%} of its limit)",
+        f"of W workers, that divided by W ({how})",
     ]
 

@@ -166,3 +166,32 @@ def test_the_csv_is_safe_in_a_spreadsheet_and_status_says_what_is_left(tmp_path,
     assert arcade("contest", "standings", str(folder), "--csv") == 0
     cells = [row[1] for row in csv.reader(io.StringIO(capsys.readouterr().out))][1:]
     assert sorted(cells) == ["'-cmd", "other"]
+
+
+def test_status_estimates_what_is_left_from_the_seasons_own_pace(tmp_path, capsys):
+    """Before any game, ``status`` models a move as a share of its limit; once games are played it
+    uses what they took (``DIR/pace.json``): the estimate for a new team's games is then within a
+    few times of what the run takes (the bench holds it to 1.5x on a quiet machine)."""
+    import re
+
+    from arcade.contest.status import status_lines
+
+    folder = tmp_path / "c"
+    arcade("contest", "new", str(folder), "--preset", "stats306", "--games", "20", "--sandbox", "none")
+    for name in ("far", "near", "middle"):
+        submit(folder, name, bot(tmp_path, name))
+    capsys.readouterr()
+    assert "until games are played" in status_lines(folder)[-1]
+    run(folder, say=lambda line: None)
+    assert json.loads((folder / "pace.json").read_text())["batches"][0]["games"] == 60
+    submit(folder, "lucky", bot(tmp_path, "lucky"))
+    line = status_lines(folder)[-1]
+    assert "s a game its last 60 games took" in line
+    per_game = float(re.search(r"at the ([\d.e+-]+) s a game", line).group(1))
+    assert re.search(r"about [\d.]+ (s|min|h) on one process", line)
+    estimate = per_game * 60  # the new team's 3 pairs of 20 games
+    run(folder, say=lambda line: None)
+    last = json.loads((folder / "pace.json").read_text())["batches"][-1]
+    assert last["games"] == 60
+    took = last["seconds"] * last["jobs"]
+    assert took / 3 < estimate < took * 3, (estimate, took)
