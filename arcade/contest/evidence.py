@@ -85,6 +85,13 @@ class PairLogs:
         self.db.add_games(a, b, [record])
         return added
 
+    def close_pair(self, a: str, b: str) -> None:
+        """Close the record of pair ``(a, b)`` (its games are all in): a run streaming its pairs
+        keeps open only the records of the pairs in play."""
+        log = self.logs.pop((a, b), None)
+        if log is not None:
+            log.close()
+
     def close(self) -> None:
         for log in self.logs.values():
             log.close()

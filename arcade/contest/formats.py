@@ -84,6 +84,13 @@ class Format:
         ``close``."""
         raise NotImplementedError
 
+    def more_games(self, db: Database, current: list[Submission], scheduled: set[tuple[str, str]],
+                   count: int) -> Wanted:
+        """Up to ``count`` pairs' games to add to those in play (``scheduled``: every pair the run
+        has in hand), asked as the workers run short (``arcade.contest.run.play_pairs``); none
+        where the format's next games wait for the ones in play (a ladder's next round)."""
+        return []
+
     def close(self, helpers: dict) -> None:
         """End what ``next_games`` started for the run (``helpers``)."""
 
@@ -161,6 +168,15 @@ class AllPairs(Format):
             pairs = self.missing(db, current)[:BATCH]
             return [(pair, set(range(1, self.config.games + 1))) for pair in pairs], False
         return self._next_exactly(folder, db, current, say, limits, {} if helpers is None else helpers)
+
+    def more_games(self, db, current, scheduled, count) -> Wanted:
+        """All pairs stream: the next missing pairs (newest submissions first, the ones that
+        arrived meanwhile among them) not in hand. Exact scoring plays its batches as they come
+        (a pair may wait for its tables)."""
+        if self.exact:
+            return []
+        every = set(range(1, self.config.games + 1))
+        return [(pair, every) for pair in self.missing(db, current) if pair not in scheduled][:count]
 
     def _next_exactly(self, folder, db, current, say, limits, helpers: dict) -> tuple[Wanted, bool]:
         """Exact scoring: every current submission's table asked off the run's thread

@@ -99,20 +99,105 @@ Tally = Callable[[int, int], None]
 
 def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner, logs: PairLogs,
                say: Callable[[str], None], tally: Tally | None = None, helpers: dict | None = None) -> tuple[int, bool]:
-    """Play the missing games of the next ``BATCH`` pairs (newest first; a ladder: its next
-    round, ``arcade.contest.ladder``): the games played, and whether anything was done (games,
-    pairs computed exactly, records read)."""
+    """Play the format's next games (all pairs: the missing games of the newest ``BATCH`` pairs,
+    then the next pairs streamed in as the workers run short, so that none waits for a batch to
+    end; a ladder: its next round, ``arcade.contest.ladder``): the games played, and whether
+    anything was done (games, pairs computed exactly, records read)."""
+    rules = format_of(config)
     current = db.current()
     logs.teams.update({s.digest: s.team for s in current})
-    wanted, done = format_of(config).next_games(folder, db, current, logs.secret, say, logs.limits, helpers)
+    wanted, done = rules.next_games(folder, db, current, logs.secret, say, logs.limits, helpers)
     if not wanted:
         return 0, done
     runner.use(folder, current)
+    scheduled = {pair for pair, _numbers in wanted}
+
+    def more() -> list[tuple[tuple[str, str], set[int]]]:
+        now = db.current()  # submissions that arrived meanwhile come first
+        fresh = rules.more_games(db, now, scheduled, STREAMED)
+        if fresh:
+            logs.teams.update({s.digest: s.team for s in now})
+            runner.use(folder, now)
+            scheduled.update(pair for pair, _numbers in fresh)
+        return fresh
+
     started = time.monotonic()
-    played = play_pairs(config, runner, logs, wanted, say, tally)
+    played = play_pairs(config, runner, logs, wanted, say, tally, more)
     if played:
         record_pace(folder, played, time.monotonic() - started, runner.jobs)
     return played, True
+
+
+STREAMED = 4
+"""Pairs added at a time as the workers run short (their records opened then, closed once their
+games are in)."""
+
+
+def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
+               say: Callable[[str], None], tally: Tally | None = None,
+               more: Callable[[], list[tuple[tuple[str, str], set[int]]]] | None = None) -> int:
+    """Play the games of ``wanted`` (pairs and their games' numbers) that the pairs' records do
+    not hold, each into its record, then the database, as it ends, and those of the pairs ``more``
+    adds as the workers run short: the games played. Says which pairs it plays as they start,
+    and ``tally`` counts the games as they end; a pair's record is closed once its games are in."""
+    pairs: list[tuple[str, str]] = []
+    left: dict[int, int] = {}
+    got: set[tuple[int, int]] = set()
+    total = 0
+
+    def tasks_of(items: list[tuple[tuple[str, str], set[int]]]) -> list[Task]:
+        nonlocal total
+        tasks: list[Task] = []
+        for (a, b), numbers in items:
+            index = len(pairs)
+            pairs.append((a, b))
+            log = logs.open(a, b)
+            have = {key[3] for key in log.games}
+            mine = chunks(index, a, b, logs.season, numbers - have, max(numbers, default=0), config.games)
+            left[index] = sum(task.games for task in mine)
+            if not mine:
+                logs.close_pair(a, b)
+            tasks += mine
+        games = sum(task.games for task in tasks)
+        total += games
+        if games:
+            playing = sorted({t.pair for t in tasks})
+            say(f"playing {plural(games, 'game')} of {plural(len(playing), 'pair')}: "
+                f"{pairs_text([pairs[i] for i in playing], logs.teams)}")
+        if tally is not None:
+            tally(len(got), total)
+        return tasks
+
+    def take(index: int, record) -> None:
+        if (index, record.number) in got:
+            return
+        got.add((index, record.number))
+        a, b = pairs[index]
+        logs.append(STAGE, a, b, logs.season, record)
+        left[index] -= 1
+        if not left[index]:
+            logs.close_pair(a, b)
+        if tally is not None:
+            tally(len(got), total)
+
+    def next_tasks() -> list[Task]:
+        while more is not None:
+            items = more()
+            if not items:
+                return []
+            tasks = tasks_of(items)
+            if tasks:
+                return tasks
+        return []
+
+    first = tasks_of(wanted)
+    try:
+        runner.play_tasks(first, take, next_tasks if more is not None else None)
+    finally:
+        logs.close()
+    if got:
+        say(f"played {plural(len(got), 'game')} of {plural(len({i for i, _ in got}), 'pair')}")
+    return len(got)
 
 
 PACE = "pace.json"
@@ -158,43 +243,6 @@ def measured_pace(folder: Path) -> tuple[float, int] | None:
     if not games:
         return None
     return sum(b["seconds"] * b["jobs"] for b in batches) / games, games
-
-
-def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
-               say: Callable[[str], None], tally: Tally | None = None) -> int:
-    """Play the games of ``wanted`` (pairs and their games' numbers) that the pairs' records do
-    not hold, each into its record, then the database, as it ends: the games played. Says which
-    pairs it plays first, and ``tally`` counts the games as they end."""
-    tasks: list[Task] = []
-    pairs = [pair for pair, _numbers in wanted]
-    for index, ((a, b), numbers) in enumerate(wanted):
-        log = logs.open(a, b)
-        have = {key[3] for key in log.games}
-        tasks += chunks(index, a, b, logs.season, numbers - have, max(numbers, default=0), config.games)
-    total = sum(task.games for task in tasks)
-    if total:
-        say(f"playing {plural(total, 'game')} of {plural(len({t.pair for t in tasks}), 'pair')}: "
-            f"{pairs_text([pairs[i] for i in sorted({t.pair for t in tasks})], logs.teams)}")
-    if tally is not None:
-        tally(0, total)
-    got: set[tuple[int, int]] = set()
-
-    def take(index: int, record) -> None:
-        if (index, record.number) in got:
-            return
-        got.add((index, record.number))
-        a, b = pairs[index]
-        logs.append(STAGE, a, b, logs.season, record)
-        if tally is not None:
-            tally(len(got), total)
-
-    try:
-        runner.play_tasks(tasks, take)
-    finally:
-        logs.close()
-    if got:
-        say(f"played {plural(len(got), 'game')} of {plural(len({i for i, _ in got}), 'pair')}")
-    return len(got)
 
 
 def pairs_text(pairs: list[tuple[str, str]], teams: dict[str, str], shown: int = 4) -> str:

@@ -73,6 +73,11 @@ Progress = Callable[[int, int, list[PairResult]], None]
 """``progress(games_done, games_total, pairs_so_far)`` after each chunk."""
 
 
+STREAM_AHEAD = 2
+"""Chunks a worker has in hand when a run streams its tasks (``Runner.play_tasks`` with ``more``):
+one it plays, one waiting, so that it never idles between two."""
+
+
 class Runner:
     """Runs pairs' games: in this process (``jobs == 1``), over ``jobs`` local processes, in this
     one until workers pay for themselves (``jobs`` ``None``: ``_play_here``), or on a
@@ -255,21 +260,71 @@ class Runner:
             self.data[name] = self.client.submit(bundle_data, packed.data, key=f"arcade-bot-{packed.digest}")
         self.setup = replace(self.setup, bundles=tuple((n, s, d) for n, (s, d) in sorted(bundles.items())))
 
-    def play_tasks(self, tasks: Sequence[Task], take: Callable[[int, GameRecord], None]) -> None:
+    def play_tasks(self, tasks: Sequence[Task], take: Callable[[int, GameRecord], None],
+                   more: Callable[[], Sequence[Task]] | None = None) -> None:
         """Play ``tasks``, chunks of pairs' games the caller chose (a contest's missing games),
         where ``play`` would (the cluster, the pool, or this process), each game handed to
-        ``take(task.pair, record)`` as it ends."""
+        ``take(task.pair, record)`` as it ends. ``more``: the caller's next tasks, asked whenever
+        the workers run short (the pool: fewer than two chunks a worker in hand; here: none left),
+        until it gives none: the workers never wait for a batch to end (``STREAM_AHEAD``)."""
         tasks = list(tasks)
         everything = list(range(len(tasks)))
         if self.client is not None:
             self._play_on_cluster(tasks, everything, take, lambda: None)
+        elif self.pool is not None and more is not None and not self.auto:
+            self._stream_on_pool(tasks, take, more)
+            return
         elif self.pool is not None:
             self._play_on_pool(tasks, everything, take, lambda: None)
         else:
-            for task in tasks:
-                if self.cancelled():
-                    raise KeyboardInterrupt
-                run_task(self.setup, task, lambda record, index=task.pair: take(index, record))
+            while True:
+                for task in tasks:
+                    if self.cancelled():
+                        raise KeyboardInterrupt
+                    run_task(self.setup, task, lambda record, index=task.pair: take(index, record))
+                tasks = list(more()) if more is not None else []
+                if not tasks:
+                    return
+        while more is not None:  # a cluster, or a pool of a run without --jobs: what comes next after
+            tasks = list(more())
+            if not tasks:
+                return
+            everything = list(range(len(tasks)))
+            if self.client is not None:
+                self._play_on_cluster(tasks, everything, take, lambda: None)
+            else:
+                self._play_on_pool(tasks, everything, take, lambda: None)
+
+    def _stream_on_pool(self, tasks: list[Task], take, more) -> None:
+        """``play_tasks`` over the pool with ``more``: the chunks submitted as workers free up,
+        ``STREAM_AHEAD`` a worker in hand, ``more`` asked for the next ones as they run short."""
+        stage, drain = self._drainer(tasks, take, lambda: None)
+        workers = max(1, self.jobs - 1 if self.steal else self.jobs)
+        futures: dict[Future, int] = {}
+        queued = list(range(len(tasks)))
+        exhausted = False
+        while queued or futures or not exhausted:
+            if self.cancelled():
+                for future in futures:
+                    future.cancel()
+                raise KeyboardInterrupt
+            if not exhausted and len(queued) + len(futures) < STREAM_AHEAD * workers:
+                extra = list(more())
+                exhausted = not extra
+                queued += range(len(tasks), len(tasks) + len(extra))
+                tasks += extra  # the same list the drainer reads
+            while queued and len(futures) < STREAM_AHEAD * workers:
+                i = queued.pop(0)
+                futures[self.pool.submit(run_task_streaming, self.setup, tasks[i], (stage, i))] = i
+            if not futures:
+                continue
+            done, _ = wait(list(futures), timeout=0.2, return_when=FIRST_COMPLETED)
+            drain()
+            for future in sorted(done, key=futures.__getitem__):
+                for record in chunk_result(future):  # any the stream has not brought yet
+                    take(tasks[futures[future]].pair, record)
+                del futures[future]
+        drain()
 
     def _play_here(self, tasks, to_play, take, report) -> None:
         """Play the chunks in this process, each timed. Without ``jobs`` (``auto``), after each

@@ -195,3 +195,45 @@ def test_status_estimates_what_is_left_from_the_seasons_own_pace(tmp_path, capsy
     assert last["games"] == 60
     took = last["seconds"] * last["jobs"]
     assert took / 3 < estimate < took * 3, (estimate, took)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_pairs_stream_to_the_workers_and_only_the_pairs_in_play_have_records_open(tmp_path, monkeypatch, jobs):
+    """With a batch of one pair, the run still plays every pair in one stream (the next pairs
+    asked as the workers run short, never waiting for a batch to end), at most a few records open
+    at once, and the same games as a run that plays its pairs one batch at a time."""
+    from arcade.contest import evidence, formats, run as running
+
+    teams = {"alice": "far", "bob": "near", "carol": "middle", "dave": "lucky"}
+    folder = season(tmp_path, teams, 8, "--sandbox", "none")
+    plain = tmp_path / "plain"
+    shutil.copytree(folder, plain)  # the same contest, its secret too
+    run(plain, say=lambda line: None)  # batches of 32: every pair in one
+    monkeypatch.setattr(formats, "BATCH", 1)
+    monkeypatch.setattr(running, "STREAMED", 1)
+    open_now, most = set(), [0]
+    real_open, real_close_pair, real_close = evidence.PairLogs.open, evidence.PairLogs.close_pair, evidence.PairLogs.close
+
+    def opening(self, a, b):
+        open_now.add((a, b))
+        most[0] = max(most[0], len(open_now))
+        return real_open(self, a, b)
+
+    def closing_pair(self, a, b):
+        open_now.discard((a, b))
+        return real_close_pair(self, a, b)
+
+    def closing(self):
+        open_now.clear()
+        return real_close(self)
+
+    monkeypatch.setattr(evidence.PairLogs, "open", opening)
+    monkeypatch.setattr(evidence.PairLogs, "close_pair", closing_pair)
+    monkeypatch.setattr(evidence.PairLogs, "close", closing)
+    said: list[str] = []
+    assert run(folder, jobs=jobs, say=said.append) == 6 * 8
+    assert sum(line.startswith("played ") for line in said) == 1, said  # one stream, not six batches
+    assert sum(line.startswith("playing ") for line in said) == 6
+    assert most[0] <= 1 + running.STREAMED * 2 * max(1, jobs) + 2, most
+    games = lambda where: {k: (v["winner"], v["moves"]) for k, v in records(where).items()}  # noqa: E731
+    assert games(folder) == games(plain)
