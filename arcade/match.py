@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from arcade.seeds import match_rngs, season_rngs, seed_global_random, seed_season_random
@@ -40,7 +40,10 @@ class GameRecord:
 
     def as_json(self) -> dict:
         """The record as one JSON object (a line of a record log)."""
-        data = asdict(self)
+        # the fields as ``asdict`` gives them, in their order, without its deep copy of every move
+        # (which was most of what a season's coordinator spent a game)
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["moves"] = list(self.moves)
         data["termination"] = self.termination.value
         data["max_move_seconds"] = [round(s, 6) for s in self.max_move_seconds]
         data["times"] = [round(s, 6) for s in self.times]
