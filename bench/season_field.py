@@ -14,7 +14,10 @@ ways of handing out chunks, batch by batch (``BATCH`` pairs, the next batch only
 the run before streaming) and streamed (``STREAM_AHEAD`` chunks a worker in hand, the next pairs
 asked as they run short). Prints each way's time and the workers' busy fraction.
 
-    python bench/season_field.py [coordinator|field|all] [--teams 12] [--workers 100] [--game-ms 20]
+``estimate``: ``arcade contest status``'s estimate of a new team's games (from the season's own
+pace) against what the run then takes.
+
+    python bench/season_field.py [coordinator|field|estimate|all] [--teams 12] [--workers 100] [--game-ms 20]
 """
 
 from __future__ import annotations
@@ -77,6 +80,41 @@ def coordinator(teams: int = 12, games: int = 20) -> float:
     return wall / played * 1000
 
 
+def estimate(teams: int = 6, games: int = 10, jobs: int = 1) -> None:
+    """``arcade contest status``'s estimate for a new team's games against what the run then
+    takes: a STATS 306 season (in the sandbox where bwrap runs) of ``teams`` teams played, one more
+    team submitted, the estimate read, the run timed."""
+    os.environ.setdefault("ARCADE_BOT_LOGS", tempfile.mkdtemp(prefix="bench-logs-"))
+    import re
+
+    from arcade import cli
+    from arcade.contest import run as running
+    from arcade.contest.status import status_lines
+    from arcade.contest.submit import submit
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-estimate-")) / "c"
+    cli.main(["contest", "new", str(folder), "--preset", "stats306", "--games", str(games)])
+    bots = Path(tempfile.mkdtemp(prefix="bench-bots-"))
+    picks = ["valid_moves(game)[0]", "valid_moves(game)[-1]", "random.choice(valid_moves(game))",
+             "valid_moves(game)[len(valid_moves(game)) // 2]"]
+    for i in range(teams + 1):
+        path = bots / f"t{i}" / "bot.py"
+        path.parent.mkdir()
+        path.write_text(f"# team {i}\nimport random\nfrom games.dfootball import valid_moves\n\n"
+                        f"def strategy(game):\n    return {picks[i % len(picks)]}\n")
+        if i == teams:
+            running.run(folder, jobs=jobs, say=lambda line: None)
+        submit(folder, f"team_{chr(97 + i)}", str(path))
+    line = status_lines(folder)[-1]
+    value, unit = re.search(r"about ([\d.]+) (s|min|h|days) on one process", line).groups()
+    said = float(value) * {"s": 1, "min": 60, "h": 3600, "days": 86400}[unit] / jobs
+    started = time.perf_counter()
+    running.run(folder, jobs=jobs, say=lambda line: None)
+    took = time.perf_counter() - started
+    print(f"estimate: {teams} teams played, one more submitted: status said {said:.1f} s on {jobs} process(es), "
+          f"the run took {took:.1f} s ({said / took:.2f}x)")
+
+
 def simulate(way: str, teams: int, per_pair: int, workers: int, game_ms: float, coordinator_ms: float,
              batch: int = 32, ahead: int = 2, chunk: int = 10) -> tuple[float, float]:
     """The field's time (s) and the workers' busy fraction, handing out chunks ``way``
@@ -134,7 +172,7 @@ def simulate(way: str, teams: int, per_pair: int, workers: int, game_ms: float, 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", nargs="?", default="all", choices=["coordinator", "field", "all"])
+    parser.add_argument("what", nargs="?", default="all", choices=["coordinator", "field", "estimate", "all"])
     parser.add_argument("--teams", type=int, default=12, help="the measured contest's teams")
     parser.add_argument("--workers", type=int, default=100)
     parser.add_argument("--game-ms", type=float, default=20.0)
@@ -143,6 +181,8 @@ def main(argv: list[str] | None = None) -> None:
     cost = args.coordinator_ms
     if args.what in ("coordinator", "all"):
         cost = coordinator(args.teams)
+    if args.what in ("estimate", "all"):
+        estimate()
     if args.what in ("field", "all"):
         cost = 3.0 if cost is None else cost
         for way in ("batch", "stream"):
