@@ -201,14 +201,16 @@ def java_settings() -> list[str]:
 
 
 def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder: Path | None = None,
-            seccomp: int | None = None, deps: int | None = None) -> list[str]:
+            seccomp: int | None = None, deps: int | None = None, held: int | None = None) -> list[str]:
     """``argv`` run inside a bwrap sandbox that sees ``bot_file``'s folder, read-only, at
     ``/bot`` (so each student's bot belongs in a folder of its own); as root, through
     ``LAUNCHER``, which starts bwrap as ``UNPRIVILEGED`` and copies the folder. ``folder``: what
     is bound at ``/bot`` instead of the folder itself (a user's copy: ``Staged``); ``seccomp``:
     the descriptor of the seccomp filter bwrap loads for the bot (``seccomp_program``); ``deps``:
     the descriptor of the bot's ``.deps`` (``safe_files.plain_folder_at``), bound at
-    ``/bot/.deps`` from that descriptor (``deps_bind``), never by its name."""
+    ``/bot/.deps`` from that descriptor (``deps_bind``), never by its name; ``held``: as root, the
+    descriptor of the bot's folder (``safe_files.open_folder``'s walk), which the launcher copies
+    from rather than from its path."""
     args = ["--unshare-all", "--unshare-user", "--uid", str(UNPRIVILEGED), "--gid", str(UNPRIVILEGED),
             "--cap-drop", "ALL", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv",
             "--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", "/tmp",
@@ -240,7 +242,10 @@ def command(argv: list[str], bot_file: Path | None, probe: bool = False, folder:
             args += ["--ro-bind", str(path), str(path)]
         args += ["--ro-bind", str(ROOT / "games"), "/arcade/games", "--ro-bind", str(ROOT / "bots"), "/arcade/bots"]
         if bot_file is not None:  # the bot's own folder (its helper modules), read-only, at /bot
-            args += ["--ro-bind", str(folder or bot_file.parent), "/bot", "--chdir", "/bot"]
+            if held is not None and folder is None:  # root's launcher copies it from the walked descriptor
+                args += ["--ro-bind-fd", str(held), "/bot", "--chdir", "/bot"]
+            else:
+                args += ["--ro-bind", str(folder or bot_file.parent), "/bot", "--chdir", "/bot"]
             if deps is not None:  # what `arcade bot install` put there, checked on this descriptor
                 args += deps_bind(deps)
     if not probe and memory_root() is None:  # the cap split over SPLIT processes: one thread for BLAS
@@ -294,6 +299,9 @@ class Staged:
         self.folder: Path | None = None
         self.problem: str | None = None
         self.deps: int | None = None
+        self.held: int | None = None
+        """As root, the bot's folder as the walk opened it: the launcher copies it from this
+        descriptor (``--ro-bind-fd``), never from its path (a student's path may flip)."""
         self.seccomp = seccomp_fd()
         if bot_file is None:
             return
@@ -306,6 +314,8 @@ class Staged:
         try:
             if os.geteuid() == 0 or _binds_descriptors():
                 self.deps = safe_files.plain_folder_at(source, where.name)
+            if os.geteuid() == 0:
+                self.held = os.dup(source)
             if os.geteuid() != 0:  # without --ro-bind-fd, .deps is copied too (within FOLDER_MAX)
                 self.folder = copy_for_user(source, where.name if self.deps is not None else None)
         except OSError as exc:
@@ -316,21 +326,23 @@ class Staged:
     @property
     def pass_fds(self) -> tuple[int, ...]:
         inherited = (self.seccomp,) if self.seccomp is not None else ()
-        return inherited + ((self.deps,) if self.deps is not None else ())
+        return inherited + tuple(fd for fd in (self.deps, self.held) if fd is not None)
 
     def argv(self, argv: list[str]) -> list[str]:
         if self.problem is not None:
             return [sys.executable, "-I", "-S", "-c", "import sys; print(sys.argv[1], file=sys.stderr); sys.exit(71)",
                     self.problem]
-        return command(argv, self.bot_file, folder=self.folder, seccomp=self.seccomp, deps=self.deps)
+        return command(argv, self.bot_file, folder=self.folder, seccomp=self.seccomp, deps=self.deps, held=self.held)
 
     def started(self) -> None:
         if self.seccomp is not None:
             os.close(self.seccomp)
             self.seccomp = None
-        if self.deps is not None:  # bwrap (or the launcher) has its own
-            os.close(self.deps)
-            self.deps = None
+        for name in ("deps", "held"):  # bwrap (or the launcher) has its own
+            fd = getattr(self, name)
+            if fd is not None:
+                os.close(fd)
+                setattr(self, name, None)
 
     def close(self) -> None:
         self.started()

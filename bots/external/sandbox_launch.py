@@ -246,7 +246,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
     sources = []  # opened before the staging tmpfs hides STAGE (a bot's folder may be in /tmp)
     deps = f"{BOT}/{DEPS}"
     for at in range(end):
-        if args[at] == "--ro-bind-fd":  # .deps, checked by the arcade on this descriptor
+        if args[at] == "--ro-bind-fd":  # .deps, or the bot's folder, as the arcade opened and checked it
             sources.append((at + 1, _same_folder(int(args[at + 1]))))
         elif args[at] == "--ro-bind":
             flags = os.O_PATH | os.O_CLOEXEC
@@ -263,7 +263,7 @@ def launch(arcade: int, bwrap: str, args: list[str]) -> None:
                              f"mode=0755,size={FOLDER_MAX}".encode()), "a tmpfs for the bot's folder")
             _unbounded_copy(fd, target, DEPS if deps in args[:end] else None)
             os.close(fd)
-            staged[at] = target
+            staged[at - 1], staged[at] = "--ro-bind", target  # (given as a descriptor: bound as the copy)
             continue
         if os.path.isdir(f"/proc/self/fd/{fd}"):
             os.mkdir(target)
