@@ -28,6 +28,8 @@ def install_packages(folder: Path, config, top: Path) -> str | None:
     if not requirements.is_file() or (top / DEPS).is_dir():
         return None
     try:
+        if not deps.requirements_of(top):  # comments only: nothing to install
+            return None
         problem = not_allowed(top, config.packages)
         if problem:
             return problem

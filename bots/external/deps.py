@@ -422,6 +422,9 @@ def install(folder: Path, find_links: Sequence[str] = (), no_index: bool = False
         raise InstallError(f"{folder} is not a folder: give the bot's folder (the one holding {REQUIREMENTS})") from None
     try:
         wanted = wanted_of(fd, folder / REQUIREMENTS, build)
+        if not wanted:
+            raise InstallError(f"{folder / REQUIREMENTS} names no package (only comments or blank lines): "
+                               "nothing to install")
         _check_names(fd, folder)
         if find_spec("pip") is None:
             raise InstallError(f"pip is not installed for {sys.executable} (python -m ensurepip installs it)")
