@@ -205,22 +205,36 @@ PACE = "pace.json"
 read by ``arcade contest status`` for its estimate."""
 
 
-def record_pace(folder: Path, games: int, seconds: float, jobs: int) -> None:
+def record_pace(folder: Path, games: int, seconds: float, jobs: int, start: float | None = None) -> None:
     """Add a batch's ``games``, played in ``seconds`` over ``jobs`` processes, to the season's pace:
     the process-seconds a game took (the wall time × the processes, so that an estimate for any
-    number of processes divides it again), the batches' last 20 kept. A pace that cannot be
-    written is left as it was (it is an estimate's input, not evidence)."""
+    number of processes divides it again), the batches' last 20 kept; ``start``: what the last
+    run took to begin (the sandbox settled, the workers started). A pace that cannot be written
+    is left as it was (it is an estimate's input, not evidence)."""
     import json
 
     from arcade.files import write_whole
 
     path = Path(folder) / PACE
     batches = read_pace(folder)
-    batches.append({"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)})
+    if games:
+        batches.append({"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)})
+    begin = run_start(folder) if start is None else round(start, 4)
     try:
-        write_whole(path, json.dumps({"batches": batches[-20:]}))
+        write_whole(path, json.dumps({"batches": batches[-20:], "start": begin}))
     except OSError:
         pass
+
+
+def run_start(folder: Path) -> float:
+    """What the last run took to begin (``record_pace``'s ``start``; 0 before one)."""
+    import json
+
+    try:
+        value = json.loads((Path(folder) / PACE).read_text()).get("start")
+    except (OSError, ValueError, AttributeError):
+        return 0.0
+    return float(value) if type(value) in (int, float) and value >= 0 else 0.0
 
 
 def read_pace(folder: Path) -> list[dict]:
@@ -286,6 +300,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     ``say`` is told what it does as it goes (what it found, each batch's pairs, what it played,
     that it waits and until when), ``tally`` each batch's games as they end."""
     folder = Path(folder)
+    begun = time.monotonic()
     config = load(folder)
     with Database(folder) as db:
         say(field_text(folder, config, db))
@@ -297,6 +312,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
+        record_pace(folder, 0, 0.0, 1, start=time.monotonic() - begun)  # what a run takes to begin
         if publish:
             publish(folder, config, db, say)
         while True:

@@ -11,7 +11,7 @@ from pathlib import Path
 from arcade.contest.config import load
 from arcade.contest.db import Database
 from arcade.contest.formats import format_of
-from arcade.contest.run import measured_pace
+from arcade.contest.run import measured_pace, run_start
 
 
 def status_lines(folder: str | Path) -> list[str]:
@@ -27,9 +27,10 @@ def status_lines(folder: str | Path) -> list[str]:
     accepted = sum(s.verdict == "accepted" for s in every)
     games = config.make_game()
     pace = measured_pace(Path(folder))
-    if pace is not None:  # the season's own games on this machine
-        serial = missing * pace[0]
-        how = f"at the {pace[0]:.3g} s a game its last {pace[1]:,} games took"
+    if pace is not None:  # the season's own games on this machine, and what a run takes to begin
+        start = run_start(Path(folder)) if missing else 0.0
+        serial = missing * pace[0] + start
+        how = f"at the {pace[0]:.3g} s a game its last {pace[1]:,} games took, {start:.1f} s to begin"
     else:  # before any: a model of a move's share of its limit and the processes' starts
         move = FILE_BOT_SHARE * config.limits.move_time(games)
         serial = (missing * typical_moves(games) * move
