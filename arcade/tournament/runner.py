@@ -30,7 +30,7 @@ from arcade.tournament.formats import (
 from arcade.tournament.jobs import Pace
 from arcade.tournament.plan import pairs_in, plan
 from arcade.tournament.pool import Seal, sealing_context
-from arcade.tournament.worker import Setup, Task, chunk_size, run_task, run_task_streaming, worker_init
+from arcade.tournament.worker import Setup, Task, chunk_size, release, run_task, run_task_streaming, worker_init
 from bots.limits import Limits
 
 
@@ -169,6 +169,7 @@ class Runner:
             self.seal = Seal(context, ready, workers)
 
     def __exit__(self, kind, value, traceback) -> None:
+        release()  # the file bots' processes this process kept between its chunks
         if self.client is not None:
             self.client.close()
         if self.pool is None:

@@ -4,9 +4,12 @@
 Determinism: every game has its own generators derived from the tournament seed, the pair and
 the game's number (``arcade.seeds``: ``pair_seed``, ``match_rngs``; the global ``random`` too),
 and a pair's games are cut into chunks (``chunk_size``: a quarter of them, at least 10) whatever
-the number of jobs, each chunk with fresh processes for file bots (whose global ``random`` is
-seeded per game). The same seed therefore gives the same standings with any
-``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put back in order.
+the number of jobs, and every game of a Python file bot is played by a process forked from its
+loaded process at the game's start (``bots.external.child``: the same state whichever games it
+played before; its global ``random`` seeded per game). The same seed therefore gives the same
+standings with any ``jobs``: the chunks run in parallel over ``jobs`` worker processes and are put
+back in order. A worker keeps a file bot's loaded process from one chunk to the next (``lend``:
+its start, the sandbox's and the file's loading, paid once a worker, not once a chunk).
 A contest season's tasks (``Setup.season``) carry the season's seed instead of the pair's, and
 each game is dealt from it by its number and the sides' roles (``arcade.seeds.season_rngs``).
 """
@@ -15,8 +18,10 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from arcade.match import GameRecord, run_match
@@ -74,10 +79,78 @@ def run_task(setup: Setup, task: Task, on_game: Callable[[GameRecord], None] | N
     from bots.registry import resolve
 
     files = dict(setup.files) if files is None else files
-    entries = tuple(resolve(setup.game_id, files.get(name, name), setup.limits) for name in (task.a, task.b))
+    entries = tuple(lend(setup.game_id, files.get(name, name), setup.limits, resolve) for name in (task.a, task.b))
     summary = run_match(game, entries, games=task.games, seed=task.seed, limits=setup.limits,
                         first_game=task.first, on_game=on_game, season=setup.season)
     return summary.records
+
+
+KEEP = 8
+"""File bots' loaded processes a worker keeps between its tasks at most (frozen, each with its
+cgroups and memory): the least recently used goes past it."""
+
+_KEPT: "OrderedDict[tuple, list]" = OrderedDict()
+"""The file bots' sources (``FileBotSource``) not in use, by game, spec and limits, the least
+recently used first."""
+_KEPT_LOCK = threading.Lock()
+
+
+def lend(game_id: str, spec: str, limits: Limits, resolve=None):
+    """Bot ``spec``'s entry for one task. A Python file bot's comes with the source (its loaded
+    process) this worker kept from an earlier task under the same spec and limits, if any; its
+    ``close`` (``run_match``'s end) gives the source back to be kept (``KEEP``) instead of
+    killing it. Each game still starts from the loaded state (``NewGame``: a fork). An R strategy
+    and a CS4341 program, and a built-in bot, are resolved afresh, as before."""
+    if resolve is None:
+        from bots.registry import resolve
+    entry = resolve(game_id, spec, limits)
+    source = getattr(entry, "source", None)
+    if source is None or type(source).__name__ != "FileBotSource" or source.notebook is not None and \
+            source.notebook.language != "python" or source.path.suffix.lower() == ".r":
+        return entry
+    key = (game_id, spec, source.limits)
+    with _KEPT_LOCK:
+        idle = _KEPT.get(key)
+        kept = idle.pop() if idle else None
+        if idle == []:
+            del _KEPT[key]
+    if kept is None:
+        kept = source
+    else:
+        source.close()  # nothing started yet: its log released
+    return replace(entry, source=kept, factory=_factory(kept), keep=lambda: _give_back(key, kept))
+
+
+def _factory(source):
+    from bots.external.host import ExternalBot
+
+    return lambda game: ExternalBot(game, source)
+
+
+def _give_back(key: tuple, source) -> None:
+    """A task is done with ``source``: kept for the next (its process frozen), the least recently
+    used past ``KEEP`` closed."""
+    gone = []
+    with _KEPT_LOCK:
+        _KEPT.setdefault(key, []).append(source)
+        _KEPT.move_to_end(key)
+        while sum(map(len, _KEPT.values())) > KEEP:
+            oldest = next(iter(_KEPT))
+            gone.append(_KEPT[oldest].pop(0))
+            if not _KEPT[oldest]:
+                del _KEPT[oldest]
+    for old in gone:
+        old.close()
+
+
+def release() -> None:
+    """Close every kept source (their processes killed, their cgroups removed, their logs
+    released): at the end of a run in its own process, and at a worker's exit."""
+    with _KEPT_LOCK:
+        sources = [source for idle in _KEPT.values() for source in idle]
+        _KEPT.clear()
+    for source in sources:
+        source.close()
 
 
 _STREAM = None
@@ -98,6 +171,9 @@ def worker_init(stream, coordinator: int | None = None, ready=None) -> None:
         except OSError:  # the coordinator is gone: die_with ends this worker
             pass
     _quiet_worker()
+    from multiprocessing import util
+
+    util.Finalize(None, release, exitpriority=10)  # a pool's worker ends without atexit: kept bots closed
     if coordinator is not None:
         die_with(coordinator)
 

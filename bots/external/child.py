@@ -4,11 +4,20 @@ It runs ``child_main`` (``python -u -c`` ``bots.external.transport.CHILD_CODE``)
 of the bot's runs, it moves the protocol to private descriptors and points its standard output
 at its standard error (the bot's log), standard input at ``/dev/null``, and watches for the
 arcade's death. Then ``Child`` answers each request with the handler of its kind.
+
+Warm bots, each game from the same state: once the file is loaded, the process is a zygote. At
+each game's ``NewGame`` it forks the game's process (``Child.on_new_game``), which answers that
+game's requests and exits at the next ``NewGame``; the loaded process only waits for it, so every
+game starts from the state the file's loading left (its globals, its ``random``), never from the
+last game's. The fork is in the same sandbox, cgroups and rlimits as the loaded process; a process
+that runs threads of its own (a pool started while loading) is not forked, since a fork copies
+only the thread that calls it: it plays its games itself, as before.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import sys
 import threading
@@ -18,8 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
-from bots.external.wire import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, OutOfMemory,
-                                    ProtocolError, Reply, Request, Seed, decode, encode)
+from bots.external.wire import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, NewGame, OutOfMemory,
+                                    ProtocolError, Reply, Request, Seed, Started, decode, encode)
 
 MAX_DETAIL = 2000
 """Characters of a fault's detail sent to the arcade at most (an exception's message can be
@@ -168,15 +177,63 @@ def load_function(path: Path, function: str, adapter, package: str | None = None
     return fn
 
 
+NEXT_GAME = 75
+"""The exit status of a game's process that read the next ``NewGame``: the loaded process forks
+the next game's. Any other end of a game's process (a crash, the bot's ``exit``, the end of the
+arcade's pipe) ends the loaded process the same way, so the arcade sees the process end as before."""
+
+PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
+
+
+def die_with_parent() -> None:
+    """``SIGKILL`` this process when its parent ends (``prctl(PR_SET_PDEATHSIG)``): a game's
+    process with its loaded process, and in the sandbox the loaded process with bwrap's, without
+    a thread of its own (a thread counts against ``RLIMIT_NPROC``)."""
+    import signal
+
+    parent = os.getppid()
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(70)
+
+
+@functools.lru_cache(maxsize=1)
+def _prctl():
+    """libc's ``prctl`` (``None`` where it cannot be had), found once: in the loaded process,
+    so that a game's process does not pay for ``ctypes`` at its start."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def own_threads() -> int:
+    """The threads of this process other than the arcade's watchdog (``watch_parent``): from
+    ``/proc/self/task`` (a library's native threads too), else Python's count."""
+    try:
+        count = len(os.listdir("/proc/self/task"))
+    except OSError:
+        count = threading.active_count()
+    return count - (WATCHDOG is not None and WATCHDOG.is_alive())
+
+
 class Child:
     """The bot's process's state (the adapter and the loaded function) and one handler per
     request. ``send`` is how an answer leaves; ``handle`` returns ``False`` when the process must
-    end (the function called ``exit``)."""
+    end (the function called ``exit``). ``fork`` is ``os.fork`` (a test gives another)."""
 
-    def __init__(self, send: Callable[[Reply], None]) -> None:
+    def __init__(self, send: Callable[[Reply], None], fork: Callable[[], int] = os.fork) -> None:
         self.send = send
         self.fn: Callable | None = None
         self.adapter: Any = None
+        self.fork = fork
+        self.in_game = False
+        """Whether this is a game's process (forked at ``NewGame``), not the loaded one."""
 
     def reply(self, message: Reply) -> None:
         """Send ``message``, its detail (if any) cut to ``MAX_DETAIL`` characters."""
@@ -186,7 +243,8 @@ class Child:
         self.send(message)
 
     def handle(self, request: Request) -> bool:
-        handler = {Load: self.on_load, Seed: self.on_seed, Move: self.on_move}.get(type(request))
+        handler = {Load: self.on_load, NewGame: self.on_new_game, Seed: self.on_seed,
+                   Move: self.on_move}.get(type(request))
         if handler is None:  # an answer's kind: the arcade never sends one
             raise ProtocolError(f"a {request.kind} message sent to the bot")
         return handler(request) is not False
@@ -219,6 +277,53 @@ class Child:
             return
         self.fn = fn
         self.reply(Loaded())
+
+    def on_new_game(self, request: NewGame) -> None:
+        """A game starts. A game's process ends here (its game is over: the loaded process forks
+        the next). The loaded process forks the game's process and waits for it: the game's
+        process answers ``Started`` and serves the game; when it exits with ``NEXT_GAME`` the
+        loaded process forks the next game's, and when it ends any other way the loaded process
+        ends the same way. With threads of its own, or where the fork fails (``RLIMIT_NPROC``),
+        the loaded process answers ``Started(forked=False)`` and plays the game itself."""
+        if self.in_game:
+            _flush()
+            os._exit(NEXT_GAME)
+        if self.fn is None or own_threads() > 1:
+            self.reply(Started(forked=False))
+            return
+        import gc
+        import importlib
+        import signal
+
+        prctl = _prctl()
+        if prctl is not None:  # no game's process may write the loaded one's memory (/proc/PID/mem)
+            prctl(PR_SET_DUMPABLE, 0)
+        try:  # what the adapter imports at a call (the game's Board): once here, not in every game
+            importlib.import_module(f"games.{self.adapter.game_id}")
+        except Exception:  # noqa: BLE001 - a game's process imports it then, as before
+            pass
+        gc.freeze()  # the loaded objects: no collection touches (copies) their pages in a game's process
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
+        while True:  # the loaded process runs none of the bot's code from here: no signal handler either
+            _flush()
+            try:
+                pid = self.fork()
+            except OSError:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+                self.reply(Started(forked=False))
+                return
+            if pid == 0:  # the game's process
+                self.in_game = True
+                if prctl is not None:
+                    prctl(PR_SET_DUMPABLE, 1)  # as the one process was (its own /proc files its own)
+                die_with_parent()
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+                self.reply(Started())
+                return
+            _, status = os.waitpid(pid, 0)
+            if os.WIFEXITED(status) and os.WEXITSTATUS(status) == NEXT_GAME:
+                continue
+            _end_as(status)
 
     def on_seed(self, request: Seed) -> None:
         """Seed the global ``random`` and numpy's (if the bot loaded it): no answer."""
@@ -272,6 +377,32 @@ class Child:
             sys.stdout.flush()
 
 
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _end_as(status: int) -> None:
+    """End this process as a game's process ended (its ``waitpid`` status): killed by the same
+    signal, or exited with the same status."""
+    import signal
+
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        for step in (lambda: signal.signal(number, signal.SIG_DFL),
+                     lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, {number}),
+                     lambda: os.kill(os.getpid(), number)):
+            try:
+                step()
+            except (OSError, ValueError):  # SIGKILL's action cannot be set: it needs none
+                pass
+        os._exit(128 + number)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 70)
+
+
 def serve(child: Child, source: BinaryIO) -> None:
     """Answer requests read from ``source`` until it closes or ``child`` says stop. A line that
     is no request raises ``ProtocolError`` (only the arcade writes there): the process ends."""
@@ -294,10 +425,22 @@ WATCHDOG_STACK = 256 << 10
 would count as the bot's."""
 
 
+WATCHDOG: threading.Thread | None = None
+"""``watch_parent``'s thread, where it runs one."""
+
+
 def watch_parent() -> None:
     """End the process when the arcade dies without killing it (SIGKILL, a crash). The arcade's
-    pid is ``argv[2]``: 0 in the sandbox, where the parent is bwrap's, which dies with the arcade."""
-    parent = (int(sys.argv[2]) if len(sys.argv) > 2 else 0) or os.getppid()
+    pid is ``argv[2]``: 0 in the sandbox, where the parent is bwrap's, which dies with the arcade:
+    there ``PR_SET_PDEATHSIG`` (and the PID namespace, whose processes the kernel kills with its
+    first) does it, without a thread, which ``RLIMIT_NPROC`` would count as one of the bot's
+    processes (the loaded process and a game's fit in its count as the one process did)."""
+    global WATCHDOG
+    arcade = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    if not arcade:
+        die_with_parent()
+        return
+    parent = arcade
 
     def watchdog() -> None:
         while os.getppid() == parent:
@@ -307,7 +450,8 @@ def watch_parent() -> None:
     if os.getppid() != parent:
         os._exit(70)
     threading.stack_size(WATCHDOG_STACK)  # its stack is address space the bot's cap counts
-    threading.Thread(target=watchdog, daemon=True).start()
+    WATCHDOG = threading.Thread(target=watchdog, daemon=True)
+    WATCHDOG.start()
     threading.stack_size(0)  # the bot's own threads get the usual
 
 

@@ -12,8 +12,8 @@ from typing import Any, Callable, Sequence, Union
 from bots.external import cgroups
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
-from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved,
-                                    OutOfMemory, ProtocolError, Reply, Seed, decode, encode)
+from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved, NewGame,
+                                    OutOfMemory, ProtocolError, Reply, Seed, Started, decode, encode)
 from bots import DEPS_RULE
 from bots.external.specs import deps_elsewhere, package_of, parse_spec, read_notebook
 from bots.external.transport import Launch, ProcessTransport, Transport
@@ -26,6 +26,9 @@ sandbox (``bots.registry.admit`` settles the sandbox of a real run)."""
 
 LOAD_TIMEOUT = 20.0
 """Seconds a bot's process has to start and load its file (its top-level code included)."""
+
+NEW_GAME_TIMEOUT = 5.0
+"""Seconds a bot's loaded process has to fork a game's process and answer ``Started``."""
 
 POLL = 0.05
 """Seconds between looks at ``cancelled`` while waiting for an answer."""
@@ -132,10 +135,24 @@ class Host:
         self.lines = Lines()
         self.arrival: float | None = None
         """When the bytes that ended the last answer reached the arcade (the host's clock)."""
+        self.cpu_mark: float | None = None
+        """The last ``cpu_seconds`` reading, ``None`` once a game's process started (``cpu_at_turn``)."""
 
     @property
     def alive(self) -> bool:
         return self.transport is not None and self.transport.alive
+
+    @property
+    def warm(self) -> bool:
+        """Whether the process forks each game from its loaded state (``NewGame``): a Python
+        bot's (``bots.external.child``); an R strategy's process plays its games itself."""
+        return self.launch.language == "python"
+
+    def new_game(self) -> Outcome:
+        """A game starts: the loaded process forks the game's (``NewGame``), which answers
+        ``Started``; what came instead otherwise. The bot's processes must be thawed."""
+        self.cpu_mark = None  # the last game's process is gone: its CPU left the tree
+        return self.exchange(NewGame(), NEW_GAME_TIMEOUT)
 
     def start(self) -> None:
         """Start the process and load the file; ``Forfeit`` (an error) if that fails."""
@@ -206,7 +223,14 @@ class Host:
     def cpu_seconds(self) -> float:
         """CPU seconds used so far by the bot's process and everything it started (measured on
         the arcade's side; 0 where it cannot be read)."""
-        return self.transport.cpu_seconds() if self.transport is not None else 0.0
+        self.cpu_mark = self.transport.cpu_seconds() if self.transport is not None else 0.0
+        return self.cpu_mark
+
+    def cpu_at_turn(self) -> float:
+        """``cpu_seconds`` at the start of a turn: the reading that ended the last turn, where
+        there was one since the process (or its game's process) started, since the bot was frozen
+        from then on and used none (a read saved a move: with no cgroup, a walk of ``/proc``)."""
+        return self.cpu_mark if self.cpu_mark is not None else self.cpu_seconds()
 
     def exit_text(self) -> str:
         """How the process ended, for an ``Eof``: its exit status or the signal that killed it."""
@@ -380,7 +404,7 @@ class FileBotSource:
             return f"cannot load bot {self.spec!r}: {why} (details in {self.log_path})"
         return None
 
-    def ask(self, game, state, ctx: Context, seed: int | None) -> Any:
+    def ask(self, game, state, ctx: Context, seed: int | None, new_game: bool = False) -> Any:
         """The bot's move in ``state`` (our move), ``None`` if ``ctx`` cancelled the request, or
         ``Forfeit``.
 
@@ -390,16 +414,20 @@ class FileBotSource:
         more (threads); nothing the bot's process says changes it. ``ctx.took`` gets the seconds.
         The bot's processes run only for its turn: thawed before the request (the clock starts
         after), frozen once the answer came. The checks come in the course's order: an error,
-        then the time, then the move."""
+        then the time, then the move. ``new_game``: the game's first request of this bot, which
+        starts the game's process first (``Host.new_game``: a fork of the loaded process), outside
+        the move's clock."""
         limit = self.limit(game, ctx)
         with self.lock:
             host = self.ready_host(game)
             args = self.adapter.request(game, state)
             host.thaw()  # its turn: the clock starts after
             try:
+                if new_game and host.warm:
+                    self._started(host, host.new_game())
                 if seed is not None and not host.send(Seed(seed)):
                     self._lost(host)
-                cpu_before = host.cpu_seconds()
+                cpu_before = host.cpu_at_turn()
                 reply, seconds = host.round_trip(Move(args), limit + self.grace(limit), ctx.cancelled)
                 seconds = max(seconds, host.cpu_seconds() - cpu_before)
             finally:
@@ -437,7 +465,7 @@ class FileBotSource:
             try:
                 if seed is not None and not host.send(Seed(seed)):
                     self._lost(host)
-                cpu_before = host.cpu_seconds()
+                cpu_before = host.cpu_at_turn()
                 host.arrival = None
                 start = self.clock()
                 deadline = start + seconds + self.limits.grace_for(0.0)
@@ -507,6 +535,17 @@ class FileBotSource:
             self.discard()  # whatever else it sent stays behind with it: the next game starts clean
             raise Forfeit(took_too_long(limit), f"{seconds * 1000:.0f} ms", Termination.TIME)
 
+    def _started(self, host: Host, reply: Outcome) -> None:
+        """The answer to ``NewGame``: ``Started``, else a ``Forfeit`` (the process discarded)."""
+        if isinstance(reply, Started):
+            return
+        if isinstance(reply, Eof):
+            self._lost(host)
+        self.discard()
+        if isinstance(reply, TimedOut):
+            raise Forfeit(ERROR, f"its process did not start the game within {NEW_GAME_TIMEOUT:g}s", Termination.CRASH)
+        raise Forfeit(ERROR, getattr(reply, "detail", "") or _unexpected(reply))
+
     def _move(self, game, state, reply: Moved | Invalid) -> Any:
         if isinstance(reply, Invalid):
             raise Forfeit(INVALID, reply.detail, Termination.INVALID)
@@ -532,11 +571,14 @@ class ExternalBot(Bot):
         self.seeded = False
 
     def choose(self, state, ctx: Context):
+        """The move; the game's first request starts the game's process (``NewGame``: a fork of
+        the loaded one, so that every game starts from the loaded state) and seeds it."""
         seed = None
-        if not self.seeded:
+        first = not self.seeded
+        if first:
             seed = ctx.rng.getrandbits(63)
             self.seeded = True
-        move = self.source.ask(self.game, state, ctx, seed)
+        move = self.source.ask(self.game, state, ctx, seed, new_game=first)
         if move is None:  # cancelled: the answer is no longer wanted
             return self.game.legal_moves(state)[0]
         return move
@@ -544,12 +586,17 @@ class ExternalBot(Bot):
 
 @dataclass(frozen=True)
 class ExternalEntry(BotEntry):
-    """A ``BotEntry`` for a file bot; ``close()`` kills its process (the match runner calls it)."""
+    """A ``BotEntry`` for a file bot; ``close()`` kills its process (the match runner calls it),
+    or with ``keep`` (a tournament's worker lends it: ``arcade.tournament.worker.lend``) gives the
+    source back to be kept, its loaded process frozen for the worker's next task."""
 
     source: FileBotSource | None = field(default=None, compare=False)
+    keep: Callable[[], None] | None = field(default=None, compare=False)
 
     def close(self) -> None:
-        if self.source is not None:
+        if self.keep is not None:
+            self.keep()
+        elif self.source is not None:
             self.source.close()
 
     def probe(self, game) -> str | None:

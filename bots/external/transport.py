@@ -267,8 +267,13 @@ class ProcessTransport:
         return data
 
     def cpu_seconds(self) -> float:
-        """From ``/proc``, on the arcade's side (0 where it cannot be read)."""
-        return _tree_cpu(self.proc.pid) if self.proc is not None else 0.0
+        """On the arcade's side: one read of the bot's cgroup's CPU counter (``BotCgroup.cpu_seconds``:
+        every process it ever had), else the tree of its processes in ``/proc`` (0 where it cannot
+        be read)."""
+        if self.proc is None:
+            return 0.0
+        counted = self.cgroup.cpu_seconds() if self.cgroup is not None else None
+        return counted if counted is not None else _tree_cpu(self.proc.pid)
 
     def exit_text(self) -> str:
         proc = self.proc

@@ -3,8 +3,9 @@ bytes become messages and messages become bytes.
 
 A message is one line: a JSON object (ASCII only, so no raw control character or newline can
 hide in it) whose ``kind`` names its class, with that class's fields and no others. The arcade
-sends ``Load``, then ``Seed`` and ``Move`` requests; the bot's process answers a ``Load`` with
-``Loaded`` or a failure, a ``Move`` with ``Moved`` or a failure, and a ``Seed`` with nothing.
+sends ``Load``, then for each game ``NewGame`` (a Python bot's), ``Seed`` and ``Move`` requests;
+the bot's process answers a ``Load`` with ``Loaded`` or a failure, a ``NewGame`` with ``Started``,
+a ``Move`` with ``Moved`` or a failure, and a ``Seed`` with nothing.
 
 ``encode`` and ``decode`` are the only ways across. ``decode`` is total: whatever bytes it is
 given (the bot's process can write anything on its pipe), it returns a message or raises
@@ -58,6 +59,10 @@ def _optional_cells(value: object) -> bool:
     """``None``, or a notebook's cells: a list of ``[label, source]`` pairs of text."""
     return value is None or (isinstance(value, list) and all(
         isinstance(cell, list) and len(cell) == 2 and all(isinstance(part, str) for part in cell) for cell in value))
+
+
+def _flag(value: object) -> bool:
+    return isinstance(value, bool)
 
 
 def _integer(value: object) -> bool:
@@ -121,6 +126,15 @@ class Load:
 
 
 @dataclass(frozen=True)
+class NewGame:
+    """Arcade → bot: a game starts. The loaded process (``child.Child.on_new_game``) ends the last
+    game's process, if any, and forks this game's from its loaded state, which answers
+    ``Started``; the arcade sends nothing else until it has."""
+
+    kind: ClassVar[str] = "newgame"
+
+
+@dataclass(frozen=True)
 class Seed:
     """Arcade → bot: seed the global ``random`` (and numpy's) before a game. No answer."""
 
@@ -141,6 +155,16 @@ class Loaded:
     """Bot → arcade: the file is loaded and the function found."""
 
     kind: ClassVar[str] = "loaded"
+
+
+@dataclass(frozen=True)
+class Started:
+    """Bot → arcade: this game's process is ready. ``forked``: it is a fork of the loaded process
+    (the game starts from the loaded state); ``False``: the loaded process plays the game itself,
+    as it played the games before (it runs threads of its own, or cannot fork)."""
+
+    kind: ClassVar[str] = "started"
+    forked: bool = _checked(_flag, default=True)
 
 
 @dataclass(frozen=True)
@@ -184,12 +208,12 @@ class Invalid:
     detail: str = _checked(_text)
 
 
-Request = Union[Load, Seed, Move]
-Reply = Union[Loaded, Moved, Failed, OutOfMemory, Exited, Invalid]
+Request = Union[Load, NewGame, Seed, Move]
+Reply = Union[Loaded, Started, Moved, Failed, OutOfMemory, Exited, Invalid]
 Message = Union[Request, Reply]
 
-REQUESTS: tuple[type, ...] = (Load, Seed, Move)
-REPLIES: tuple[type, ...] = (Loaded, Moved, Failed, OutOfMemory, Exited, Invalid)
+REQUESTS: tuple[type, ...] = (Load, NewGame, Seed, Move)
+REPLIES: tuple[type, ...] = (Loaded, Started, Moved, Failed, OutOfMemory, Exited, Invalid)
 KINDS: dict[str, type] = {cls.kind: cls for cls in REQUESTS + REPLIES}
 
 

@@ -111,9 +111,9 @@ def test_a_good_file_bot_plays_whole_games_and_its_output_goes_to_the_log(game_i
     assert out == "" and err == ""
     log = entry.source.log_path.read_text()
     assert "printing is not a fault" in log and "a line on stderr" in log and "file descriptor 1" in log
-    # one process served both games; it is gone after the match
+    # one loaded process served both games, each in a process forked from it; all gone after the match
     pids = set(pids_in(entry.source.log_path))
-    assert len(pids) == 1 and wait_gone(list(pids))
+    assert len(pids) == 2 and wait_gone(list(pids))
 
 
 def test_the_course_limit_is_the_default_100ms_in_dfootball():

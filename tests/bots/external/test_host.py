@@ -17,8 +17,8 @@ from bots.base import Context, Forfeit
 from bots.external import DEFAULT_MEMORY, ExternalBot
 from bots.external.child import MAX_DETAIL, Child, serve
 from bots.external.host import LOAD_TIMEOUT, WINDOW, FileBotSource
-from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, OutOfMemory, ProtocolError,
-                                    Seed, encode)
+from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, NewGame, OutOfMemory,
+                                    ProtocolError, Seed, Started, encode)
 from bots.external.transport import MemoryTransport
 from bots.limits import Limits
 from games.base import Termination
@@ -60,10 +60,12 @@ class Bench:
 
 
 def answering(*move_steps):
-    """A script that loads, and answers each move with ``move_steps``."""
+    """A script that loads, starts each game, and answers each move with ``move_steps``."""
     def script(request):
         if isinstance(request, Load):
             return [Loaded()]
+        if isinstance(request, NewGame):
+            return [Started()]
         if isinstance(request, Move):
             return list(move_steps)
         return []

@@ -380,8 +380,9 @@ def test_root_gives_nothing(logs):
 
 
 def test_the_limits_hold_on_the_bots_own_process(logs):
-    """The bot's Python process (bwrap's grandchild) has the rlimits; as root it is nobody to the
-    kernel too (not only inside its namespace) and sits in its pids cgroup, which goes with it."""
+    """The bot's Python processes (its loaded process, bwrap's grandchild, and the game's, forked
+    from it) have the rlimits; as root they are nobody to the kernel too (not only inside their
+    namespace) and sit in the bot's pids cgroup, which goes with them."""
     from arcade.catalog import load
     from bots.base import Context
     from bots.external import DEFAULT_MEMORY, file_entry
@@ -393,30 +394,32 @@ def test_the_limits_hold_on_the_bots_own_process(logs):
         entry.make(game).choose(game.initial_state(), Context(time_limit=60))
         host = entry.source.host
         tree = descendants(host.transport.proc.pid)
-        (bot,) = [pid for pid in tree if Path(f"/proc/{pid}/exe").resolve() == Path(sys.executable).resolve()]
-        limits = {line[:26].strip(): line[26:].split()[:2]
-                  for line in Path(f"/proc/{bot}/limits").read_text().splitlines()[1:]}
+        pythons = [pid for pid in tree if Path(f"/proc/{pid}/exe").resolve() == Path(sys.executable).resolve()]
+        assert len(pythons) == 2  # the loaded process and the game's
         memory, processes = cgroups.process_caps(DEFAULT_MEMORY, True, host.transport.cgroup)
         held = host.transport.cgroup.memory is not None  # one budget: each process the cap, else a share
         assert (memory, processes) == ((DEFAULT_MEMORY, cgroups.PROCESSES) if held
                                        else (DEFAULT_MEMORY // cgroups.SPLIT, cgroups.SPLIT + 1))
-        assert limits["Max processes"] == [str(processes)] * 2
-        assert limits["Max cpu time"][0] == str(sandbox.CPU_SECONDS)
-        open_files = sandbox.OPEN_FILES if held else sandbox.SPLIT_OPEN_FILES
-        assert limits["Max open files"] == [str(open_files)] * 2
-        assert limits["Max file size"] == [str(sandbox.LOG_FILE_SIZE)] * 2
-        assert limits["Max address space"] == [str(memory)] * 2
-        assert limits["Max core file size"] == ["0", "0"]
-        status = dict(line.split(":", 1) for line in Path(f"/proc/{bot}/status").read_text().splitlines())
-        outside = {int(uid) for uid in status["Uid"].split()}
-        assert outside == ({sandbox.UNPRIVILEGED} if os.geteuid() == 0 else {os.geteuid()})
-        assert int(status["CapEff"], 16) == 0 and status["NoNewPrivs"].strip() == "1"
         cgroup = host.transport.cgroup.path if host.transport.cgroup is not None else None
-        if cgroup is not None:  # root, where cgroups can be made
-            assert cgroup.name in Path(f"/proc/{bot}/cgroup").read_text()
-            assert (cgroup / "pids.max").read_text().strip() == str(cgroups.PROCESSES)
-        elif os.geteuid() == 0:
-            assert cgroups._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
+        for bot in pythons:
+            limits = {line[:26].strip(): line[26:].split()[:2]
+                      for line in Path(f"/proc/{bot}/limits").read_text().splitlines()[1:]}
+            assert limits["Max processes"] == [str(processes)] * 2
+            assert limits["Max cpu time"][0] == str(sandbox.CPU_SECONDS)
+            open_files = sandbox.OPEN_FILES if held else sandbox.SPLIT_OPEN_FILES
+            assert limits["Max open files"] == [str(open_files)] * 2
+            assert limits["Max file size"] == [str(sandbox.LOG_FILE_SIZE)] * 2
+            assert limits["Max address space"] == [str(memory)] * 2
+            assert limits["Max core file size"] == ["0", "0"]
+            status = dict(line.split(":", 1) for line in Path(f"/proc/{bot}/status").read_text().splitlines())
+            outside = {int(uid) for uid in status["Uid"].split()}
+            assert outside == ({sandbox.UNPRIVILEGED} if os.geteuid() == 0 else {os.geteuid()})
+            assert int(status["CapEff"], 16) == 0 and status["NoNewPrivs"].strip() == "1"
+            if cgroup is not None:  # root, where cgroups can be made
+                assert cgroup.name in Path(f"/proc/{bot}/cgroup").read_text()
+                assert (cgroup / "pids.max").read_text().strip() == str(cgroups.PROCESSES)
+            elif os.geteuid() == 0:
+                assert cgroups._pids_root() is None  # root without a pids controller: only RLIMIT_NPROC
     finally:
         entry.close()
     assert cgroup is None or not cgroup.exists()  # removed once the bot's namespace died, not left behind

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from bots.base import printable
 from bots.external.wire import (KINDS, MAX_DEPTH, MAX_LINE, REPLIES, REQUESTS, Exited, Failed, Invalid, Lines,
-                                    Load, Loaded, Move, Moved, OutOfMemory, ProtocolError, Seed, decode, encode)
+                                    Load, Loaded, Move, Moved, NewGame, OutOfMemory, ProtocolError, Seed, Started,
+                                    decode, encode)
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=40)  # lone surrogates too
 JSON = st.recursive(
@@ -24,7 +25,9 @@ JSON = st.recursive(
 COUNTS = st.none() | st.integers(min_value=0, max_value=1 << 40)
 MESSAGES = st.one_of(
     st.builds(Load, path=ANY_TEXT, function=ANY_TEXT, game=ANY_TEXT, memory=COUNTS, processes=COUNTS),
+    st.just(NewGame()),
     st.builds(Seed, seed=st.integers()),
+    st.builds(Started, forked=st.booleans()),
     st.builds(Move, args=st.lists(JSON, max_size=4)),
     st.just(Loaded()),
     st.builds(Moved, move=JSON),
@@ -62,7 +65,8 @@ def test_every_kind_of_message_has_a_round_trip():
     samples = [Load("/bot/x.py", "strategy", "hog", 1 << 30, 64), Load("x.py", "f", "hog"),
                Load("/bot/engine.py", "engine", "ludo", package="packaged_bot"), Seed(-5),
                Move([[["B", "*"]], "O"]), Loaded(), Moved([1, 2, 3]), Moved("E3"), Failed("ValueError: no"),
-               OutOfMemory(), Exited("it called exit(3)"), Invalid("'one' is not a whole number")]
+               OutOfMemory(), Exited("it called exit(3)"), Invalid("'one' is not a whole number"), NewGame(),
+               Started(), Started(forked=False)]
     assert {type(m) for m in samples} == set(REQUESTS + REPLIES) == set(KINDS.values())
     for message in samples:
         assert decode(encode(message)) == message
@@ -73,6 +77,7 @@ def test_every_kind_of_message_has_a_round_trip():
 @pytest.mark.parametrize("message, words", [
     (Seed("7"), "seed is not of its type"),
     (Seed(True), "seed is not of its type"),
+    (Started(1), "forked is not of its type"),
     (Load("p", "f", "g", memory=-1), "memory is not of its type"),
     (Load("p", "f", "g", package="../x"), "package is not of its type"),
     (Moved(float("nan")), "move is not of its type"),

@@ -17,8 +17,16 @@ def report(attack, text):
 
 
 def others():
-    """The processes this bot can see that are not its own (its parent and itself excluded)."""
-    mine = {os.getpid(), os.getppid()}
+    """The processes this bot can see that are not its own (itself and its ancestors excluded:
+    its game's process is forked from its loaded process, under bwrap's)."""
+    mine = {os.getpid()}
+    pid = os.getppid()
+    while pid > 0 and pid not in mine:
+        mine.add(pid)
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit() and int(entry) not in mine:
