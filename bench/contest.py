@@ -23,6 +23,16 @@ instead of chosen (each round a random matching). Prints the games played and th
 correlation of the final order with the true one, averaged over ``--seeds`` fields.
 
     python bench/contest.py ladder [--seeds 10] [--spread 4,1.5]
+
+``cost``: a game's cost in a season against a match (issue #45): the same two sandboxed Python
+toothpicks bots, ``--games`` games, played by ``arcade match`` and by ``arcade contest run --jobs
+1`` (a season of those two teams: one pair, its games in chunks), each command a process of its
+own, ``--repeats`` times. Prints each way's wall-clock seconds and CPU seconds a game, the CPU read
+from a cgroup made around the command (cgroup v1's ``cpuacct``, or v2's ``cpu.stat``; as root),
+else the command's and its waited children's ``rusage``. ``--root`` runs another checkout's code
+(a before-and-after: ``git archive HEAD | tar -x -C /tmp/before``).
+
+    python bench/contest.py cost [--games 40] [--repeats 3] [--root DIR]
 """
 
 from __future__ import annotations
@@ -324,6 +334,122 @@ def term(args) -> None:
             show_term("--jobs 2" if way == "jobs2" else "2-worker Dask cluster", figures)
 
 
+COST_BOTS = {
+    "near": "def strategy(left):\n    return 1\n",
+    "far": "import random\n\ndef strategy(left):\n    return min(left, random.choice((1, 2)))\n",
+}
+
+
+class CpuCgroup:
+    """A cgroup that counts the CPU of a command and everything it starts: v1's ``cpuacct``
+    (bots' own cgroups leave it alone), else v2's ``cpu.stat``; ``None`` where none can be made."""
+
+    def __init__(self) -> None:
+        import os
+
+        self.path: Path | None = None
+        for base, name in ((Path("/sys/fs/cgroup/cpuacct"), "cpuacct.usage"), (Path("/sys/fs/cgroup/cpu,cpuacct"),
+                                                                                 "cpuacct.usage"),
+                           (Path("/sys/fs/cgroup"), "cpu.stat")):
+            try:
+                path = base / f"bench-{os.getpid()}"
+                path.mkdir()
+            except OSError:
+                continue
+            if (path / name).exists():
+                self.path, self.name = path, name
+                break
+            path.rmdir()
+
+    def join(self) -> None:
+        if self.path is not None:
+            (self.path / "cgroup.procs").write_text(str(__import__("os").getpid()))
+
+    def seconds(self) -> float | None:
+        if self.path is None:
+            return None
+        text = (self.path / self.name).read_text()
+        if self.name == "cpu.stat":
+            return int(text.split()[1]) / 1e6
+        return int(text) / 1e9
+
+    def remove(self) -> None:
+        if self.path is not None:
+            try:
+                self.path.rmdir()
+            except OSError:
+                pass
+
+
+def timed(argv: list[str], root: Path, env: dict) -> tuple[float, float, str]:
+    """Run ``argv`` in ``root``; its wall-clock seconds, CPU seconds (its cgroup's, else rusage)
+    and how the CPU was read."""
+    import os
+    import subprocess
+    import time as clock
+
+    group = CpuCgroup()
+    try:
+        before = group.seconds()
+        started = clock.perf_counter()
+        proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                preexec_fn=group.join if group.path is not None else None)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = clock.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(argv[3:])} failed: {proc.stderr.read().decode()[-2000:]}")
+        after = group.seconds()
+        if after is not None:
+            return wall, after - before, "cgroup"
+        return wall, usage.ru_utime + usage.ru_stime, "rusage"
+    finally:
+        group.remove()
+
+
+def cost(args) -> None:
+    import os
+    import statistics
+    import sys as system
+    import tempfile
+
+    root = Path(args.root).resolve()
+    arcade = [system.executable, "-c", "import sys; sys.path.insert(0, '.'); from arcade.cli import entry_point; "
+                                       "entry_point()"]
+    with tempfile.TemporaryDirectory() as where:
+        where = Path(where)
+        env = {**os.environ, "ARCADE_BOT_LOGS": str(where / "logs"), "PYTHONPATH": str(root)}
+        specs = []
+        for name, text in COST_BOTS.items():
+            (where / name).mkdir()
+            (where / name / "strategy.py").write_text(text)
+            specs.append(str(where / name / "strategy.py"))
+        ways = {"arcade match": [], "contest run --jobs 1": []}
+        for repeat in range(args.repeats):
+            ways["arcade match"].append(timed([*arcade, "match", "toothpicks", *specs, "--games", str(args.games),
+                                               "--sandbox", "bwrap", "--seed", str(repeat)], root, env))
+            folder = where / f"season-{repeat}"
+            import subprocess
+
+            subprocess.run([*arcade, "contest", "new", str(folder), "--preset", "toothpicks", "--games",
+                            str(args.games), "--sandbox", "bwrap"], cwd=root, env=env, check=True,
+                           stdout=subprocess.DEVNULL)
+            for team, spec in zip(COST_BOTS, specs):
+                subprocess.run([*arcade, "contest", "submit", str(folder), team, spec], cwd=root, env=env, check=True,
+                               stdout=subprocess.DEVNULL)
+            ways["contest run --jobs 1"].append(timed([*arcade, "contest", "run", str(folder), "--jobs", "1"], root,
+                                                      env))
+    print(f"{args.games} games of toothpicks between two sandboxed Python bots, {args.repeats} runs each "
+          f"(median; code: {root}); CPU read by {ways['arcade match'][0][2]}:")
+    match_wall = statistics.median(w for w, _, _ in ways["arcade match"]) / args.games
+    match_cpu = statistics.median(c for _, c, _ in ways["arcade match"]) / args.games
+    for way, runs in ways.items():
+        wall = statistics.median(w for w, _, _ in runs) / args.games
+        cpu = statistics.median(c for _, c, _ in runs) / args.games
+        print(f"  {way:22} {wall * 1000:7.1f} ms wall a game ({wall / match_wall:.2f}x)   "
+              f"{cpu * 1000:7.1f} ms CPU a game ({cpu / match_cpu:.2f}x)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -337,8 +463,14 @@ def main(argv: list[str] | None = None) -> int:
     season.add_argument("--term", type=float, default=60.0, help="seconds within which the submissions arrive")
     season.add_argument("--seed", type=int, default=1)
     season.add_argument("--ways", default="jobs2,cluster")
+    costs = sub.add_parser("cost", help="a season's game against a match's")
+    costs.add_argument("--games", type=int, default=40)
+    costs.add_argument("--repeats", type=int, default=3)
+    costs.add_argument("--root", default=str(ROOT), help="the checkout whose code runs the commands")
     args = parser.parse_args(argv)
-    if args.what == "term":
+    if args.what == "cost":
+        cost(args)
+    elif args.what == "term":
         term(args)
     elif args.what == "ladder":
         ladder_figures(args.seeds, [float(s) for s in args.spread.split(",")])
