@@ -92,11 +92,20 @@ def test_the_closing_time_ends_a_watch_and_runs_the_closing_stage(tmp_path):
     process = subprocess.Popen([*CLI, "contest", "run", str(folder), "--watch"], cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env={**os.environ,
                                                                        "ARCADE_BOT_LOGS": str(tmp_path / "logs")})
+    import threading
+
+    lines: list[str] = []  # what it says, read as it says it
+    reader = threading.Thread(target=lambda: lines.extend(iter(process.stdout.readline, "")), daemon=True)
+    reader.start()
     try:
         wait_for(lambda: len(records(folder)) == 6, "the season's 6 games", process)
+        wait_for(lambda: any("waiting for submissions" in line for line in lines), "the waiting line", process)
         assert process.poll() is None  # watching: no closing time yet
         path.write_text(path.read_text().replace('closes = ""', 'closes = "2020-01-01T00:00:00Z"'))
-        out, err = process.communicate(timeout=180)
+        process.wait(timeout=180)
+        reader.join(timeout=30)
+        err = process.stderr.read()
+        out = "".join(lines)
     finally:
         process.kill()
     assert process.returncode == 0, err

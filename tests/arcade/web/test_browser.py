@@ -221,6 +221,8 @@ def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(brows
     game, states, moves = played(game_id, 11, options)
     publish(site(game_id, ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], options), tmp_path / "site")
     browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
+    step_of = "return document.getElementById('board').dataset.step"
+    wait_for(lambda: browser.execute_script(step_of) is not None, what="the replay's first drawing")
     last = len(states) - 1
     keys = ["\ue014"] * min(last, 30) + ["\ue012"] * 3 + ["\ue010", "\ue012", "\ue011", "\ue014", "\ue014"]
     commentator = game.commentator()
@@ -231,7 +233,7 @@ def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(brows
         if key is not None:
             press(browser, key)
             step = {"\ue014": min(last, step + 1), "\ue012": max(0, step - 1), "\ue010": last, "\ue011": 0}[key]
-        assert browser.execute_script("return document.getElementById('board').dataset.step") == str(step)
+        wait_for(lambda: browser.execute_script(step_of) == str(step), what=f"step {step} drawn")
         assert drawn(browser, game_id) == facts(game_id, states[step]), f"step {step}"
         assert browser.execute_script("return document.getElementById('status').textContent") == game.describe(states[step])
         assert browser.execute_script("return document.querySelectorAll('#commentary li').length") == heard[step]
@@ -337,6 +339,8 @@ def test_a_replay_plays_and_pauses_to_its_end_and_offers_its_record(browser, tmp
     publish(site("dfootball", ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], {"n": 5}),
             tmp_path / "site")
     browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
+    step_of = "return document.getElementById('board').dataset.step"
+    wait_for(lambda: browser.execute_script(step_of) is not None, what="the replay's first drawing")
     last = len(states) - 1
     counter = lambda: browser.execute_script("return document.getElementById('step').textContent")  # noqa: E731
     pressed = lambda: browser.execute_script("return document.getElementById('play').getAttribute('aria-pressed')")  # noqa: E731
