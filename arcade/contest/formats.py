@@ -194,7 +194,7 @@ class AllPairs(Format):
         collected = asker.collect(db)
         tabled = db.tabled()
         ready = [pair for pair in self.missing(db, current) if pair[0] in tabled and pair[1] in tabled][:BATCH]
-        sampled = score_exactly(folder, self.config, db, current, ready, say, limits) if ready else []
+        sampled = score_exactly(folder, self.config, db, ready) if ready else []
         computed = len(ready) - len(sampled)
         if computed:
             say(f"computed {plural(computed, 'pair')} exactly")

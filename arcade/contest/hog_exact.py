@@ -168,25 +168,6 @@ def table_of(folder: Path, config: Config, limits, sub: Submission, say: Callabl
     return got
 
 
-def tabulate_field(folder: Path, config: Config, db: Database, subs: list[Submission],
-                   say: Callable[[str], None], limits) -> int:
-    """Every one of ``subs`` that the database has not seen asked (or its kept asking read) and
-    put in the database's ``tabled``: the number put there. One with no table has no computed
-    pair left (a table of the first format may have given it some)."""
-    known = db.tabled()
-    done = 0
-    for sub in subs:
-        if sub.digest in known:
-            continue
-        got = table_of(folder, config, limits, sub, say)
-        if got.table is None:
-            db.forget_exact(sub.digest)
-        db.set_tabled(sub.digest, got.vs_always_roll_6, got.why)
-        known[sub.digest] = (got.vs_always_roll_6, got.why)
-        done += 1
-    return done
-
-
 def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) -> float:
     """A's chance to beat B, each first in half the games (``games.hog_solver.evaluate``)."""
     from games.hog_solver import evaluate
@@ -200,16 +181,13 @@ def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) 
     return (evaluate(a, b, goal) + 1 - evaluate(b, a, goal)) / 2
 
 
-def score_exactly(folder: Path, config: Config, db: Database, current: list[Submission],
-                  pairs: list[tuple[str, str]], say: Callable[[str], None], limits) -> list[tuple[str, str]]:
-    """Compute the ``pairs`` whose two strategies have tables (into the database's ``exact``),
-    each strategy asked first if it has not been (``tabulate_field``, under ``limits``: the run's,
-    the sandbox settled); the pairs left to be played as sampled games (those with games already
-    among them)."""
-    by_digest = {s.digest: s for s in current}
-    tabulate_field(folder, config, db, [s for s in current if s.digest in {x for p in pairs for x in p}], say, limits)
+def score_exactly(folder: Path, config: Config, db: Database, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Compute the ``pairs`` (both sides' tables asked already: ``Asker``) whose two strategies
+    have tables, from their kept files (into the database's ``exact``); the pairs left to be
+    played as sampled games (a side with no table, or games already among them)."""
     counts = db.counts()
-    tables = {d: table_of(folder, config, limits, by_digest[d], say).table for d in {x for p in pairs for x in p}}
+    digests = {x for pair in pairs for x in pair}
+    tables = {d: (got.table if (got := kept(folder, d)) is not None else None) for d in digests}
     sampled = []
     for a, b in pairs:
         table_a, table_b = tables[a], tables[b]
