@@ -33,6 +33,16 @@ else the command's and its waited children's ``rusage``. ``--root`` runs another
 (a before-and-after: ``git archive HEAD | tar -x -C /tmp/before``).
 
     python bench/contest.py cost [--games 40] [--repeats 3] [--root DIR]
+
+``exact``: Hog's exact scoring against sampled games (issue #45): two Hog strategies (each a
+function of the scores, as the course's final strategies are) in a ``cs61a-hog`` season, its
+pair computed from the two tables (each asked in two fresh sandboxed processes), against a
+season of the same two played as ``--games`` sampled games (1,000 by default), each ``contest
+run --jobs 1`` a process of its own, ``--repeats`` times. Prints each way's wall-clock and CPU
+seconds (CPU as ``cost`` reads it) and exact's share of sampled's, and the two figures each way
+gives the pair.
+
+    python bench/contest.py exact [--games 1000] [--repeats 3] [--root DIR]
 """
 
 from __future__ import annotations
@@ -340,6 +350,22 @@ COST_BOTS = {
 }
 
 
+EXACT_BOTS = {
+    "careful": (
+        "def piggy(score):\n"
+        "    digits = [int(d) for d in str(score)]\n"
+        "    return max(digits) - min(digits) + 1 if score >= 10 else score + 1\n\n"
+        "def final_strategy(score, opponent_score):\n"
+        "    free = piggy(opponent_score)\n"
+        "    if score + free >= 100 or free >= 8:\n"
+        "        return 0\n"
+        "    return 4 if score - opponent_score > 20 else 6\n"),
+    "steady": "def final_strategy(score, opponent_score):\n    return 5 if score < 90 else 3\n",
+}
+"""``exact``'s two strategies: the shape of a course's final strategy (a free-points rule, then a
+number of dice by the margin), and a plain one."""
+
+
 class CpuCgroup:
     """A cgroup that counts the CPU of a command and everything it starts: v1's ``cpuacct``
     (bots' own cgroups leave it alone), else v2's ``cpu.stat``; ``None`` where none can be made."""
@@ -450,6 +476,63 @@ def cost(args) -> None:
               f"{cpu * 1000:7.1f} ms CPU a game ({cpu / match_cpu:.2f}x)")
 
 
+def exact(args) -> None:
+    import os
+    import statistics
+    import subprocess
+    import sys as system
+    import tempfile
+
+    root = Path(args.root).resolve()
+    arcade = [system.executable, "-c", "import sys; sys.path.insert(0, '.'); from arcade.cli import entry_point; "
+                                       "entry_point()"]
+    ways: dict[str, list] = {f"{args.games:,} sampled games": [], "exact": []}
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as where:
+        where = Path(where)
+        env = {**os.environ, "ARCADE_BOT_LOGS": str(where / "logs"), "PYTHONPATH": str(root)}
+        specs = []
+        for name, text in EXACT_BOTS.items():
+            (where / name).mkdir()
+            (where / name / "hog_contest.py").write_text(text)
+            specs.append(str(where / name / "hog_contest.py"))
+        for repeat in range(args.repeats):
+            for way, made in ((f"{args.games:,} sampled games", ["--game", "hog", "--option", "goal=100", "--games",
+                                                                 str(args.games)]),
+                              ("exact", ["--preset", "cs61a-hog"])):
+                folder = where / f"{way.split()[-1]}-{repeat}"
+                subprocess.run([*arcade, "contest", "new", str(folder), *made, "--sandbox", "bwrap"], cwd=root,
+                               env=env, check=True, stdout=subprocess.DEVNULL)
+                for team, spec in zip(EXACT_BOTS, specs):
+                    subprocess.run([*arcade, "contest", "submit", str(folder), team, spec], cwd=root, env=env,
+                                   check=True, stdout=subprocess.DEVNULL)
+                ways[way].append(timed([*arcade, "contest", "run", str(folder), "--jobs", "1"], root, env))
+                figures[way] = _careful_share(folder)
+    sampled = ways[f"{args.games:,} sampled games"]
+    print(f"Hog (goal 100), {' against '.join(EXACT_BOTS)}, {args.repeats} runs each (median; code: {root}); "
+          f"CPU read by {sampled[0][2]}:")
+    base_wall = statistics.median(w for w, _, _ in sampled)
+    base_cpu = statistics.median(c for _, c, _ in sampled)
+    for way, runs in ways.items():
+        wall = statistics.median(w for w, _, _ in runs)
+        cpu = statistics.median(c for _, c, _ in runs)
+        share = f"   {next(iter(EXACT_BOTS))}'s share {figures[way]:.4f}" if figures.get(way) is not None else ""
+        print(f"  {way:22} {wall:7.2f} s wall ({wall / base_wall:.3f}x)   {cpu:7.2f} s CPU ({cpu / base_cpu:.3f}x)"
+              f"{share}")
+
+
+def _careful_share(folder: Path) -> float | None:
+    """The first strategy's score on the board over the pair's games (its expected wins where
+    the pair was computed)."""
+    from arcade.contest.boardmodel import build
+
+    board = build(folder)
+    for row in board.rows:
+        if row.team == next(iter(EXACT_BOTS)):
+            return row.score / board.config.games
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -467,8 +550,14 @@ def main(argv: list[str] | None = None) -> int:
     costs.add_argument("--games", type=int, default=40)
     costs.add_argument("--repeats", type=int, default=3)
     costs.add_argument("--root", default=str(ROOT), help="the checkout whose code runs the commands")
+    exacts = sub.add_parser("exact", help="Hog's exact scoring against sampled games")
+    exacts.add_argument("--games", type=int, default=1000)
+    exacts.add_argument("--repeats", type=int, default=3)
+    exacts.add_argument("--root", default=str(ROOT), help="the checkout whose code runs the commands")
     args = parser.parse_args(argv)
-    if args.what == "cost":
+    if args.what == "exact":
+        exact(args)
+    elif args.what == "cost":
         cost(args)
     elif args.what == "term":
         term(args)

@@ -25,6 +25,7 @@ nothing from ``bots`` or ``arcade``: both the course facade's ``final_strategy``
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import mul
@@ -77,6 +78,28 @@ def _float_rows() -> tuple[tuple[float, int, tuple[float, ...]], ...]:
 def _more_boar_table(goal: int) -> tuple[tuple[bool, ...], ...]:
     span = range(goal)
     return tuple(tuple(more_boar(t, o) for o in span) for t in span)
+
+
+@functools.lru_cache(maxsize=None)
+def _more_boar_columns(goal: int) -> tuple[tuple[int, ...], ...]:
+    """For each opponent's score o, the scores t (ascending) at which ``more_boar(t, o)``."""
+    mb = _more_boar_table(goal)
+    return tuple(tuple(t for t in range(goal) if mb[t][o]) for o in range(goal))
+
+
+def _afters(s: int, o: int, goal: int, a_moves, b_moves, columns) -> tuple[list[float], list[float]]:
+    """A's win chance after the mover (at ``s``, the other at ``o``) scores x, for x = 0..60:
+    ``after_a`` when A moved, ``after_b`` when B moved (a sum that reaches the goal wins; an
+    extra turn by ``more_boar`` keeps the mover to move, else the other moves). Each is a slice of
+    the other side's row, the few extra turns patched in: the solvers' inner step."""
+    reach = SIDES * MAX_DICE
+    k = min(reach, goal - 1 - s)
+    after_a = [1.0, *b_moves[o][s + 1:s + 1 + k]] + [1.0] * (reach - k)
+    after_b = [0.0, *a_moves[o][s + 1:s + 1 + k]] + [0.0] * (reach - k)
+    column = columns[o]
+    for t in column[bisect_right(column, s):bisect_right(column, s + k)]:
+        after_a[t - s], after_b[t - s] = a_moves[t][o], b_moves[t][o]
+    return after_a, after_b
 
 
 def _diagonals(goal: int):
@@ -180,20 +203,12 @@ def evaluate_tables(strategy_a: Strategy, strategy_b: Strategy, goal: int = 100)
     A has o. Both give the probability that A wins.
     """
     rows = _float_rows()
-    mb = _more_boar_table(goal)
+    columns = _more_boar_columns(goal)
     table_a, table_b = _tabulate(strategy_a, goal), _tabulate(strategy_b, goal)
     a_moves = [[0.0] * goal for _ in range(goal)]
     b_moves = [[0.0] * goal for _ in range(goal)]
-    reach = SIDES * MAX_DICE
     for s, o in _diagonals(goal):
-        after_a = [1.0] * (reach + 1)  # A just scored: A's win probability
-        after_b = [0.0] * (reach + 1)  # B just scored
-        for x in range(1, min(reach, goal - 1 - s) + 1):
-            t = s + x
-            if mb[t][o]:
-                after_a[x], after_b[x] = a_moves[t][o], b_moves[t][o]
-            else:
-                after_a[x], after_b[x] = b_moves[o][t], a_moves[o][t]
+        after_a, after_b = _afters(s, o, goal, a_moves, b_moves, columns)
         a_moves[s][o] = _expected(table_a[s][o], after_a, o, rows)
         b_moves[s][o] = _expected(table_b[s][o], after_b, o, rows)
     return a_moves, b_moves
@@ -210,21 +225,13 @@ def average_win_probability(strategy: Strategy, baseline: Strategy, goal: int = 
 def _best_response_cached(key: tuple, goal: int) -> OptimalTable:
     table_b = [list(row) for row in key]
     rows = _float_rows()
-    mb = _more_boar_table(goal)
+    columns = _more_boar_columns(goal)
     a_moves = [[0.0] * goal for _ in range(goal)]
     b_moves = [[0.0] * goal for _ in range(goal)]
     policy = [[0] * goal for _ in range(goal)]
     values: list[list[tuple[float, ...]]] = [[()] * goal for _ in range(goal)]
-    reach = SIDES * MAX_DICE
     for s, o in _diagonals(goal):
-        after_a = [1.0] * (reach + 1)
-        after_b = [0.0] * (reach + 1)
-        for x in range(1, min(reach, goal - 1 - s) + 1):
-            t = s + x
-            if mb[t][o]:
-                after_a[x], after_b[x] = a_moves[t][o], b_moves[t][o]
-            else:
-                after_a[x], after_b[x] = b_moves[o][t], a_moves[o][t]
+        after_a, after_b = _afters(s, o, goal, a_moves, b_moves, columns)
         vals = [_expected(n, after_a, o, rows) for n in range(MAX_DICE + 1)]
         best = _best(vals)
         a_moves[s][o] = vals[best]

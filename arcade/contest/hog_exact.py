@@ -169,8 +169,10 @@ def table_of(folder: Path, config: Config, limits, sub: Submission, say: Callabl
 
 
 def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) -> float:
-    """A's chance to beat B, each first in half the games (``games.hog_solver.evaluate``)."""
-    from games.hog_solver import evaluate
+    """A's chance to beat B, each first in half the games: the mean of A's win chance moving
+    first and moving second, both read at 0-0 from one solve (``games.hog_solver.evaluate_tables``:
+    A's chance with A to move, and with B to move)."""
+    from games.hog_solver import evaluate_tables
 
     def a(s: int, o: int) -> int:
         return table_a[s][o]
@@ -178,7 +180,8 @@ def exact_chance(table_a: list[list[int]], table_b: list[list[int]], goal: int) 
     def b(s: int, o: int) -> int:
         return table_b[s][o]
 
-    return (evaluate(a, b, goal) + 1 - evaluate(b, a, goal)) / 2
+    a_moves, b_moves = evaluate_tables(a, b, goal)
+    return (a_moves[0][0] + b_moves[0][0]) / 2
 
 
 def score_exactly(folder: Path, config: Config, db: Database, pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:

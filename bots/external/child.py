@@ -27,7 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, Callable
 
-from bots.external.wire import (Exited, Failed, Invalid, Lines, Load, Loaded, Move, Moved, NewGame, OutOfMemory,
+from bots.external.wire import (MAX_LINE, PART, Exited, Failed, Invalid, Lines, Load, Loaded, Move, MoveMany, Moved,
+                                MovedMany, NewGame, OutOfMemory,
                                     ProtocolError, Reply, Request, Seed, Started, decode, encode)
 
 MAX_DETAIL = 2000
@@ -244,7 +245,7 @@ class Child:
 
     def handle(self, request: Request) -> bool:
         handler = {Load: self.on_load, NewGame: self.on_new_game, Seed: self.on_seed,
-                   Move: self.on_move}.get(type(request))
+                   Move: self.on_move, MoveMany: self.on_move_many}.get(type(request))
         if handler is None:  # an answer's kind: the arcade never sends one
             raise ProtocolError(f"a {request.kind} message sent to the bot")
         return handler(request) is not False
@@ -340,39 +341,66 @@ class Child:
     def on_move(self, request: Move) -> bool:
         """Call the function through the adapter; answer its move or its fault. ``False`` after
         an ``exit``. (The arcade times the call, on its own clock.)"""
-        if self.fn is None or self.adapter is None:
-            self.reply(Failed("no function loaded"))
-            return True
-        try:
-            value = self.adapter.call(self.fn, request.args)
-        except (MemoryError, OSError) as exc:
-            if isinstance(exc, OSError) and exc.errno != errno.ENOMEM:
-                self.reply(Failed(log_exception("the strategy raised")))
-            else:
-                log_exception("out of memory (the memory cap)")
-                self.reply(OutOfMemory())
-            return True
-        except SystemExit as exc:
-            log_exception("the strategy called exit")
-            self.reply(Exited(f"it called exit({exc.code!r})"))
-            return False
-        except BaseException:  # noqa: BLE001 - the course forfeits on any error
-            self.reply(Failed(log_exception("the strategy raised")))
-            return True
-        self.reply(self.answer(value))
+        reply, go_on, _ = self.call(request.args)
+        self.reply(reply)
+        return go_on
+
+    def on_move_many(self, request: MoveMany) -> bool:
+        """Call the function at each of the request's positions in turn, as ``on_move`` would;
+        send the answers in ``MovedMany`` parts of about ``PART`` bytes, and at a fault the parts
+        so far, then the fault (the positions after it are not called). ``False`` after an
+        ``exit``."""
+        part: list = []
+        size = 0
+        for args in request.args:
+            reply, go_on, length = self.call(args)
+            if not isinstance(reply, Moved):
+                if part:
+                    self.reply(MovedMany(part))
+                self.reply(reply)
+                return go_on
+            if part and size + length > PART:
+                self.reply(MovedMany(part))
+                part, size = [], 0
+            part.append(reply.move)
+            size += length
+        self.reply(MovedMany(part))
         return True
 
-    def answer(self, value: Any) -> Moved | Invalid:
+    def call(self, args: list) -> tuple[Reply, bool, int]:
+        """The function called with ``args`` through the adapter: its answer (``Moved``, else
+        ``Invalid``) or its fault, ``False`` after an ``exit``, and the answer's bytes on the wire."""
+        if self.fn is None or self.adapter is None:
+            return Failed("no function loaded"), True, 0
+        try:
+            value = self.adapter.call(self.fn, args)
+        except (MemoryError, OSError) as exc:
+            if isinstance(exc, OSError) and exc.errno != errno.ENOMEM:
+                return Failed(log_exception("the strategy raised")), True, 0
+            log_exception("out of memory (the memory cap)")
+            return OutOfMemory(), True, 0
+        except SystemExit as exc:
+            log_exception("the strategy called exit")
+            return Exited(f"it called exit({exc.code!r})"), False, 0
+        except BaseException:  # noqa: BLE001 - the course forfeits on any error
+            return Failed(log_exception("the strategy raised")), True, 0
+        reply, size = self.answer(value)
+        return reply, True, size
+
+    def answer(self, value: Any) -> tuple[Moved | Invalid, int]:
         """The function's return value as the answer: ``Moved`` if the adapter takes it and it
-        can be sent, else ``Invalid``. The bot's prints are flushed to the log first."""
+        can be sent (in a ``MovedMany`` part too), else ``Invalid``; and its line's bytes. The
+        bot's prints are flushed to the log first."""
         from bots.adapters import WrongAnswer
 
         try:
             move = Moved(self.adapter.answer(value))
-            encode(move)  # a ProtocolError (a ValueError) here: no JSON value, or too long
-            return move
+            size = len(encode(move))  # a ProtocolError (a ValueError) here: no JSON value, or too long
+            if size > MAX_LINE - 32:  # no room in a MovedMany part
+                raise ValueError(f"an answer over {MAX_LINE >> 20} MiB")
+            return move, size
         except (WrongAnswer, TypeError, ValueError) as exc:
-            return Invalid(str(exc))
+            return Invalid(str(exc)), 0
         finally:
             sys.stdout.flush()
 

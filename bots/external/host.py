@@ -12,8 +12,8 @@ from typing import Any, Callable, Sequence, Union
 from bots.external import cgroups
 from bots.base import ERROR, INVALID, MEMORY, Bot, BotEntry, Context, Forfeit, limit_text, took_too_long
 from bots.external.logs import BotLog, log_dir, log_name, roll_over
-from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, Moved, NewGame,
-                                    OutOfMemory, ProtocolError, Reply, Seed, Started, decode, encode)
+from bots.external.wire import (REPLIES, Exited, Failed, Invalid, Load, Loaded, Lines, Message, Move, MoveMany, Moved,
+                                MovedMany, NewGame, OutOfMemory, ProtocolError, Reply, Seed, Started, decode, encode)
 from bots import DEPS_RULE
 from bots.external.specs import deps_elsewhere, package_of, parse_spec, read_notebook
 from bots.external.transport import Launch, ProcessTransport, Transport
@@ -34,9 +34,36 @@ POLL = 0.05
 """Seconds between looks at ``cancelled`` while waiting for an answer."""
 
 WINDOW = 64
-"""Requests a bot holds at most when it is asked many positions in one turn (``ask_many``): the
-next is written as each answer arrives, so that the bot never waits on the arcade between two
-calls and neither way's buffer (the request pipe's 64 KiB, the answer socket's) can fill."""
+"""Requests an R strategy's process holds at most when it is asked many positions in one turn
+(``ask_many``): the next is written as each answer arrives, so that the bot never waits on the
+arcade between two calls and neither way's buffer (the request pipe's 64 KiB, the answer
+socket's) can fill."""
+
+BATCH_BYTES = 24 << 10
+"""Bytes of positions in one ``MoveMany`` at most (a Python bot's process is asked many positions
+in batches; a position longer than this is a batch of its own). Two batches are in flight, so
+that the bot's process reads the next while it answers one: under the request pipe's 64 KiB, a
+write never waits on a bot busy answering."""
+
+
+def batches(requests: list[list]) -> list[list[list]]:
+    """``requests`` (a ``Move``'s arguments each) cut into ``MoveMany`` batches of at most
+    ``BATCH_BYTES`` bytes, in order."""
+    import json
+
+    cut: list[list[list]] = []
+    batch: list[list] = []
+    size = 0
+    for args in requests:
+        length = len(json.dumps(args, separators=(",", ":"))) + 1
+        if batch and size + length > BATCH_BYTES:
+            cut.append(batch)
+            batch, size = [], 0
+        batch.append(args)
+        size += length
+    if batch:
+        cut.append(batch)
+    return cut
 
 
 def memory_text(limit: int) -> str:
@@ -449,16 +476,16 @@ class FileBotSource:
         asked for all 10,000 positions with no clock a move, so a strategy may spend its first
         call building a table of its own).
 
-        The requests are pipelined over the usual wire, ``WINDOW`` in flight, each ``Move``
-        answered in order, the bot's processes thawed once for all of them (``seed``, if given, is
-        sent first, as before a game's first move). The clock is the bot's whole turn: from the
-        first request to the last answer, or the CPU its processes used where that is more. Past
-        ``seconds`` it forfeits with ``Termination.TIME`` as soon as an answer arrives late (or
-        the grace after ``seconds`` passes with none). A fault at one position forfeits as a
-        move's does, the position's arguments in its detail; a process left holding requests is
-        discarded, so that the next request starts a fresh one."""
-        requests = [Move(self.adapter.request(game, state)) for state in states]
-        answers: list = []
+        A Python bot's process is asked the positions in ``MoveMany`` batches (``batches``, two in
+        flight) and answers them in ``MovedMany`` parts; an R strategy's, one ``Move`` a position,
+        pipelined (``WINDOW`` in flight). Either way the bot's processes are thawed once for all of
+        them (``seed``, if given, is sent first, as before a game's first move), and the clock is
+        the bot's whole turn: from the first request to the last answer, or the CPU its processes
+        used where that is more. Past ``seconds`` it forfeits with ``Termination.TIME`` as soon as
+        an answer arrives late (or the grace after ``seconds`` passes with none). A fault at one
+        position forfeits as a move's does, the position's arguments in its detail; a process left
+        holding requests is discarded, so that the next request starts a fresh one."""
+        asked = [self.adapter.request(game, state) for state in states]
         with self.lock:
             host = self.ready_host(game)
             host.thaw()  # its turn: the clock starts after
@@ -468,46 +495,86 @@ class FileBotSource:
                 cpu_before = host.cpu_at_turn()
                 host.arrival = None
                 start = self.clock()
-                deadline = start + seconds + self.limits.grace_for(0.0)
-                sent, reply = 0, None
-                while len(answers) < len(requests):
-                    while sent < len(requests) and sent - len(answers) < WINDOW:
-                        if not host.send(requests[sent]):
-                            break
-                        sent += 1
-                    reply = host.receive(max(0.0, deadline - self.clock()))
-                    if not isinstance(reply, Moved):
-                        break
-                    answers.append(reply.move)
-                    reply = None
-                    if self.clock() - start > seconds:
-                        break
+                exchange = self._in_batches if host.warm else self._pipelined
+                answers, reply, held = exchange(host, asked, start, seconds)
                 took = max((host.arrival or self.clock()) - start, host.cpu_seconds() - cpu_before)
             finally:
                 host.freeze()
             if host.memory_exceeded():
                 self.discard()
                 raise Forfeit(MEMORY, f"{memory_text(self.memory or 0)}, {ALL_PROCESSES}", Termination.MEMORY)
-            if len(answers) < len(requests) and not isinstance(reply, (TimedOut, type(None))):
-                asked = requests[len(answers)].args
-                if len(answers) < sent - 1:
+            if len(answers) < len(asked) and not isinstance(reply, (TimedOut, type(None))):
+                if held:
                     self.discard()  # the requests after the fault are still in its hands
                 try:
                     self._judge(host, reply, 0.0, seconds)
                 except Forfeit as exc:
-                    raise Forfeit(exc.wording, f"{exc.detail}; asked {asked}".lstrip("; "), exc.kind) from None
-                raise Forfeit(INVALID, f"{reply.detail}; asked {asked}", Termination.INVALID)
-            if len(answers) < len(requests) or took > seconds:
+                    raise Forfeit(exc.wording, f"{exc.detail}; asked {asked[len(answers)]}".lstrip("; "),
+                                  exc.kind) from None
+                raise Forfeit(INVALID, f"{reply.detail}; asked {asked[len(answers)]}", Termination.INVALID)
+            if len(answers) < len(asked) or took > seconds:
                 self.discard()
-                raise Forfeit(f"strategy took >{limit_text(seconds)} to answer {len(requests):,} positions",
+                raise Forfeit(f"strategy took >{limit_text(seconds)} to answer {len(asked):,} positions",
                               f"{len(answers):,} answered", Termination.TIME)
         moves = []
-        for state, request, answer in zip(states, requests, answers):
+        for state, args, answer in zip(states, asked, answers):
             try:
                 moves.append(self._move(game, state, Moved(answer)))
             except Forfeit as exc:
-                raise Forfeit(exc.wording, f"{exc.detail}; asked {request.args}", exc.kind) from None
+                raise Forfeit(exc.wording, f"{exc.detail}; asked {args}", exc.kind) from None
         return moves, took
+
+    def _pipelined(self, host: Host, asked: list[list], start: float, seconds: float) -> tuple[list, Outcome | None, bool]:
+        """``ask_many``'s exchange with a process that takes one ``Move`` at a time (``WINDOW`` in
+        flight): the answers, the reply that ended them early (``None``: none did), and whether
+        requests after it are still in the process's hands."""
+        deadline = start + seconds + self.limits.grace_for(0.0)
+        answers: list = []
+        sent, reply = 0, None
+        while len(answers) < len(asked):
+            while sent < len(asked) and sent - len(answers) < WINDOW:
+                if not host.send(Move(asked[sent])):
+                    break
+                sent += 1
+            reply = host.receive(max(0.0, deadline - self.clock()))
+            if not isinstance(reply, Moved):
+                break
+            answers.append(reply.move)
+            reply = None
+            if self.clock() - start > seconds:
+                break
+        return answers, reply, len(answers) < sent - 1
+
+    def _in_batches(self, host: Host, asked: list[list], start: float,
+                    seconds: float) -> tuple[list, Outcome | None, bool]:
+        """``ask_many``'s exchange with a Python bot's process: ``MoveMany`` batches, two in
+        flight, answered in ``MovedMany`` parts; as ``_pipelined``. A part with more answers than
+        were asked is garbled."""
+        deadline = start + seconds + self.limits.grace_for(0.0)
+        cut = batches(asked)
+        ends: list[int] = []  # where each sent batch ends among the positions
+        answers: list = []
+        reply: Outcome | None = None
+        while len(answers) < len(asked):
+            while len(ends) < len(cut) and sum(end > len(answers) for end in ends) < 2:
+                if not host.send(MoveMany(cut[len(ends)])):
+                    break
+                ends.append((ends[-1] if ends else 0) + len(cut[len(ends)]))
+            reply = host.receive(max(0.0, deadline - self.clock()))
+            if isinstance(reply, Moved):  # a Move's answer where none was asked
+                reply = Garbled(_unexpected(reply))
+            if not isinstance(reply, MovedMany):
+                break
+            if len(answers) + len(reply.moves) > (ends[-1] if ends else 0):
+                reply = Garbled(f"the bot's process garbled its answer ({len(answers) + len(reply.moves):,} answers "
+                                f"to {ends[-1] if ends else 0:,} positions)")
+                break
+            answers.extend(reply.moves)
+            reply = None
+            if self.clock() - start > seconds:
+                break
+        faulted = next((end for end in ends if end > len(answers)), len(asked))
+        return answers, reply, bool(ends) and ends[-1] > faulted
 
     def _judge(self, host: Host, reply: Outcome, seconds: float, limit: float) -> None:
         """``Forfeit`` for an error or the time, in that order; a process that cannot be trusted

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Protocol
 from bots.external import cgroups, sandbox, seccomp
 from bots.external.freezer import Freezer
 from bots.external.logs import BotLog, LogPump, log_header
-from bots.external.wire import Message, Reply, Request, decode, encode
+from bots.external.wire import PART, Message, Move, MoveMany, Moved, MovedMany, Reply, Request, decode, encode
 from bots.external.rlang import R_CHILD_CODE, is_r_file
 from bots.external.specs import PROGRAM
 from bots.external.cgroups import BotCgroup
@@ -421,7 +421,10 @@ class MemoryTransport:
     the host): waiting for nothing moves it on at once, so a test of a time-out takes no time.
     ``sent`` holds every request received; ``cpu`` is what ``cpu_seconds`` reports. ``lag`` is
     how late the arcade comes to read what arrived (a busy app): each read that returns bytes
-    moves ``now`` on by it, while ``arrived`` stays the moment they came."""
+    moves ``now`` on by it, while ``arrived`` stays the moment they came. A ``MoveMany`` is played
+    as a Python bot's process plays it (``bots.external.child.Child.on_move_many``): each position
+    through ``script`` as a ``Move``, the answers in ``MovedMany`` parts, and at the first
+    position whose steps are not a ``Moved`` (after pauses) the part so far, then those steps."""
 
     def __init__(self, script: Callable[[Request], Iterable[Step]],
                  exit_text: str = "its process exited with status 0", lag: float = 0.0) -> None:
@@ -456,7 +459,8 @@ class MemoryTransport:
             self.sent.append(request)
             if self.frozen:
                 self.sent_frozen.append(request)
-            for step in self.script(request):
+            steps = self.many(request) if isinstance(request, MoveMany) else self.script(request)
+            for step in steps:
                 if isinstance(step, (int, float)):
                     at += step
                 elif step is None:
@@ -464,6 +468,27 @@ class MemoryTransport:
                 else:
                     self.pending.append((at, step if isinstance(step, bytes) else encode(step)))
         return True
+
+    def many(self, request: MoveMany) -> list[Step]:
+        steps: list[Step] = []
+        part: list = []
+        size = 0
+        for args in request.args:
+            answer = list(self.script(Move(args)))
+            pauses = [step for step in answer if isinstance(step, (int, float))]
+            replies = [step for step in answer if not isinstance(step, (int, float))]
+            if len(replies) != 1 or not isinstance(replies[0], Moved):
+                if part:
+                    steps.append(MovedMany(part))
+                return steps + answer
+            steps.extend(pauses)
+            length = len(encode(replies[0]))
+            if part and size + length > PART:
+                steps.append(MovedMany(part))
+                part, size = [], 0
+            part.append(replies[0].move)
+            size += length
+        return steps + [MovedMany(part)]
 
     def read(self, timeout: float) -> bytes | None:
         if self.pending and self.pending[0][0] <= self.now + timeout:

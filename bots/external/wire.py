@@ -5,7 +5,10 @@ A message is one line: a JSON object (ASCII only, so no raw control character or
 hide in it) whose ``kind`` names its class, with that class's fields and no others. The arcade
 sends ``Load``, then for each game ``NewGame`` (a Python bot's), ``Seed`` and ``Move`` requests;
 the bot's process answers a ``Load`` with ``Loaded`` or a failure, a ``NewGame`` with ``Started``,
-a ``Move`` with ``Moved`` or a failure, and a ``Seed`` with nothing.
+a ``Move`` with ``Moved`` or a failure, and a ``Seed`` with nothing. A Python bot's process is
+also asked many positions in one request (``MoveMany``, a contest's table): it answers them in
+order in ``MovedMany`` parts, and a failure at one position ends the parts (the positions after it
+are not called).
 
 ``encode`` and ``decode`` are the only ways across. ``decode`` is total: whatever bytes it is
 given (the bot's process can write anything on its pipe), it returns a message or raises
@@ -150,6 +153,21 @@ class Move:
     args: list = _checked(lambda value: isinstance(value, list) and _json(value))
 
 
+def _arguments(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(args, list) for args in value) and _json(value)
+
+
+@dataclass(frozen=True)
+class MoveMany:
+    """Arcade → bot (a Python bot's process): call the function with each of ``args`` in turn (a
+    ``Move``'s ``args`` each). The answers come in order in ``MovedMany`` parts; a failure at one
+    position (the reply a ``Move`` would get: ``Failed``, ``Invalid``, ``OutOfMemory``,
+    ``Exited``) follows the parts before it and ends the request."""
+
+    kind: ClassVar[str] = "movemany"
+    args: list = _checked(_arguments)
+
+
 @dataclass(frozen=True)
 class Loaded:
     """Bot → arcade: the file is loaded and the function found."""
@@ -173,6 +191,20 @@ class Moved:
 
     kind: ClassVar[str] = "moved"
     move: Any = _checked(_json)
+
+
+@dataclass(frozen=True)
+class MovedMany:
+    """Bot → arcade: the next answers to a ``MoveMany``, in order (each as ``Moved``'s ``move``);
+    a request's answers may come in several parts, each line under ``PART`` bytes but for a
+    single answer longer than that."""
+
+    kind: ClassVar[str] = "movedmany"
+    moves: list = _checked(lambda value: isinstance(value, list) and _json(value))
+
+
+PART = 32 << 10
+"""Bytes of answers at which a bot's process sends a ``MovedMany`` part."""
 
 
 @dataclass(frozen=True)
@@ -208,12 +240,12 @@ class Invalid:
     detail: str = _checked(_text)
 
 
-Request = Union[Load, NewGame, Seed, Move]
-Reply = Union[Loaded, Started, Moved, Failed, OutOfMemory, Exited, Invalid]
+Request = Union[Load, NewGame, Seed, Move, MoveMany]
+Reply = Union[Loaded, Started, Moved, MovedMany, Failed, OutOfMemory, Exited, Invalid]
 Message = Union[Request, Reply]
 
-REQUESTS: tuple[type, ...] = (Load, NewGame, Seed, Move)
-REPLIES: tuple[type, ...] = (Loaded, Started, Moved, Failed, OutOfMemory, Exited, Invalid)
+REQUESTS: tuple[type, ...] = (Load, NewGame, Seed, Move, MoveMany)
+REPLIES: tuple[type, ...] = (Loaded, Started, Moved, MovedMany, Failed, OutOfMemory, Exited, Invalid)
 KINDS: dict[str, type] = {cls.kind: cls for cls in REQUESTS + REPLIES}
 
 

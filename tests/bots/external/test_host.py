@@ -16,9 +16,9 @@ from arcade.catalog import load
 from bots.base import Context, Forfeit
 from bots.external import DEFAULT_MEMORY, ExternalBot
 from bots.external.child import MAX_DETAIL, Child, serve
-from bots.external.host import LOAD_TIMEOUT, WINDOW, FileBotSource
-from bots.external.wire import (Exited, Failed, Invalid, Load, Loaded, Move, Moved, NewGame, OutOfMemory,
-                                    ProtocolError, Seed, Started, encode)
+from bots.external.host import BATCH_BYTES, LOAD_TIMEOUT, WINDOW, FileBotSource, Host, batches
+from bots.external.wire import (PART, Exited, Failed, Invalid, Load, Loaded, Move, MoveMany, Moved, MovedMany, NewGame,
+                                OutOfMemory, ProtocolError, Seed, Started, encode)
 from bots.external.transport import MemoryTransport
 from bots.limits import Limits
 from games.base import Termination
@@ -269,10 +269,37 @@ def test_the_move_handler_answers_the_move_or_the_fault(fn, answer, capsys):
     assert sent == [answer]
 
 
+def memory_error():
+    raise MemoryError
+
+
+@pytest.mark.parametrize("fn, answer", [
+    (lambda s, o: "one" if s == 3 else 1, Invalid("'one' (a str) is not a whole number")),
+    (lambda s, o: 1 // (s - 3), Failed("ZeroDivisionError: integer division or modulo by zero")),
+    (lambda s, o: memory_error() if s == 3 else 1, OutOfMemory()),
+])
+def test_a_table_request_is_answered_in_parts_and_a_fault_ends_it(fn, answer, capsys):
+    """``MoveMany`` (Hog's table): the answers in order, in parts of about ``PART`` bytes; at a
+    fault the part so far, then the fault, and the positions after it are never called."""
+    called = []
+    child, sent = child_with(lambda s, o: called.append(s) or fn(s, o), "hog")
+    assert child.handle(MoveMany([[5, 0], [4, 0], [3, 0], [2, 0]])) is True
+    assert called == [5, 4, 3] and sent[-1] == answer
+    assert [move for part in sent[:-1] for move in part.moves] == [fn(5, 0), fn(4, 0)]
+    child, sent = child_with(lambda s, o: (s + o) % 11, "hog")
+    child.handle(MoveMany([[s, o] for s in range(100) for o in range(100)] * 2))
+    assert all(isinstance(part, MovedMany) for part in sent) and len(sent) > 1
+    assert [move for part in sent for move in part.moves] == [(s + o) % 11 for s in range(100) for o in range(100)] * 2
+    assert all(len(encode(part)) <= PART + 64 for part in sent)
+
+
 def test_a_strategy_that_calls_exit_ends_the_process(capsys):
     child, sent = child_with(raises(SystemExit(3)))
     assert child.handle(Move([7])) is False
     assert sent == [Exited("it called exit(3)")]
+    child, sent = child_with(lambda s, o: 1 if s > 5 else exit(3), "hog")
+    assert child.handle(MoveMany([[7, 0], [6, 0], [5, 0], [4, 0]])) is False
+    assert sent == [MovedMany([1, 1]), Exited("it called exit(3)")]
 
 
 def test_a_huge_detail_is_cut_and_a_huge_answer_is_invalid(capsys):
@@ -410,17 +437,88 @@ def positions(game, lefts):
     return [replace(game.initial_state(), left=left) for left in lefts]
 
 
+def one_move_each():
+    """Play the R strategy's way: its process takes one ``Move`` at a time (``Host.warm`` false)."""
+    from unittest import mock
+
+    return mock.patch.object(Host, "warm", new=property(lambda self: False))
+
+
+def asked_args(sent) -> list:
+    """The positions' arguments sent, in order, whichever way they went."""
+    return [args for m in sent for args in (m.args if isinstance(m, MoveMany) else [m.args] if isinstance(m, Move)
+                                            else [])]
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(1, 10), max_size=3 * WINDOW), st.floats(0, 0.01), st.integers(0, 2**62))
-def test_many_positions_go_out_pipelined_in_one_thawed_turn_and_come_back_in_order(lefts, pause, seed):
+@given(st.lists(st.integers(1, 10), max_size=3 * WINDOW), st.floats(0, 0.01), st.integers(0, 2**62), st.booleans())
+def test_many_positions_go_out_in_one_thawed_turn_and_come_back_in_order(lefts, pause, seed, batched):
+    from contextlib import nullcontext
+
     bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
                   [pause, Moved(taking(request.args[0]))] if isinstance(request, Move) else [])
-    moves, took = bench.source.ask_many(bench.game, positions(bench.game, lefts), 5.0, seed=seed)
+    with nullcontext() if batched else one_move_each():
+        moves, took = bench.source.ask_many(bench.game, positions(bench.game, lefts), 5.0, seed=seed)
     assert moves == [taking(left) for left in lefts]
     assert took == pytest.approx(bench.transports[0].arrived if lefts else 0)  # the turn: to the last answer's arrival
     sent = bench.transports[0].sent
-    assert isinstance(sent[1], Seed) and sent[1].seed == seed and [m.args[0] for m in sent[2:]] == lefts
+    assert isinstance(sent[1], Seed) and sent[1].seed == seed and [args[0] for args in asked_args(sent)] == lefts
+    assert all(isinstance(m, MoveMany if batched else Move) for m in sent[2:])
     assert bench.transports[0].sent_frozen == [] and bench.transports[0].frozen  # thawed for the turn, then frozen
+
+
+def test_a_python_bot_is_asked_a_table_in_batches_answered_in_parts():
+    """20,000 positions: a few ``MoveMany`` of at most ``BATCH_BYTES`` each (two in flight, so
+    the pipe never fills), their answers in ``MovedMany`` parts of about ``PART`` bytes."""
+    lefts = [1 + i % 10 for i in range(20_000)]
+    bench = Bench(answering(Moved(1)))
+    moves, _ = bench.source.ask_many(bench.game, positions(bench.game, lefts), 5.0)
+    assert moves == [1] * len(lefts)
+    sent = [m for m in bench.transports[0].sent if isinstance(m, MoveMany)]
+    assert len(sent) > 2 and asked_args(sent) == [[left, 2] for left in lefts]
+    assert all(len(encode(m)) <= BATCH_BYTES + 64 for m in sent)
+    cut = batches([[left, 2] for left in lefts])
+    assert [m.args for m in sent] == cut and sum(map(len, cut)) == len(lefts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.integers(-5, 99), max_size=40), max_size=300))
+def test_batches_keep_the_order_and_the_byte_cap(requests):
+    cut = batches(requests)
+    assert [args for batch in cut for args in batch] == requests and all(cut)
+    for batch in cut:
+        assert len(batch) == 1 or len(encode(MoveMany(batch))) <= BATCH_BYTES + 32
+
+
+def test_a_part_with_more_answers_than_positions_asked_is_garbled():
+    forged = Bench(answering(MovedMany([1] * 50)))  # the first position's call writes 50 answers
+    with pytest.raises(Forfeit) as caught:
+        forged.source.ask_many(forged.game, positions(forged.game, [5, 6, 7]), 5.0)
+    assert "50 answers to 3 positions" in str(caught.value) and caught.value.kind == Termination.ERROR
+    single = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
+                   [Moved(1)] if isinstance(request, MoveMany) else [])  # a Move's answer where none was asked
+    single.source.connect = lambda launch: _scripted_raw(single, launch)
+    with pytest.raises(Forfeit) as caught:
+        single.source.ask_many(single.game, positions(single.game, [5, 6, 7]), 5.0)
+    assert "an unexpected moved" in str(caught.value)
+
+
+def _scripted_raw(bench, launch):
+    """A transport whose script sees ``MoveMany`` itself (no playing of it position by position)."""
+    transport = bench.connect(launch)
+    transport.many = bench.script
+    return transport
+
+
+def test_a_fault_in_one_batch_discards_a_process_holding_the_next():
+    lefts = [1 + i % 10 for i in range(20_000)]
+    bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
+                  [Failed("ValueError: nope") if request.args[0] == 3 else Moved(1)] if isinstance(request, Move)
+                  else [])
+    with pytest.raises(Forfeit) as caught:
+        bench.source.ask_many(bench.game, positions(bench.game, lefts), 5.0)
+    assert str(caught.value) == "strategy produced an error (ValueError: nope; asked [3, 2])"
+    assert bench.transports[0].closed  # the second batch was in its hands
 
 
 def test_a_slow_first_answer_fits_a_turns_budget_however_short_a_moves_time():
@@ -447,10 +545,15 @@ def test_a_fault_at_one_position_forfeits_naming_it():
     bench = Bench(lambda request: [Loaded()] if isinstance(request, Load) else
                   [Failed("ValueError: nope") if request.args[0] == 7 else Moved(1)] if isinstance(request, Move)
                   else [])
-    with pytest.raises(Forfeit) as caught:
+    with one_move_each(), pytest.raises(Forfeit) as caught:
         bench.source.ask_many(bench.game, positions(bench.game, [9, 8, 7, 6, 5]), 5.0)
     assert str(caught.value) == "strategy produced an error (ValueError: nope; asked [7, 2])"
     assert bench.transports[0].closed  # the requests after the fault were in its hands
+    batched = Bench(bench.script)
+    with pytest.raises(Forfeit) as caught:
+        batched.source.ask_many(batched.game, positions(batched.game, [9, 8, 7, 6, 5]), 5.0)
+    assert str(caught.value) == "strategy produced an error (ValueError: nope; asked [7, 2])"
+    assert not batched.transports[0].closed  # one batch: the positions after the fault were never called
     invalid = Bench(answering(Moved(3)))
     with pytest.raises(Forfeit) as caught:
         invalid.source.ask_many(invalid.game, positions(invalid.game, [9, 2]), 5.0)

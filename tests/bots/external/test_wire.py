@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from bots.base import printable
 from bots.external.wire import (KINDS, MAX_DEPTH, MAX_LINE, REPLIES, REQUESTS, Exited, Failed, Invalid, Lines,
-                                    Load, Loaded, Move, Moved, NewGame, OutOfMemory, ProtocolError, Seed, Started,
-                                    decode, encode)
+                                    Load, Loaded, Move, MoveMany, Moved, MovedMany, NewGame, OutOfMemory, ProtocolError,
+                                    Seed, Started, decode, encode)
 
 ANY_TEXT = st.text(st.characters(blacklist_categories=()), max_size=40)  # lone surrogates too
 JSON = st.recursive(
@@ -29,8 +29,10 @@ MESSAGES = st.one_of(
     st.builds(Seed, seed=st.integers()),
     st.builds(Started, forked=st.booleans()),
     st.builds(Move, args=st.lists(JSON, max_size=4)),
+    st.builds(MoveMany, args=st.lists(st.lists(JSON, max_size=3), max_size=4)),
     st.just(Loaded()),
     st.builds(Moved, move=JSON),
+    st.builds(MovedMany, moves=st.lists(JSON, max_size=4)),
     st.builds(Failed, detail=ANY_TEXT),
     st.builds(OutOfMemory, detail=ANY_TEXT),
     st.builds(Exited, detail=ANY_TEXT),
@@ -66,10 +68,20 @@ def test_every_kind_of_message_has_a_round_trip():
                Load("/bot/engine.py", "engine", "ludo", package="packaged_bot"), Seed(-5),
                Move([[["B", "*"]], "O"]), Loaded(), Moved([1, 2, 3]), Moved("E3"), Failed("ValueError: no"),
                OutOfMemory(), Exited("it called exit(3)"), Invalid("'one' is not a whole number"), NewGame(),
-               Started(), Started(forked=False)]
+               Started(), Started(forked=False), MoveMany([[0, 0], [12, 34]]), MoveMany([]), MovedMany([4, 0]),
+               MovedMany([])]
     assert {type(m) for m in samples} == set(REQUESTS + REPLIES) == set(KINDS.values())
     for message in samples:
         assert decode(encode(message)) == message
+
+
+def test_a_table_request_holds_argument_lists_only():
+    """``MoveMany``'s ``args`` is a list of ``Move`` arguments: each one a list, whichever end wrote it."""
+    for args in ([1, 2], [[1], 2], [[1], None], "[[1]]"):
+        with pytest.raises(ProtocolError, match="movemany: args is not of its type"):
+            encode(MoveMany(args))
+        with pytest.raises(ProtocolError, match="movemany: args is not of its type"):
+            decode(b'{"kind":"movemany","args":' + json.dumps(args).encode() + b"}")
 
 
 # -- the encoder refuses what it cannot send ----------------------------------------------------
