@@ -41,7 +41,7 @@ scored by sampled games has none (one process's table is not the strategy's).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields as dataclass_fields
 from pathlib import Path
 from typing import Callable
 
@@ -88,9 +88,11 @@ def ask_positions(game, spec: str, limits, batches: list[list[tuple[int, int]]],
     except (UnknownBot, SandboxUnavailable) as exc:
         return str(exc)
     start = game.initial_state()
+    fields = {spec.name: getattr(start, spec.name) for spec in dataclass_fields(start)}  # replace(), 3x as fast
+    make = type(start)
     try:
         source = file_source(admitted.entries[0])
-        return [source.ask_many(game, [replace(start, scores=(s, o)) for s, o in batch], seconds,
+        return [source.ask_many(game, [make(**{**fields, "scores": (s, o)}) for s, o in batch], seconds,
                                 seed if number == 0 else None) for number, batch in enumerate(batches)]
     except Forfeit as exc:
         return f"its table did not fit table_seconds: {exc}" if exc.kind == Termination.TIME else str(exc)

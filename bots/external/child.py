@@ -223,6 +223,10 @@ def own_threads() -> int:
     return count - (WATCHDOG is not None and WATCHDOG.is_alive())
 
 
+MOVED_BYTES = len(encode(Moved(0))) - 1
+"""A ``Moved``'s line but for its move's digits."""
+
+
 class Child:
     """The bot's process's state (the adapter and the loaded function) and one handler per
     request. ``send`` is how an answer leaves; ``handle`` returns ``False`` when the process must
@@ -395,6 +399,8 @@ class Child:
 
         try:
             move = Moved(self.adapter.answer(value))
+            if type(move.move) is int and -1 << 64 < move.move < 1 << 64:  # a number of dice, a column: no check needed
+                return move, MOVED_BYTES + len(str(move.move))
             size = len(encode(move))  # a ProtocolError (a ValueError) here: no JSON value, or too long
             if size > MAX_LINE - 32:  # no room in a MovedMany part
                 raise ValueError(f"an answer over {MAX_LINE >> 20} MiB")

@@ -48,21 +48,27 @@ write never waits on a bot busy answering."""
 
 def batches(requests: list[list]) -> list[list[list]]:
     """``requests`` (a ``Move``'s arguments each) cut into ``MoveMany`` batches of at most
-    ``BATCH_BYTES`` bytes, in order."""
+    ``BATCH_BYTES`` bytes of arguments, in order: as many as the first few positions' size says
+    fit, each batch measured whole (one encoding of it) and halved until it fits; a position
+    longer than ``BATCH_BYTES`` is a batch of its own."""
     import json
 
+    def size(batch: list[list]) -> int:
+        return len(json.dumps(batch, separators=(",", ":")))
+
+    sample = requests[:64]
+    each = max(1, size(sample) // len(sample)) if sample else 1
+    step = max(1, BATCH_BYTES // each)
     cut: list[list[list]] = []
-    batch: list[list] = []
-    size = 0
-    for args in requests:
-        length = len(json.dumps(args, separators=(",", ":"))) + 1
-        if batch and size + length > BATCH_BYTES:
-            cut.append(batch)
-            batch, size = [], 0
-        batch.append(args)
-        size += length
-    if batch:
-        cut.append(batch)
+    for start in range(0, len(requests), step):
+        todo = [requests[start:start + step]]
+        while todo:  # a stack: the first half on top
+            batch = todo.pop()
+            if len(batch) > 1 and size(batch) > BATCH_BYTES:
+                half = len(batch) // 2
+                todo += [batch[half:], batch[:half]]
+            else:
+                cut.append(batch)
     return cut
 
 
