@@ -203,8 +203,8 @@ class AllPairs(Format):
             return [(pair, every) for pair in sampled], True
         if computed or collected:
             return [], True
-        if asker.pending():  # nothing else to do: wait for a table (each is bounded by its budget)
-            return [], asker.collect(db, wait=5.0) > 0 or bool(asker.pending())
+        if asker.asked:  # nothing else to do: wait for a table not yet in the database (each bounded by its budget)
+            return [], asker.collect(db, wait=5.0) > 0 or bool(asker.asked)
         return [], False
 
     def close(self, helpers: dict) -> None:

@@ -242,15 +242,15 @@ class Asker:
         self.folder, self.config, self.limits, self.say = folder, config, limits, say
         self.pool = ThreadPoolExecutor(max(1, workers), thread_name_prefix="hog-table")
         self.asked: dict = {}
+        """The tables asked and not yet put in the database, in progress or finished (a table
+        that finished after ``collect`` looked is still here: the run waits on this, never on
+        whether a table is in progress)."""
 
     def ask(self, subs: list[Submission], known) -> None:
         """Ask each of ``subs`` not ``known`` (the database's ``tabled``) nor asked already."""
         for sub in subs:
             if sub.digest not in known and sub.digest not in self.asked:
                 self.asked[sub.digest] = self.pool.submit(table_of, self.folder, self.config, self.limits, sub, self.say)
-
-    def pending(self) -> set[str]:
-        return {digest for digest, future in self.asked.items() if not future.done()}
 
     def collect(self, db: Database, wait: float = 0.0) -> int:
         """Put every finished table in ``db`` (waiting up to ``wait`` seconds for one when none has

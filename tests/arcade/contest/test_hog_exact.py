@@ -294,3 +294,36 @@ def test_tables_are_asked_off_the_runs_thread_and_a_slow_one_holds_up_no_other_p
                 for m in [re.fullmatch(r"computed (\d+) pairs? exactly", line)] if m]
     assert computed and computed[0][0] < slow_in, lines  # steady–six, while slowest's table is asked
     assert sum(n for _i, n in computed) == 3 and not records(folder)
+
+
+def test_a_table_that_finishes_just_after_the_run_looked_is_still_collected(tmp_path):
+    """The run stops only when no table is waiting to go into the database: one that finished
+    between ``collect``'s look and the run's next question is collected, its pair computed (a
+    run once ended with both tables asked and the pair neither computed nor played)."""
+    from concurrent.futures import wait as until
+
+    from arcade.contest.formats import format_of
+    from arcade.contest.hog_exact import Asker
+    from arcade.contest.run import settle
+
+    class Late(Asker):
+        def collect(self, db, wait=0.0):
+            if not wait:
+                until(list(self.asked.values()))  # finished, but after the look
+                return 0
+            return super().collect(db, wait)
+
+    folder, digests = season(tmp_path, {"steady": STRATEGIES["steady"], "six": SIX})
+    config = load(folder)
+    limits = settle(config)
+    helpers = {"asker": Late(folder, config, limits, lambda line: None)}
+    rules = format_of(config)
+    with Database(folder) as db:
+        for _ in range(4):
+            wanted, progressed = rules.next_games(folder, db, db.current(), 0, lambda line: None, limits, helpers)
+            assert not wanted
+            if not progressed:
+                break
+        assert set(db.tabled()) == set(digests.values())
+        assert set(db.exact()) == {pair_of(digests["steady"], digests["six"])}
+    rules.close(helpers)
