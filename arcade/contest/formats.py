@@ -136,6 +136,15 @@ class Format:
     def played_text(self, played: int, rows: list[Row]) -> str:
         return plural(played, "game")
 
+    def missing_games(self, db: Database, current: list[Submission]) -> list[tuple[tuple[str, str], int]] | None:
+        """The pairs with games missing and how many each (``status``'s estimate, each pair at its
+        bots' own pace); ``None`` where the format chooses its games as it goes."""
+        pairs = self.missing(db, current)
+        if pairs is None:
+            return None
+        counts = db.counts()
+        return [(pair, self.config.games - counts.get(pair, 0)) for pair in pairs]
+
 
 class AllPairs(Format):
     name = "all-pairs"

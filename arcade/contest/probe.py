@@ -32,12 +32,15 @@ def positions(game, count: int, seed: int) -> list:
     return found
 
 
-def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds: float | None = None) -> str | None:
+def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds: float | None = None,
+          timing: list[float] | None = None) -> str | None:
     """``None`` if file bot ``spec`` loads under ``limits`` (the sandbox required: it is settled
     as a run's) and answers each of ``count`` positions legally in time; else why not, in one line.
     With ``table_seconds`` (Hog's exact scoring, ``arcade.contest.hog_exact``) the positions are
     asked in one turn of that many seconds, as its table is, rather than each in a move's time: a
-    strategy may spend its first call building a table of its own."""
+    strategy may spend its first call building a table of its own. ``timing``, if given, gets the
+    seconds of each answer (a table's: its turn's share), for ``arcade contest status``'s estimate
+    of a newcomer's games."""
     from bots.base import Context, Forfeit
     from bots.external.sandbox import SandboxUnavailable
     from bots.external.specs import is_program_spec
@@ -50,13 +53,15 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds:
     entry = admitted.entries[0]
     try:
         if is_program_spec(spec):  # a program keeps its own board: it plays from the start
-            return from_the_start(game, entry, admitted.limits.move_time(game), count, seed)
+            return from_the_start(game, entry, admitted.limits.move_time(game), count, seed, timing)
         states = positions(game, count, seed)
         if table_seconds is not None:
             try:
-                moves = file_source(entry).ask_many(game, states, table_seconds)[0]
+                moves, took = file_source(entry).ask_many(game, states, table_seconds)
             except Forfeit as exc:
                 return str(exc)
+            if timing is not None and states:
+                timing.extend([took / len(states)] * len(states))
             for number, (state, move) in enumerate(zip(states, moves), start=1):
                 if move not in game.legal_moves(state):
                     return f"position {number}: an illegal move"
@@ -64,10 +69,13 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds:
         limit = admitted.limits.move_time(game)
         bot = entry.make(game)
         for number, state in enumerate(states, start=1):
+            ctx = Context(rng=random.Random(number), time_limit=limit)
             try:
-                move = bot.choose(state, Context(rng=random.Random(number), time_limit=limit))
+                move = bot.choose(state, ctx)
             except Forfeit as exc:
                 return f"position {number}: {exc}"
+            if timing is not None and ctx.took is not None:
+                timing.append(ctx.took)
             if move not in game.legal_moves(state):
                 return f"position {number}: an illegal move"
     finally:
@@ -75,7 +83,7 @@ def probe(game, spec: str, limits: Limits, count: int, seed: int, table_seconds:
     return None
 
 
-def from_the_start(game, entry, limit: float, count: int, seed: int) -> str | None:
+def from_the_start(game, entry, limit: float, count: int, seed: int, timing: list[float] | None = None) -> str | None:
     """A CS4341 program's probe: it keeps its own board (the referee's files never tell it a
     position), so it plays games from the start against random moves (from ``seed``), first on
     the side that opens, then on the other, until it has answered ``count`` moves in all (half
@@ -95,10 +103,13 @@ def from_the_start(game, entry, limit: float, count: int, seed: int) -> str | No
                     state = game.play(state, rng.choice(legal))
                     continue
                 where = f"as {game.sides[side].name}, move {answered + 1}"
+                ctx = Context(rng=random.Random(answered), time_limit=limit)
                 try:
-                    move = bot.choose(state, Context(rng=random.Random(answered), time_limit=limit))
+                    move = bot.choose(state, ctx)
                 except Forfeit as exc:
                     return f"{where}: {exc}"
+                if timing is not None and ctx.took is not None:
+                    timing.append(ctx.took)
                 if move not in legal:
                     return f"{where}: an illegal move"
                 state, answered = game.play(state, move), answered + 1

@@ -26,7 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from arcade.contest import store
+from arcade.contest import pace, store
 from arcade.contest.config import Config, ContestError, load, load_again, secret_seed
 from arcade.contest.db import Database, Submission
 from arcade.contest.evidence import STAGE, PairLogs
@@ -122,9 +122,10 @@ def play_batch(folder: Path, config: Config, db: Database, runner: ContestRunner
         return fresh
 
     started = time.monotonic()
-    played = play_pairs(config, runner, logs, wanted, say, tally, more)
+    thinking = pace.Thinking()
+    played = play_pairs(config, runner, logs, wanted, say, tally, more, thinking)
     if played:
-        record_pace(folder, played, time.monotonic() - started, runner.jobs)
+        pace.record(folder, played, time.monotonic() - started, runner.jobs, thinking=thinking)
     return played, True
 
 
@@ -135,11 +136,13 @@ games are in)."""
 
 def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: list[tuple[tuple[str, str], set[int]]],
                say: Callable[[str], None], tally: Tally | None = None,
-               more: Callable[[], list[tuple[tuple[str, str], set[int]]]] | None = None) -> int:
+               more: Callable[[], list[tuple[tuple[str, str], set[int]]]] | None = None,
+               thinking: pace.Thinking | None = None) -> int:
     """Play the games of ``wanted`` (pairs and their games' numbers) that the pairs' records do
     not hold, each into its record, then the database, as it ends, and those of the pairs ``more``
     adds as the workers run short: the games played. Says which pairs it plays as they start,
-    and ``tally`` counts the games as they end; a pair's record is closed once its games are in."""
+    and ``tally`` counts the games as they end; a pair's record is closed once its games are in.
+    ``thinking`` gets what the bots spent answering in each game played (``arcade.contest.pace``)."""
     pairs: list[tuple[str, str]] = []
     left: dict[int, int] = {}
     got: set[tuple[int, int]] = set()
@@ -174,6 +177,8 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
         got.add((index, record.number))
         a, b = pairs[index]
         logs.append(STAGE, a, b, logs.season, record)
+        if thinking is not None:
+            thinking.add(a, b, record.times)
         left[index] -= 1
         if not left[index]:
             logs.close_pair(a, b)
@@ -198,65 +203,6 @@ def play_pairs(config: Config, runner: ContestRunner, logs: PairLogs, wanted: li
     if got:
         say(f"played {plural(len(got), 'game')} of {plural(len({i for i, _ in got}), 'pair')}")
     return len(got)
-
-
-PACE = "pace.json"
-"""``DIR/pace.json``: what the season's games have cost so far on this machine (``record_pace``),
-read by ``arcade contest status`` for its estimate."""
-
-
-def record_pace(folder: Path, games: int, seconds: float, jobs: int, start: float | None = None) -> None:
-    """Add a batch's ``games``, played in ``seconds`` over ``jobs`` processes, to the season's pace:
-    the process-seconds a game took (the wall time × the processes, so that an estimate for any
-    number of processes divides it again), the batches' last 20 kept; ``start``: what the last
-    run took to begin (the sandbox settled, the workers started). A pace that cannot be written
-    is left as it was (it is an estimate's input, not evidence)."""
-    import json
-
-    from arcade.files import write_whole
-
-    path = Path(folder) / PACE
-    batches = read_pace(folder)
-    if games:
-        batches.append({"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)})
-    begin = run_start(folder) if start is None else round(start, 4)
-    try:
-        write_whole(path, json.dumps({"batches": batches[-20:], "start": begin}))
-    except OSError:
-        pass
-
-
-def run_start(folder: Path) -> float:
-    """What the last run took to begin (``record_pace``'s ``start``; 0 before one)."""
-    import json
-
-    try:
-        value = json.loads((Path(folder) / PACE).read_text()).get("start")
-    except (OSError, ValueError, AttributeError):
-        return 0.0
-    return float(value) if type(value) in (int, float) and value >= 0 else 0.0
-
-
-def read_pace(folder: Path) -> list[dict]:
-    """The batches ``record_pace`` kept (none where there is no readable pace)."""
-    import json
-
-    try:
-        data = json.loads((Path(folder) / PACE).read_text())
-        return [b for b in data["batches"] if type(b.get("games")) is int and b["games"] > 0
-                and type(b.get("seconds")) in (int, float) and type(b.get("jobs")) is int]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return []
-
-
-def measured_pace(folder: Path) -> tuple[float, int] | None:
-    """The process-seconds a game took over the kept batches, and the games measured; ``None``
-    before a game was played."""
-    batches = read_pace(folder)
-    games = sum(b["games"] for b in batches)
-    if not games:
-        return None
-    return sum(b["seconds"] * b["jobs"] for b in batches) / games, games
 
 
 def pairs_text(pairs: list[tuple[str, str]], teams: dict[str, str], shown: int = 4) -> str:
@@ -312,7 +258,7 @@ def run(folder: str | Path, jobs: int = 1, watch: bool = False, cluster: str | N
     with Database(folder) as db, ContestRunner(setup, config.games, secret_seed(folder), jobs, progress=lambda *a: None,
                                                cluster=cluster) as runner:
         logs = PairLogs(folder, config, limits, db, {})
-        record_pace(folder, 0, 0.0, 1, start=time.monotonic() - begun)  # what a run takes to begin
+        pace.record(folder, 0, 0.0, 1, start=time.monotonic() - begun)  # what a run takes to begin
         if publish:
             publish(folder, config, db, say)
         while True:

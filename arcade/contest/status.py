@@ -2,7 +2,7 @@
 the entries that still need games and the most games its stopping rule leaves), and the time the
 missing ones may take (``arcade.tournament.jobs``'s costs: a file bot's move taken as a share of
 its limit, its process started once a chunk) on the processes ``run`` would use: once games are
-played, from what they took (``DIR/pace.json``, ``arcade.contest.run.record_pace``)."""
+played, from what they took, each pair's games at its two bots' own pace (``arcade.contest.pace``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from arcade.contest.config import load
 from arcade.contest.db import Database
 from arcade.contest.formats import format_of
-from arcade.contest.run import measured_pace, run_start
+from arcade.contest import pace as paces
 
 
 def status_lines(folder: str | Path) -> list[str]:
@@ -24,13 +24,18 @@ def status_lines(folder: str | Path) -> list[str]:
         every = db.submissions()
         current = db.current()
         progress, missing, pairs = rules.progress(Path(folder), db, current)
+        left = rules.missing_games(db, current)
     accepted = sum(s.verdict == "accepted" for s in every)
     games = config.make_game()
-    pace = measured_pace(Path(folder))
+    pace = paces.measured(Path(folder))
     if pace is not None:  # the season's own games on this machine, and what a run takes to begin
-        start = run_start(Path(folder)) if missing else 0.0
-        serial = missing * pace[0] + start
-        how = f"at the {pace[0]:.3g} s a game its last {pace[1]:,} games took, {start:.1f} s to begin"
+        start = paces.run_start(Path(folder)) if missing else 0.0
+        if left is None:  # a ladder chooses its games as it goes: the field's pace
+            serial = missing * pace.game + start
+        else:
+            serial = sum(count * pace.pair(Path(folder), a, b) for (a, b), count in left) + start
+        how = (f"at the {pace.game:.3g} s a game its last {pace.games:,} games took, each pair at its bots' own "
+               f"pace, {start:.1f} s to begin")
     else:  # before any: a model of a move's share of its limit and the processes' starts
         move = FILE_BOT_SHARE * config.limits.move_time(games)
         serial = (missing * typical_moves(games) * move

@@ -89,7 +89,10 @@ def submit(folder: str | Path, team: str | None, spec: str, now: datetime | None
                           files.entry, db)
     kept = store.keep(folder, files)
     problem = install_packages(folder, config, kept / files.entry.partition("/")[0])
-    problem = problem or judge(folder, config, files, kept)
+    timing: list[float] = []
+    problem = problem or judge(folder, config, files, kept, timing)
+    if problem is None:
+        keep_probe_pace(folder, files.digest, timing)
     if problem is not None:
         problem += beside(spec, files, problem)
     verdict = Verdict(problem is None, team, problem or "", files.digest)
@@ -128,9 +131,10 @@ def same_name(name: str) -> str:
     return re.sub(r"[\s-]+", "_", name.strip().lower())
 
 
-def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str | None:
+def judge(folder: Path, config: Config, files: store.Files, kept: Path, timing: list[float] | None = None) -> str | None:
     """The admission probe of the kept copy (``None``: it passed), its positions drawn for this
-    admission from the contest's secret (``arcade.seeds.probe_seed``: no student can compute them)."""
+    admission from the contest's secret (``arcade.seeds.probe_seed``: no student can compute them);
+    ``timing`` gets each answer's seconds."""
     from arcade.contest.probe import probe
 
     from arcade.seeds import probe_seed
@@ -142,7 +146,39 @@ def judge(folder: Path, config: Config, files: store.Files, kept: Path) -> str |
     except Exception as exc:  # noqa: BLE001 - checked when loaded; a message all the same
         return f"the contest's game cannot be made: {exc}"
     return probe(game, spec, config.limits, config.probe_positions, seed,
-                 format_of(config).table_seconds)
+                 format_of(config).table_seconds, timing)
+
+
+PROBES = "probes"
+"""``DIR/probes/DIGEST.json``: a submission's seconds a move in its probe (``keep_probe_pace``),
+what ``arcade contest status`` estimates its games by until it has played some."""
+
+
+def keep_probe_pace(folder: Path, digest: str, timing: list[float]) -> None:
+    """Keep the probe's mean seconds an answer for ``digest`` (written whole; an estimate's input,
+    not evidence: a file that cannot be written is left out)."""
+    import json
+
+    from arcade.files import write_whole
+
+    if not timing:
+        return
+    try:
+        write_whole(Path(folder) / PROBES / f"{digest}.json",
+                    json.dumps({"move_seconds": round(sum(timing) / len(timing), 6), "moves": len(timing)}))
+    except OSError:
+        pass
+
+
+def probe_pace(folder: Path, digest: str) -> float | None:
+    """The seconds a move ``digest`` took in its probe (``keep_probe_pace``), ``None`` if unknown."""
+    import json
+
+    try:
+        value = json.loads((Path(folder) / PROBES / f"{digest}.json").read_text()).get("move_seconds")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(value) if type(value) in (int, float) and value >= 0 else None
 
 
 def record(folder: Path, verdict: Verdict, entry: str, db: Database | None = None,

@@ -210,7 +210,7 @@ def test_the_probes_positions_cannot_be_computed_from_the_submission(contest, tm
 
     seeds = []
 
-    def refusing(game, spec, limits, count, seed, table_seconds=None):
+    def refusing(game, spec, limits, count, seed, table_seconds=None, timing=None):
         seeds.append(seed)
         return "answered no position"
 
