@@ -15,7 +15,9 @@ the run before streaming) and streamed (``STREAM_AHEAD`` chunks a worker in hand
 asked as they run short). Prints each way's time and the workers' busy fraction.
 
 ``estimate``: ``arcade contest status``'s estimate of a new team's games (from the season's own
-pace) against what the run then takes.
+pace, each pair at its bots' own: ``arcade.contest.pace``) against what the run then takes, for
+each kind of newcomer: one that plays at random (as quick a move as the field's, its games
+longer), and one that thinks 15 ms a move (the field: well under 1 ms).
 
     python bench/season_field.py [coordinator|field|estimate|all] [--teams 12] [--workers 100] [--game-ms 20]
 """
@@ -80,7 +82,12 @@ def coordinator(teams: int = 12, games: int = 20) -> float:
     return wall / played * 1000
 
 
-def estimate(teams: int = 6, games: int = 10, jobs: int = 1) -> None:
+NEWCOMERS = {"random": "random.choice(valid_moves(game))",
+             "thinks 15 ms": "(time.sleep(0.015), valid_moves(game)[-1])[1]"}
+"""``estimate``'s newcomers: the move each returns."""
+
+
+def estimate(teams: int = 6, games: int = 10, jobs: int = 1, newcomer: str = "random") -> None:
     """``arcade contest status``'s estimate for a new team's games against what the run then
     takes: a STATS 306 season (in the sandbox where bwrap runs) of ``teams`` teams played, one more
     team submitted, the estimate read, the run timed."""
@@ -100,8 +107,9 @@ def estimate(teams: int = 6, games: int = 10, jobs: int = 1) -> None:
     for i in range(teams + 1):
         path = bots / f"t{i}" / "bot.py"
         path.parent.mkdir()
-        path.write_text(f"# team {i}\nimport random\nfrom games.dfootball import valid_moves\n\n"
-                        f"def strategy(game):\n    return {picks[i % len(picks)]}\n")
+        pick = NEWCOMERS[newcomer] if i == teams else picks[i % len(picks)]
+        path.write_text(f"# team {i}\nimport random\nimport time\nfrom games.dfootball import valid_moves\n\n"
+                        f"def strategy(game):\n    return {pick}\n")
         if i == teams:
             running.run(folder, jobs=jobs, say=lambda line: None)
         submit(folder, f"team_{chr(97 + i)}", str(path))
@@ -111,7 +119,8 @@ def estimate(teams: int = 6, games: int = 10, jobs: int = 1) -> None:
     started = time.perf_counter()
     running.run(folder, jobs=jobs, say=lambda line: None)
     took = time.perf_counter() - started
-    print(f"estimate: {teams} teams played, one more submitted: status said {said:.1f} s on {jobs} process(es), "
+    print(f"estimate, a newcomer that {'plays at ' if newcomer == 'random' else ''}{newcomer}: "
+          f"{teams} teams played, one more submitted: status said {said:.1f} s on {jobs} process(es), "
           f"the run took {took:.1f} s ({said / took:.2f}x)")
 
 
@@ -182,7 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.what in ("coordinator", "all"):
         cost = coordinator(args.teams)
     if args.what in ("estimate", "all"):
-        estimate()
+        for newcomer in NEWCOMERS:
+            estimate(newcomer=newcomer)
     if args.what in ("field", "all"):
         cost = 3.0 if cost is None else cost
         for way in ("batch", "stream"):

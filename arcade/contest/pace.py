@@ -1,9 +1,11 @@
 """A season's pace: what its games have cost on this machine (``DIR/pace.json``, written by ``run``)
 and what the games still missing will take (``arcade contest status``'s estimate).
 
-A game's cost is split in two: what the two bots spent answering (their recorded answers'
-seconds, ``GameRecord.times``) and the rest (the processes, the sandbox, the records: the
-overhead, about the same for every game of a season). Each bot's share is its own: from the games
+A batch's cost is split in three: loading its bots (each worker loads each bot it meets once, and
+keeps it: ``arcade.tournament.worker.KEEP``; ``LOAD`` seconds each), what the two bots of each
+game spent answering (their recorded answers' seconds, ``GameRecord.times``), and the rest (a
+game's processes, the sandbox, the records: the overhead, about the same for every game of a
+season). Each bot's share is its own: from the games
 it played (the mean of its games' answering, less the field's half), else from its admission
 probe's seconds a move (``arcade.contest.submit.keep_probe_pace``) times the answers a bot gives
 in a game, else the field's. So a newcomer that thinks ten times as long as the field is estimated
@@ -23,6 +25,10 @@ PACE = "pace.json"
 
 KEPT = 20
 """Batches a pace keeps (the last ones)."""
+
+LOAD = 0.15
+"""Seconds a bot's process takes to start and load its file in the sandbox (measured: 0.10–0.15 s
+CPU, ``bench/contest.py exact``), once a worker."""
 
 
 @dataclass
@@ -95,7 +101,8 @@ def record(folder: Path, games: int, seconds: float, jobs: int, start: float | N
         batch: dict = {"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)}
         if thinking is not None and thinking.games:
             batch.update(think=round(thinking.seconds * games / thinking.games, 4),
-                         answers=round(thinking.answers * games / thinking.games))
+                         answers=round(thinking.answers * games / thinking.games),
+                         loads=len(thinking.bots) * min(max(1, jobs), games))
             for digest, (count, spent) in thinking.bots.items():
                 had = per_bot.get(digest, [0, 0.0])
                 per_bot[digest] = [had[0] + count, round(had[1] + spent, 4)]
@@ -109,18 +116,16 @@ def record(folder: Path, games: int, seconds: float, jobs: int, start: float | N
 
 @dataclass(frozen=True)
 class Pace:
-    """A season's measured pace: the process-seconds a game (``game``), of which its bots'
-    answering (``think``), the answers a game, the games measured, and each bot's own."""
+    """A season's measured pace: the process-seconds a game (``game``, loads included), of which
+    its bots' answering (``think``) and the rest but the loads (``rest``), the answers a game, the
+    games measured, and each bot's own."""
 
     game: float
     think: float
+    rest: float
     answers: float
     games: int
     bots: dict[str, tuple[int, float]]
-
-    @property
-    def overhead(self) -> float:
-        return max(0.0, self.game - self.think)
 
     def side(self, folder: Path, digest: str) -> float:
         """What ``digest`` spends answering in a game: its own games' mean less the field's half,
@@ -137,8 +142,14 @@ class Pace:
         return half
 
     def pair(self, folder: Path, a: str, b: str) -> float:
-        """The process-seconds a game of ``a`` against ``b`` may take."""
-        return self.overhead + self.side(folder, a) + self.side(folder, b)
+        """The process-seconds a game of ``a`` against ``b`` may take (its bots loaded)."""
+        return self.rest + self.side(folder, a) + self.side(folder, b)
+
+    def left(self, folder: Path, pairs: list[tuple[tuple[str, str], int]]) -> float:
+        """The process-seconds the missing games of ``pairs`` (each with its count) may take on
+        one process: each pair's at its bots' own pace, and each bot loaded once."""
+        bots = {digest for (a, b), _count in pairs for digest in (a, b)}
+        return sum(count * self.pair(folder, a, b) for (a, b), count in pairs) + LOAD * len(bots)
 
 
 def measured(folder: Path) -> Pace | None:
@@ -147,8 +158,13 @@ def measured(folder: Path) -> Pace | None:
     games = sum(b["games"] for b in kept)
     if not games:
         return None
+    game = sum(b["seconds"] * b["jobs"] for b in kept) / games
     timed = [b for b in kept if _number(b.get("think")) and _number(b.get("answers"))]
     timed_games = sum(b["games"] for b in timed)
-    think = sum(b["think"] for b in timed) / timed_games if timed_games else 0.0
-    answers = sum(b["answers"] for b in timed) / timed_games if timed_games else 0.0
-    return Pace(sum(b["seconds"] * b["jobs"] for b in kept) / games, think, answers, games, bots(folder))
+    if not timed_games:
+        return Pace(game, 0.0, game, 0.0, games, bots(folder))
+    think = sum(b["think"] for b in timed) / timed_games
+    answers = sum(b["answers"] for b in timed) / timed_games
+    loads = sum(b["loads"] for b in timed if _number(b.get("loads"))) * LOAD / timed_games
+    rest = sum(b["seconds"] * b["jobs"] for b in timed) / timed_games - think - loads
+    return Pace(game, think, max(0.0, rest), answers, games, bots(folder))

@@ -33,7 +33,7 @@ def status_lines(folder: str | Path) -> list[str]:
         if left is None:  # a ladder chooses its games as it goes: the field's pace
             serial = missing * pace.game + start
         else:
-            serial = sum(count * pace.pair(Path(folder), a, b) for (a, b), count in left) + start
+            serial = pace.left(Path(folder), left) + start
         how = (f"at the {pace.game:.3g} s a game its last {pace.games:,} games took, each pair at its bots' own "
                f"pace, {start:.1f} s to begin")
     else:  # before any: a model of a move's share of its limit and the processes' starts

@@ -33,12 +33,15 @@ def test_a_bots_share_comes_from_its_games_else_its_probe_else_the_field(tmp_pat
     measured = pace.measured(tmp_path)
     assert measured is not None and measured.games == 20 and measured.game == pytest.approx(0.4)
     assert measured.think == pytest.approx((10 * 0.51 + 10 * 0.02) / 20) and measured.answers == 20
-    assert measured.overhead == pytest.approx(0.4 - measured.think)
+    assert measured.rest == pytest.approx(0.4 - measured.think - 3 * pace.LOAD / 20)  # three bots loaded once
     half = measured.think / 2
     assert measured.side(tmp_path, "slow") == pytest.approx(0.51 - half)
     assert measured.side(tmp_path, "newcomer") == pytest.approx(0.1 * 20 / 2)  # its probe's 100 ms a move, 10 moves
     assert measured.side(tmp_path, "unknown") == pytest.approx(half)
     assert measured.pair(tmp_path, "newcomer", "slow") > measured.pair(tmp_path, "fast", "other")
+    both = measured.left(tmp_path, [(("newcomer", "slow"), 4), (("newcomer", "fast"), 2)])
+    assert both == pytest.approx(4 * measured.pair(tmp_path, "newcomer", "slow")
+                                 + 2 * measured.pair(tmp_path, "newcomer", "fast") + 3 * pace.LOAD)
 
 
 def test_a_pace_adds_up_over_batches_and_keeps_the_last_ones(tmp_path):
@@ -67,7 +70,7 @@ def test_a_pace_file_of_any_shape_is_read_without_a_fault(tmp_path_factory, data
     folder = tmp_path_factory.mktemp("p")
     (folder / pace.PACE).write_text(json.dumps(data))
     found = pace.measured(folder)
-    assert found is None or (found.game >= 0 and found.think >= 0 and found.overhead >= 0)
+    assert found is None or (found.game >= 0 and found.think >= 0 and found.rest >= 0)
     assert pace.run_start(folder) >= 0
     pace.record(folder, 3, 0.3, 1)
     assert pace.measured(folder).games >= 3
