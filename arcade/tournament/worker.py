@@ -94,6 +94,16 @@ _KEPT: "OrderedDict[tuple, list]" = OrderedDict()
 recently used first."""
 _KEPT_LOCK = threading.Lock()
 
+IDLE = 120.0
+"""Seconds a kept source waits for a task before it is closed (``reap``): a cluster's worker
+outlives its runs, and no bot's processes stay loaded in it for hours after its season ended."""
+
+_SINCE: dict[int, float] = {}
+"""When each kept source (by ``id``) was given back."""
+
+_REAPER: tuple[int, threading.Thread] | None = None
+"""The process's reaper thread (``_reap_idle``) and the process it runs in, while sources are kept."""
+
 
 def lend(game_id: str, spec: str, limits: Limits, resolve=None):
     """Bot ``spec``'s entry for one task. A Python file bot's comes with the source (its loaded
@@ -114,6 +124,8 @@ def lend(game_id: str, spec: str, limits: Limits, resolve=None):
         kept = idle.pop() if idle else None
         if idle == []:
             del _KEPT[key]
+        if kept is not None:
+            _SINCE.pop(id(kept), None)
     if kept is None:
         kept = source
     else:
@@ -129,18 +141,55 @@ def _factory(source):
 
 def _give_back(key: tuple, source) -> None:
     """A task is done with ``source``: kept for the next (its process frozen), the least recently
-    used past ``KEEP`` closed."""
+    used past ``KEEP`` closed, and any kept past ``IDLE`` closed by the reaper."""
+    global _REAPER
     gone = []
     with _KEPT_LOCK:
         _KEPT.setdefault(key, []).append(source)
         _KEPT.move_to_end(key)
+        _SINCE[id(source)] = time.monotonic()
         while sum(map(len, _KEPT.values())) > KEEP:
             oldest = next(iter(_KEPT))
             gone.append(_KEPT[oldest].pop(0))
+            _SINCE.pop(id(gone[-1]), None)
             if not _KEPT[oldest]:
                 del _KEPT[oldest]
+        if _REAPER is None or _REAPER[0] != os.getpid() or not _REAPER[1].is_alive():  # a fork has none
+            _REAPER = (os.getpid(), threading.Thread(target=_reap_idle, name="kept-bots-reaper", daemon=True))
+            _REAPER[1].start()
     for old in gone:
         old.close()
+
+
+def reap(now: float | None = None) -> int:
+    """Close the kept sources given back ``IDLE`` seconds ago or more: how many."""
+    now = time.monotonic() if now is None else now
+    gone = []
+    with _KEPT_LOCK:
+        for key in list(_KEPT):
+            stale = [source for source in _KEPT[key] if now - _SINCE.get(id(source), now) >= IDLE]
+            for source in stale:
+                _KEPT[key].remove(source)
+                _SINCE.pop(id(source), None)
+            if not _KEPT[key]:
+                del _KEPT[key]
+            gone += stale
+    for source in gone:
+        source.close()
+    return len(gone)
+
+
+def _reap_idle() -> None:
+    """The reaper: every quarter of ``IDLE``, close the sources idle past it; it ends once none
+    is kept (the next give-back starts another)."""
+    global _REAPER
+    while True:
+        time.sleep(max(0.05, IDLE / 4))
+        reap()
+        with _KEPT_LOCK:
+            if not _KEPT:
+                _REAPER = None
+                return
 
 
 def release() -> None:
@@ -149,6 +198,7 @@ def release() -> None:
     with _KEPT_LOCK:
         sources = [source for idle in _KEPT.values() for source in idle]
         _KEPT.clear()
+        _SINCE.clear()
     for source in sources:
         source.close()
 

@@ -134,6 +134,32 @@ def test_a_kept_source_past_the_bound_is_closed(tmp_path, monkeypatch):
         worker.release()
 
 
+def test_a_kept_source_idle_past_its_time_is_closed_by_the_reaper(tmp_path, monkeypatch):
+    """A cluster's worker outlives its runs: a loaded bot no task asked for within ``IDLE`` is
+    closed (its process killed) by the worker's reaper, with no call from the run; one still in
+    use is never reaped."""
+    import time
+
+    monkeypatch.setattr(worker, "IDLE", 0.4)
+    limits = Limits(sandbox="none")
+    spec = write(tmp_path, COUNTER)
+    try:
+        run_task(Setup("toothpicks", {}, limits, files=(("counter", spec),)), Task(0, "counter", "random", 1, 1, 1))
+        kept = [source for idle in worker._KEPT.values() for source in idle]
+        assert len(kept) == 1 and kept[0].host is not None
+        process = kept[0].host.transport.proc
+        deadline = time.monotonic() + 30  # a busy machine: the reaper wakes every 0.1 s
+        while (worker._KEPT or kept[0].host is not None) and time.monotonic() < deadline:  # closed after it left
+            time.sleep(0.05)
+        assert not worker._KEPT and kept[0].host is None and process.poll() is not None
+        lent = worker.lend("toothpicks", spec, limits)  # in use: not kept, so never reaped
+        assert worker.reap(time.monotonic() + 3600) == 0
+        lent.close()
+        assert worker.reap(time.monotonic() + 3600) == 1 and not worker._KEPT
+    finally:
+        worker.release()
+
+
 def test_a_turns_cpu_is_read_from_the_bots_cgroup_where_it_has_one(tmp_path):
     game = load("toothpicks")()
     entry = file_entry("toothpicks", write(tmp_path, COUNTER), Limits(sandbox="none"))
