@@ -104,6 +104,9 @@ _SINCE: dict[int, float] = {}
 _REAPER: tuple[int, threading.Thread] | None = None
 """The process's reaper thread (``_reap_idle``) and the process it runs in, while sources are kept."""
 
+_WAKE = threading.Condition(_KEPT_LOCK)
+"""Tells the reaper a source was given back (or all released): it works out its next wait again."""
+
 
 def lend(game_id: str, spec: str, limits: Limits, resolve=None):
     """Bot ``spec``'s entry for one task. A Python file bot's comes with the source (its loaded
@@ -157,6 +160,7 @@ def _give_back(key: tuple, source) -> None:
         if _REAPER is None or _REAPER[0] != os.getpid() or not _REAPER[1].is_alive():  # a fork has none
             _REAPER = (os.getpid(), threading.Thread(target=_reap_idle, name="kept-bots-reaper", daemon=True))
             _REAPER[1].start()
+        _WAKE.notify_all()
     for old in gone:
         old.close()
 
@@ -180,16 +184,22 @@ def reap(now: float | None = None) -> int:
 
 
 def _reap_idle() -> None:
-    """The reaper: every quarter of ``IDLE``, close the sources idle past it; it ends once none
-    is kept (the next give-back starts another)."""
+    """The reaper: it waits until the longest-kept source has been idle ``IDLE`` seconds (or a
+    give-back wakes it to work that out again), closes what is due, and ends once none is kept
+    (the next give-back starts another)."""
     global _REAPER
     while True:
-        time.sleep(max(0.05, IDLE / 4))
-        reap()
         with _KEPT_LOCK:
             if not _KEPT:
-                _REAPER = None
+                if _REAPER is not None and _REAPER[1] is threading.current_thread():
+                    _REAPER = None
                 return
+            now = time.monotonic()
+            due = min(_SINCE.values(), default=now) + IDLE
+            if due > now:
+                _WAKE.wait(due - now)
+                continue
+        reap()
 
 
 def release() -> None:
@@ -199,6 +209,7 @@ def release() -> None:
         sources = [source for idle in _KEPT.values() for source in idle]
         _KEPT.clear()
         _SINCE.clear()
+        _WAKE.notify_all()  # the reaper ends
     for source in sources:
         source.close()
 
