@@ -78,10 +78,12 @@ searches 5,000 nodes in about 11 ms, so the deadlines rarely change a choice the
 
 FIRST_TEAM_WINS: dict[int, bool] = {
     1: False, 2: True, 3: False, 4: True, 5: True, 6: True,
-    7: True, 8: True, 9: True, 10: True, 11: True,
+    7: True, 8: True, 9: True, 10: True, 11: True, 12: True, 13: True, 14: True, 15: True,
 }
-"""Whether Michigan (the first team) wins with perfect play, for n = 1..11 (solved exactly;
-``tests/bots/test_dfootball.py`` re-solves n <= 9 and the book generator re-solves n <= 11)."""
+"""Whether Michigan (the first team) wins with perfect play, for every n the arcade offers, 1..15
+(solved exactly: ``tests/bots/test_dfootball.py`` re-solves n <= 9, the book generator n <= 11,
+and ``python -m bots.dfootball.prove`` every n with the compiled solver, its results in
+``proved.json``, which ``tests/bots/test_dfootball_solve.py`` holds this table to)."""
 
 BOOK_PATH = Path(__file__).with_name("book.bin")
 FULL_BOOK_MAX_N = 11
@@ -89,7 +91,8 @@ FULL_BOOK_MAX_N = 11
 
 
 def first_team_wins(n: int) -> bool | None:
-    """Whether the first team (Michigan) wins with perfect play, or ``None`` if not solved."""
+    """Whether the first team (Michigan) wins with perfect play, or ``None`` if not solved (a
+    board larger than the arcade offers)."""
     return FIRST_TEAM_WINS.get(n)
 
 

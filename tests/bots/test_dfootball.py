@@ -163,7 +163,8 @@ def test_first_team_wins_table():
         assert FIRST_TEAM_WINS[n] == Solver(2 * n + 1).wins(*start_position(n))
     for n in range(1, 8):
         assert FIRST_TEAM_WINS[n] == mover_wins(tuple(new_game(n)["board"]))
-    assert first_team_wins(11) is True and first_team_wins(15) is None
+    assert first_team_wins(11) is True and first_team_wins(15) is True  # proved (test_dfootball_solve.py)
+    assert first_team_wins(16) is None  # not a board the arcade offers
 
 
 # -- perfect -----------------------------------------------------------------------------------------
