@@ -14,6 +14,8 @@ A contest is a folder the instructor owns::
     DIR/records/closing.jsonl  the closing stage's games (players by digest, its seed derived from the secret)
     DIR/closing.json        the closing stage's standings (CS4341's: each team's extra credit)
     DIR/contest.db          the SQLite database every command reads (WAL): a cache of the evidence
+    DIR/pace.json           what the season's games cost on this machine (``pace``: status's estimate)
+    DIR/probes/DIGEST.json  a submission's seconds a move in its admission probe (the same estimate's)
     DIR/inbox/TEAM/...      a drop folder ``run --watch`` submits from
 
 One module a job; import the one you need:
@@ -28,6 +30,8 @@ One module a job; import the one you need:
 - ``packages``: a hand-in's own packages (its ``requirements.txt``), installed into its kept copy
   when the contest allows them.
 - ``probe``: the admission probe (the bot loads in the sandbox and answers positions of real games).
+- ``pace``: what the season's games cost (each bot's answering apart from the rest) and the
+  estimate of the games missing, each pair at its two bots' own pace.
 - ``submit``: ``submit``, the verdict of one submission in one line.
 - ``evidence``: the pairs' record files (``PairLogs``) and ``rebuild``, the database made again from them.
 - ``formats``: a season's format as one strategy (``format_of``: ``AllPairs`` with exact scoring
