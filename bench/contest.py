@@ -433,38 +433,62 @@ def timed(argv: list[str], root: Path, env: dict) -> tuple[float, float, str]:
         group.remove()
 
 
+ARCADE = [sys.executable, "-c", "import sys; sys.path.insert(0, '.'); from arcade.cli import entry_point; "
+                                "entry_point()"]
+"""The ``arcade`` command of the checkout the process runs in (``cwd``), as a user runs it."""
+
+
+class Bench:
+    """A bench's scratch folder (removed at the end), the environment its commands run in (the
+    checkout ``root``'s code, bot logs in the folder) and its bots written there."""
+
+    def __init__(self, root: str, bots: dict[str, str], file_name: str) -> None:
+        import os
+        import tempfile
+
+        self.root = Path(root).resolve()
+        self.scratch = tempfile.TemporaryDirectory()
+        self.where = Path(self.scratch.name)
+        self.env = {**os.environ, "ARCADE_BOT_LOGS": str(self.where / "logs"), "PYTHONPATH": str(self.root)}
+        self.specs = {}
+        for name, text in bots.items():
+            (self.where / name).mkdir()
+            (self.where / name / file_name).write_text(text)
+            self.specs[name] = str(self.where / name / file_name)
+
+    def season(self, name: str, made: list[str]) -> Path:
+        """A season made with ``contest new … made`` (in the sandbox), every bot submitted as its team."""
+        import subprocess
+
+        folder = self.where / name
+        subprocess.run([*ARCADE, "contest", "new", str(folder), *made, "--sandbox", "bwrap"], cwd=self.root,
+                       env=self.env, check=True, stdout=subprocess.DEVNULL)
+        for team, spec in self.specs.items():
+            subprocess.run([*ARCADE, "contest", "submit", str(folder), team, spec], cwd=self.root, env=self.env,
+                           check=True, stdout=subprocess.DEVNULL)
+        return folder
+
+    def timed(self, argv: list[str]) -> tuple[float, float, str]:
+        return timed([*ARCADE, *argv], self.root, self.env)
+
+    def __enter__(self) -> "Bench":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.scratch.cleanup()
+
+
 def cost(args) -> None:
-    import os
     import statistics
-    import sys as system
-    import tempfile
 
     root = Path(args.root).resolve()
-    arcade = [system.executable, "-c", "import sys; sys.path.insert(0, '.'); from arcade.cli import entry_point; "
-                                       "entry_point()"]
-    with tempfile.TemporaryDirectory() as where:
-        where = Path(where)
-        env = {**os.environ, "ARCADE_BOT_LOGS": str(where / "logs"), "PYTHONPATH": str(root)}
-        specs = []
-        for name, text in COST_BOTS.items():
-            (where / name).mkdir()
-            (where / name / "strategy.py").write_text(text)
-            specs.append(str(where / name / "strategy.py"))
-        ways = {"arcade match": [], "contest run --jobs 1": []}
+    with Bench(args.root, COST_BOTS, "strategy.py") as bench:
+        ways: dict[str, list] = {"arcade match": [], "contest run --jobs 1": []}
         for repeat in range(args.repeats):
-            ways["arcade match"].append(timed([*arcade, "match", "toothpicks", *specs, "--games", str(args.games),
-                                               "--sandbox", "bwrap", "--seed", str(repeat)], root, env))
-            folder = where / f"season-{repeat}"
-            import subprocess
-
-            subprocess.run([*arcade, "contest", "new", str(folder), "--preset", "toothpicks", "--games",
-                            str(args.games), "--sandbox", "bwrap"], cwd=root, env=env, check=True,
-                           stdout=subprocess.DEVNULL)
-            for team, spec in zip(COST_BOTS, specs):
-                subprocess.run([*arcade, "contest", "submit", str(folder), team, spec], cwd=root, env=env, check=True,
-                               stdout=subprocess.DEVNULL)
-            ways["contest run --jobs 1"].append(timed([*arcade, "contest", "run", str(folder), "--jobs", "1"], root,
-                                                      env))
+            ways["arcade match"].append(bench.timed(["match", "toothpicks", *bench.specs.values(), "--games",
+                                                     str(args.games), "--sandbox", "bwrap", "--seed", str(repeat)]))
+            folder = bench.season(f"season-{repeat}", ["--preset", "toothpicks", "--games", str(args.games)])
+            ways["contest run --jobs 1"].append(bench.timed(["contest", "run", str(folder), "--jobs", "1"]))
     print(f"{args.games} games of toothpicks between two sandboxed Python bots, {args.repeats} runs each "
           f"(median; code: {root}); CPU read by {ways['arcade match'][0][2]}:")
     match_wall = statistics.median(w for w, _, _ in ways["arcade match"]) / args.games
@@ -477,36 +501,18 @@ def cost(args) -> None:
 
 
 def exact(args) -> None:
-    import os
     import statistics
-    import subprocess
-    import sys as system
-    import tempfile
 
     root = Path(args.root).resolve()
-    arcade = [system.executable, "-c", "import sys; sys.path.insert(0, '.'); from arcade.cli import entry_point; "
-                                       "entry_point()"]
     ways: dict[str, list] = {f"{args.games:,} sampled games": [], "exact": []}
-    figures: dict[str, float] = {}
-    with tempfile.TemporaryDirectory() as where:
-        where = Path(where)
-        env = {**os.environ, "ARCADE_BOT_LOGS": str(where / "logs"), "PYTHONPATH": str(root)}
-        specs = []
-        for name, text in EXACT_BOTS.items():
-            (where / name).mkdir()
-            (where / name / "hog_contest.py").write_text(text)
-            specs.append(str(where / name / "hog_contest.py"))
+    figures: dict[str, float | None] = {}
+    with Bench(args.root, EXACT_BOTS, "hog_contest.py") as bench:
         for repeat in range(args.repeats):
             for way, made in ((f"{args.games:,} sampled games", ["--game", "hog", "--option", "goal=100", "--games",
                                                                  str(args.games)]),
                               ("exact", ["--preset", "cs61a-hog"])):
-                folder = where / f"{way.split()[-1]}-{repeat}"
-                subprocess.run([*arcade, "contest", "new", str(folder), *made, "--sandbox", "bwrap"], cwd=root,
-                               env=env, check=True, stdout=subprocess.DEVNULL)
-                for team, spec in zip(EXACT_BOTS, specs):
-                    subprocess.run([*arcade, "contest", "submit", str(folder), team, spec], cwd=root, env=env,
-                                   check=True, stdout=subprocess.DEVNULL)
-                ways[way].append(timed([*arcade, "contest", "run", str(folder), "--jobs", "1"], root, env))
+                folder = bench.season(f"{way.split()[-1]}-{repeat}", made)
+                ways[way].append(bench.timed(["contest", "run", str(folder), "--jobs", "1"]))
                 figures[way] = _careful_share(folder)
     sampled = ways[f"{args.games:,} sampled games"]
     print(f"Hog (goal 100), {' against '.join(EXACT_BOTS)}, {args.repeats} runs each (median; code: {root}); "

@@ -63,28 +63,40 @@ def _number(value: object) -> bool:
     return type(value) in (int, float) and value >= 0  # type: ignore[operator]
 
 
-def batches(folder: Path) -> list[dict]:
-    """The batches ``record`` kept (none where there is no readable pace)."""
-    found = _read(folder).get("batches")
+def _batches(data: dict) -> list[dict]:
+    found = data.get("batches")
     if not isinstance(found, list):
         return []
     return [b for b in found if isinstance(b, dict) and type(b.get("games")) is int and b["games"] > 0
             and _number(b.get("seconds")) and type(b.get("jobs")) is int]
 
 
-def bots(folder: Path) -> dict[str, tuple[int, float]]:
-    """Each submission's games measured and their answering seconds."""
-    found = _read(folder).get("bots")
+def _bots(data: dict) -> dict[str, tuple[int, float]]:
+    found = data.get("bots")
     if not isinstance(found, dict):
         return {}
     return {d: (v[0], float(v[1])) for d, v in found.items()
             if isinstance(v, list) and len(v) == 2 and type(v[0]) is int and v[0] > 0 and _number(v[1])}
 
 
+def _start(data: dict) -> float:
+    value = data.get("start")
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0
+
+
+def batches(folder: Path) -> list[dict]:
+    """The batches ``record`` kept (none where there is no readable pace)."""
+    return _batches(_read(folder))
+
+
+def bots(folder: Path) -> dict[str, tuple[int, float]]:
+    """Each submission's games measured and their answering seconds."""
+    return _bots(_read(folder))
+
+
 def run_start(folder: Path) -> float:
     """What the last run took to begin (``record``'s ``start``; 0 before one)."""
-    value = _read(folder).get("start")
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0
+    return _start(_read(folder))
 
 
 def record(folder: Path, games: int, seconds: float, jobs: int, start: float | None = None,
@@ -95,8 +107,9 @@ def record(folder: Path, games: int, seconds: float, jobs: int, start: float | N
     batches' last ``KEPT`` kept and each bot's totals; ``start``: what the last run took to begin
     (the sandbox settled, the workers started). A pace that cannot be written is left as it was
     (it is an estimate's input, not evidence)."""
-    kept = batches(folder)
-    per_bot = {d: list(v) for d, v in bots(folder).items()}
+    data = _read(folder)  # read once: the batches, the bots and the start
+    kept = _batches(data)
+    per_bot = {d: list(v) for d, v in _bots(data).items()}
     if games:
         batch: dict = {"games": games, "seconds": round(seconds, 4), "jobs": max(1, jobs)}
         if thinking is not None and thinking.games:
@@ -107,7 +120,7 @@ def record(folder: Path, games: int, seconds: float, jobs: int, start: float | N
                 had = per_bot.get(digest, [0, 0.0])
                 per_bot[digest] = [had[0] + count, round(had[1] + spent, 4)]
         kept.append(batch)
-    begin = run_start(folder) if start is None else round(start, 4)
+    begin = _start(data) if start is None else round(start, 4)
     try:
         write_whole(Path(folder) / PACE, json.dumps({"batches": kept[-KEPT:], "start": begin, "bots": per_bot}))
     except OSError:
@@ -154,7 +167,8 @@ class Pace:
 
 def measured(folder: Path) -> Pace | None:
     """The season's pace over the kept batches, ``None`` before a game was played."""
-    kept = batches(folder)
+    data = _read(folder)
+    kept = _batches(data)
     games = sum(b["games"] for b in kept)
     if not games:
         return None
@@ -162,9 +176,9 @@ def measured(folder: Path) -> Pace | None:
     timed = [b for b in kept if _number(b.get("think")) and _number(b.get("answers"))]
     timed_games = sum(b["games"] for b in timed)
     if not timed_games:
-        return Pace(game, 0.0, game, 0.0, games, bots(folder))
+        return Pace(game, 0.0, game, 0.0, games, _bots(data))
     think = sum(b["think"] for b in timed) / timed_games
     answers = sum(b["answers"] for b in timed) / timed_games
     loads = sum(b["loads"] for b in timed if _number(b.get("loads"))) * LOAD / timed_games
     rest = sum(b["seconds"] * b["jobs"] for b in timed) / timed_games - think - loads
-    return Pace(game, think, max(0.0, rest), answers, games, bots(folder))
+    return Pace(game, think, max(0.0, rest), answers, games, _bots(data))
