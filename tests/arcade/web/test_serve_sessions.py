@@ -67,6 +67,14 @@ async def until(check, what: str, deadline: float = DEADLINE):
     return found
 
 
+def command_line(pid: int) -> bytes | None:
+    """``/proc/PID/cmdline`` (``None``: the process is gone)."""
+    try:
+        return (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return None
+
+
 def limits(pid: int) -> dict[str, tuple[str, str]]:
     """``/proc/PID/limits``: each limit's soft and hard values."""
     rows = (Path("/proc") / str(pid) / "limits").read_text().splitlines()[1:]
@@ -99,7 +107,11 @@ class Served:
         return f"http://127.0.0.1:{self.port}{path}"
 
     def apps(self) -> list[int]:
-        return children(self.process.pid)
+        """The server's apps: its children that have started the app (exec'd). A child between
+        its fork and its exec is still the server, its limits and cgroups not yet set (the
+        budget is applied there, ``preexec_fn``): reading its ``/proc`` then raced the budget."""
+        server = command_line(self.process.pid)
+        return [pid for pid in children(self.process.pid) if command_line(pid) not in (None, server)]
 
 
 @contextmanager
