@@ -27,6 +27,14 @@ How ``perfect`` decides (all within the contest's 100 ms, the first move include
    jump if possible, else a step that cannot be jumped back at once, else the rearmost step.
    ``bench/dfootball.py`` measures how often each path is taken.
 
+From n = 12 (``COMPILED_FROM``) the search is the compiled solver's (``bots/dfootball/_solve.c``,
+``_decide_compiled``): ``C_WIN_BUDGET`` positions (150,000, about 7 ms) on a table kept for the
+game (16 MiB a board size, entries never replaced, emptied at a game's start or at a move whose
+position it does not know once it passes ``C_REFILL``), on until ``C_DEADLINE`` if the budget did
+not settle it; in a lost position the count of winning replies on a fresh table (one compiled
+call), else the rule. The book for those boards is built by ``python -m bots.dfootball.book
+--compiled N`` and follows that search (the generator's docstring says why it is enough).
+
 Who wins with perfect play is in ``FIRST_TEAM_WINS`` (checked by the tests and the generator).
 """
 
@@ -45,6 +53,11 @@ from bots.base import Bot, BotEntry, Context
 from bots.dfootball.solver import Budget, Solver, child, from_board, moves, square_of, start_position
 from games.base import Analysis
 from games.dfootball import DFootball, FootballState, valid_moves
+
+try:  # the compiled solver (bots/dfootball/_solve.c, built by ``pip install .``): n >= 12's search
+    from bots.dfootball import _solve as _core
+except ImportError:  # pragma: no cover - without a C compiler n >= 12 falls back to the Python search
+    _core = None  # type: ignore[assignment]
 
 __all__ = [
     "random_move",
@@ -274,14 +287,21 @@ class Decision:
 
 
 def decide(m: int, o: int, size: int, clock=time.perf_counter, extra_seconds: float = EXTRA_SECONDS,
-           table: dict[int, bool] | None = None) -> Decision:
+           table: dict[int, bool] | None = None, timed: bool = True) -> Decision:
     """``perfect``'s choice for the mover in ``(m, o)`` (see the module docstring).
 
     Node budgets make the choice a function of the position alone (the book's generator relies
     on it); wall-clock deadlines (``WIN_DEADLINE``, ``extra_seconds``, ``LOSS_DEADLINE``,
     ``HARD_DEADLINE``) keep every answer inside the contest's 100 ms on a loaded machine. A
-    quick answer (under ``RELEASE_IF_UNDER``) then frees a slice of a retired table."""
+    quick answer (under ``RELEASE_IF_UNDER``) then frees a slice of a retired table.
+
+    From n = 12 (``COMPILED_FROM``) the compiled solver searches (``_decide_compiled``); there
+    ``timed=False`` drops its wall-clock deadlines, so that only the node budgets decide, as the
+    book's generator and ``bench/dfootball.py --verify`` assume (for smaller n a frozen ``clock``
+    does that)."""
     start = clock()
+    if size >= COMPILED_FROM and _core is not None:
+        return _decide_compiled(m, o, size, clock, start, timed)
     decision = _decide(m, o, size, clock, extra_seconds, table, start)
     if _RETIRED and clock() - start < RELEASE_IF_UNDER:
         release_retired(RELEASE_ITEMS, until=start + RELEASE_FOR, clock=clock)
@@ -329,6 +349,130 @@ def _decide(m: int, o: int, size: int, clock, extra_seconds: float, table: dict[
     # the moves the search has already proven to lose.
     avoid = known_losing_moves(m, o, size, table) if one_sided else frozenset()
     return Decision(rule_move(m, o, size, avoid), "rule", nodes, clock() - start, winning)
+
+
+# -- n >= 12: the compiled search, its table kept between moves -------------------------------------
+
+COMPILED_FROM = 2 * FULL_BOOK_MAX_N + 3
+"""Boards of this many squares and more (n >= 12) are searched by the compiled solver."""
+C_WIN_BUDGET = 150_000
+"""Positions the compiled search may visit for one move before the bot relies on the book (about
+7 ms on the 2-core machine, 24 M positions a second once its table is warm; the Python search's
+``WIN_BUDGET`` is 30 times fewer)."""
+C_LOSS_BUDGET = 150_000
+"""Positions the count of winning replies may visit in a lost position (a fresh table)."""
+C_DEADLINE = 0.030
+"""Wall-clock seconds after which the compiled search stops (even within its budget; a won
+position not settled by the budget is searched on until then). The search holds no GIL, so only
+other processes slow it: 150,000 positions take about 7 ms alone, 30 ms is four times that."""
+C_LOSS_DEADLINE = 0.035
+"""The lost-position count starts only before this, and stops at ``C_HARD_DEADLINE``."""
+C_HARD_DEADLINE = 0.045
+"""So a move's answer takes at most 45 ms plus what no deadline controls (the GIL taken back
+after a search, the Python around it): 55 ms of margin under the course's 100 ms."""
+C_TABLE_BITS = 21
+"""The kept table: 2**21 slots of 8 bytes (16 MiB) a board size, at most 32 probes an entry, never
+an entry replaced, so a proof once found stays for the rest of the game."""
+C_REFILL = 400_000
+"""At the start of a move, a kept table holding more entries than this is emptied, unless it
+knows the position (a known position is part of a proof the game is following, which adds no
+entry). One move adds at most ``C_WIN_BUDGET`` entries plus what the deadline's extra search
+finds, so the table stays under a third full and an entry is practically never dropped (``dropped``
+counts them: the tests and the generator check it stays 0)."""
+C_SCRATCH_BITS = 20
+C_VERDICT_BUDGET = 150_000
+"""Positions the analysis's verdict may search at n >= 12 (on the kept table)."""
+
+
+class Compiled:
+    """The compiled search's state for one board size: the table kept between moves, a scratch
+    table for the fresh searches (the lost-position count), and the lock that lets one thread at a
+    time search them (the search releases the GIL)."""
+
+    def __init__(self, size: int) -> None:
+        assert _core is not None
+        self.size = size
+        self.table = _core.Table(size, C_TABLE_BITS)
+        self.scratch = _core.Table(size, C_SCRATCH_BITS)
+        self.lock = threading.Lock()
+
+    def prepare(self, m: int, o: int) -> None:
+        """At a move's start: empty the kept table at a game's start, or when it is past
+        ``C_REFILL`` and does not know this position."""
+        table = self.table
+        if table.stored and (_near_start(m, o, self.size)
+                             or (table.stored > C_REFILL and table.get(m, o) is None)):
+            table.clear()
+
+
+_COMPILED: dict[int, Compiled] = {}
+
+
+def compiled(size: int) -> Compiled:
+    """The compiled search's state for ``size`` squares (made at its first use: 9 ms)."""
+    with _TABLES_LOCK:
+        state = _COMPILED.get(size)
+        if state is None:
+            state = _COMPILED[size] = Compiled(size)
+        return state
+
+
+def _left(clock, start: float, until: float, timed: bool) -> float:
+    """Seconds to give a compiled search stopping at ``start + until`` (0: no deadline, untimed;
+    a tiny positive amount once the time is up, so that the search stops at once)."""
+    if not timed:
+        return 0.0
+    return max(until - (clock() - start), 1e-6)
+
+
+def _decide_compiled(m: int, o: int, size: int, clock, start: float, timed: bool) -> Decision:
+    """``decide`` from n = 12: the book; else the compiled search with ``C_WIN_BUDGET`` positions
+    on the kept table (what it proves stays for the game's later moves), on until ``C_DEADLINE``
+    if that did not settle it; in a lost position the count of winning replies on a fresh table
+    (``compiled_loss_choice``), else the rule. The move in a lost position is a function of the
+    position alone, as the generator (``python -m bots.dfootball.book --compiled``) needs."""
+    hit = BOOK.get(size, m, o)
+    if hit is not None:
+        return Decision(hit, "book", 0, clock() - start, True)
+    state = compiled(size)
+    with state.lock:
+        state.prepare(m, o)
+        table = state.table
+        bit = table.first_winning_move(m, o, budget=C_WIN_BUDGET, seconds=_left(clock, start, C_DEADLINE, timed))
+        nodes = table.nodes
+        path = "win"
+        if bit < 0 and timed and clock() - start < C_DEADLINE:
+            path = "win-extra"
+            bit = table.first_winning_move(m, o, seconds=_left(clock, start, C_DEADLINE, timed))
+            nodes += table.nodes
+    if bit > 0:
+        return Decision(square_of(bit), path, nodes, clock() - start, True)
+    winning = False if bit == 0 else None
+    square = None
+    if not timed or clock() - start < C_LOSS_DEADLINE:
+        square, used = compiled_loss_choice(m, o, size, clock, start, timed)
+        nodes += used
+    if square is not None:
+        return Decision(square, "loss-count", nodes, clock() - start, winning)
+    return Decision(rule_move(m, o, size), "rule", nodes, clock() - start, winning)
+
+
+def compiled_loss_choice(m: int, o: int, size: int, clock=time.perf_counter, start: float | None = None,
+                         timed: bool = True) -> tuple[int | None, int]:
+    """``loss_choice`` in one compiled call: the move leaving the opponent the smallest fraction of
+    winning replies (first on ties), by a fresh search of at most ``C_LOSS_BUDGET`` positions,
+    stopping at ``C_HARD_DEADLINE`` when ``timed``; ``(None, positions)`` if that is not enough.
+    (One call, not one a reply: each call gives the GIL back and takes it again, which a busy
+    screen thread can delay by its 5 ms switch interval.)"""
+    state = compiled(size)
+    start = clock() if start is None else start
+    with state.lock:
+        scratch = state.scratch
+        scratch.clear()
+        bit = scratch.fewest_winning_replies(m, o, budget=C_LOSS_BUDGET,
+                                             seconds=_left(clock, start, C_HARD_DEADLINE, timed))
+        nodes = scratch.nodes
+    return (square_of(bit) if bit > 0 else None), nodes
 
 
 def loss_choice(m: int, o: int, size: int, table: dict[int, bool] | None = None,
@@ -467,10 +611,33 @@ def _verdict(game: DFootball, state: FootballState, m: int, o: int) -> bool | No
         return first_team_wins(game.n)
     if BOOK.get(size, m, o) is not None:
         return True
+    if size >= COMPILED_FROM and _core is not None:
+        return _compiled_verdict(m, o, size)
     try:
         return Solver(size, shared_table(size)).wins(m, o, budget=VERDICT_BUDGET)
     except Budget:
         return None
+
+
+def _compiled_verdict(m: int, o: int, size: int) -> bool | None:
+    """``_verdict`` from n = 12: what the kept table knows; else lost if every move leads to a
+    position the book or the table knows the opponent wins (the replies to the book's moves), won
+    if one leads to a position known lost; else a search of ``C_VERDICT_BUDGET`` positions."""
+    state = compiled(size)
+    with state.lock:
+        table = state.table
+        known = table.get(m, o)
+        if known is not None:
+            return known
+        after = [child(m, o, b, size) for b, _nm, _no in moves(m, o, size)]
+        values = [True if BOOK.get(size, *c) is not None else table.get(*c) for c in after]
+        if after and all(values):
+            return False
+        if any(v is False for v in values):
+            return True
+        if table.stored > C_REFILL:
+            return None  # the table is kept for the game's proofs: no search fills it further
+        return table.wins(m, o, budget=C_VERDICT_BUDGET, seconds=C_DEADLINE)
 
 
 BOTS: dict[str, BotEntry] = {

@@ -34,11 +34,34 @@ entries); n = 11 in 40 minutes (Michigan's side 25 minutes, 44,351 entries; Ohio
 side that loses from the start, 15 minutes at a lighter load, 127,865 positions walked, 81,915
 entries; 97,879 distinct). ``bench/dfootball.py --verify N`` walks every line again with the
 real bot and checks each won position's move with the exact solver.
+
+n = 12 to 15: the compiled search's book (``--compiled N``)
+-------------------------------------------------------------
+From n = 12 the bot searches with the compiled solver (``bots.dfootball._decide_compiled``):
+``C_WIN_BUDGET`` positions on a table kept for the game. ``build_compiled`` walks as ``build``
+does, with the compiled solver for the exact values and for the bot's search, and two facts make
+"the fresh search settles it" enough for the real bot:
+
+1. a search with exact values already in its table visits no more positions than the same search
+   from an empty table (it tries the same moves at every position it expands, and expands only
+   positions the fresh search expands; ``tests/bots/test_dfootball_large.py`` checks it over
+   random tables), so the bot's real search settles every position where the walk stops;
+2. that search leaves every position of its proof in the kept table (entries are never replaced,
+   and one that finds its probes full is dropped and counted, which the tests hold at 0), and the
+   table is emptied only at a move whose position it does not know, so each later won position
+   of the line is answered from the table, with no search.
+
+In a lost position the bot's move is the count of winning replies on a fresh table, else the
+rule: a function of the position alone, which the walk follows. The walk is split into parts
+for ``--workers`` processes; the parts overlap (the tree is full of transpositions, and a part
+does not see the others' positions: two processes walked 149,435 positions for n = 12's 78,076),
+so two builds side by side use two cores better than one build with two workers.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -128,6 +151,149 @@ def build(n: int, sides: tuple[int, ...] = (0, 1), win_budget: int | None = None
     return book, stats
 
 
+# -- n >= 12: the compiled search's book ------------------------------------------------------------
+
+def exact_bits(n: int) -> int:
+    """The generator's exact table for board ``n``: about four times the positions the opening's
+    solve stores (``proved.json``), so that no entry is dropped."""
+    return min(31, max(20, 2 * n + 1))
+
+
+class _Walker:
+    """One process's part of the walk for board ``n`` (``build_compiled``): an exact table, a
+    scratch table for the bot's fresh search, the positions already walked."""
+
+    def __init__(self, n: int, win_budget: int) -> None:
+        from bots.dfootball._solve import Table
+
+        self.n, self.size, self.win_budget = n, 2 * n + 1, win_budget
+        self.exact = Table(self.size, exact_bits(n))
+        self.scratch = Table(self.size, bot.C_SCRATCH_BITS + 2)
+        self.seen: set[int] = set()
+        self.stats = {"bot_positions": 0, "won": 0, "lost": 0, "settled": 0, "loss_count": 0, "rule": 0}
+
+    def step(self, m: int, o: int) -> tuple[int | None, list[tuple[int, int]]]:
+        """The book entry this bot position needs (or ``None``) and the bot positions after it."""
+        size, stats = self.size, self.stats
+        stats["bot_positions"] += 1
+        bit = self.exact.first_winning_move(m, o)
+        entry = None
+        if bit > 0:
+            stats["won"] += 1
+            self.scratch.clear()
+            if self.scratch.first_winning_move(m, o, budget=self.win_budget) > 0:
+                stats["settled"] += 1
+                return None, []  # the bot's own search settles it; its proof answers the rest
+            entry = square_of(bit)
+            play = bit
+        else:
+            stats["lost"] += 1
+            if not moves(m, o, size):
+                return None, []
+            square, _nodes = bot.compiled_loss_choice(m, o, size, timed=False)
+            stats["loss_count" if square is not None else "rule"] += 1
+            if square is None:
+                square = bot.rule_move(m, o, size)
+            play = 1 << (square - 1)
+        qm, qo = child(m, o, play, size)
+        return entry, [child(qm, qo, b, size) for b, _nm, _no in moves(qm, qo, size)]
+
+    def walk(self, roots: list[tuple[int, int]], progress=None) -> dict[int, int]:
+        """Every bot position reachable from ``roots``: the book entries they need."""
+        book: dict[int, int] = {}
+        stack = list(roots)
+        began = time.perf_counter()
+        while stack:
+            m, o = stack.pop()
+            key = m << 32 | o
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            entry, after = self.step(m, o)
+            if entry is not None:
+                book[key] = entry
+            stack.extend(after)
+            if progress and self.stats["bot_positions"] % 5000 == 0:
+                progress(f"n={self.n} pid {os.getpid()}: {self.stats['bot_positions']} positions, "
+                         f"{len(book)} new entries this part, {time.perf_counter() - began:.0f} s")
+        return book
+
+
+_WALKER: _Walker | None = None
+
+
+def _walk_part(args: tuple[int, int, list[tuple[int, int]]]) -> tuple[dict[int, int], dict]:
+    n, win_budget, roots = args
+    global _WALKER
+    if _WALKER is None or (_WALKER.n, _WALKER.win_budget) != (n, win_budget):
+        _WALKER = _Walker(n, win_budget)
+    before = dict(_WALKER.stats)
+    book = _WALKER.walk(roots, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    return book, {k: v - before[k] for k, v in _WALKER.stats.items()}
+
+
+def build_compiled(n: int, sides: tuple[int, ...] = (0, 1), workers: int = 1, win_budget: int | None = None,
+                   split: int = 256, progress=None) -> tuple[dict[int, int], dict]:
+    """The book entries for board ``n`` >= 12, where ``perfect`` searches with the compiled solver
+    (``bots.dfootball._decide_compiled``), and statistics. The walk is the one of ``build``: at a
+    won position the bot's fresh search of ``C_WIN_BUDGET`` positions either settles it (the walk
+    stops: its proof stays in the bot's kept table, which answers the line's later moves) or the
+    book gets the first winning move and the walk goes on through every reply; at a lost position
+    it follows the bot's move (the count of winning replies on a fresh table, else the rule) and
+    every reply. The tree is split into ``split`` parts or more, walked by ``workers`` processes."""
+    import multiprocessing
+
+    global _WALKER
+    _WALKER = None  # each build walks afresh (the parts of one build share their process's walker)
+    win_budget = bot.C_WIN_BUDGET if win_budget is None else win_budget
+    size = 2 * n + 1
+    began = time.perf_counter()
+    top = _Walker(n, win_budget)
+    start = start_position(n)
+    frontier: list[tuple[int, int]] = []
+    if 0 in sides:
+        frontier.append(start)
+    if 1 in sides:
+        frontier.extend(child(*start, b, size) for b, _nm, _no in moves(*start, size))
+    book: dict[int, int] = {}
+    # the first levels in this process, breadth first, until the tree has enough parts
+    while frontier and len(frontier) < split:
+        nxt: list[tuple[int, int]] = []
+        for m, o in frontier:
+            key = m << 32 | o
+            if key in top.seen:
+                continue
+            top.seen.add(key)
+            entry, after = top.step(m, o)
+            if entry is not None:
+                book[key] = entry
+            nxt.extend(after)
+        frontier = nxt
+    stats = dict(top.stats)
+    stats["first_team_wins"] = top.exact.first_winning_move(*start) > 0
+    del top
+    parts = [(n, win_budget, frontier[i::split]) for i in range(min(split, len(frontier)))]
+    if workers <= 1:
+        results = map(_walk_part, parts)
+    else:
+        pool = multiprocessing.get_context("fork").Pool(workers)
+        results = pool.imap_unordered(_walk_part, parts)
+    try:
+        for part_book, part_stats in results:
+            book.update(part_book)
+            for k, v in part_stats.items():
+                stats[k] += v
+            if progress:
+                progress(f"n={n}: a part done, {len(book)} entries, {time.perf_counter() - began:.0f} s")
+    finally:
+        if workers > 1:
+            pool.close()
+            pool.join()
+    stats["book"] = len(book)
+    stats["seconds"] = round(time.perf_counter() - began, 1)
+    return book, stats
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--both-sides-up-to", type=int, default=11,
@@ -142,7 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true",
                         help="start from an empty book (default: add to the entries already there)")
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: the bot's book)")
+    parser.add_argument("--compiled", type=int, nargs="+", default=None, metavar="N",
+                        help="instead: build these n (12..15) for the compiled search, both sides unless --sides")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes for --compiled (default 1: the parts overlap, see above)")
     args = parser.parse_args(argv)
+    if args.compiled:
+        return _main_compiled(args)
     sys.setrecursionlimit(20_000)
     out = args.out or BOOK_PATH
     entries: dict[int, dict[int, int]] = {}
@@ -165,6 +337,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"n={n} sides={sides} first team {'wins' if stats['first_team_wins'] else 'loses'}: {stats}",
               flush=True)
     Book.dump(entries, out)
+    return 0
+
+
+def _main_compiled(args) -> int:
+    out = args.out or BOOK_PATH
+    for n in args.compiled:
+        if not bot.COMPILED_FROM <= 2 * n + 1 <= 31:
+            raise SystemExit(f"--compiled takes n from {bot.FULL_BOOK_MAX_N + 1} to 15, not {n}")
+        size = 2 * n + 1
+        winner = 0 if bot.FIRST_TEAM_WINS[n] else 1
+        sides = {"both": (0, 1), "auto": (0, 1), "winner": (winner,), "loser": (1 - winner,)}[args.sides]
+        book, stats = build_compiled(n, sides, workers=args.workers,
+                                     progress=lambda text: print(text, file=sys.stderr, flush=True))
+        old = Book.load(out)
+        entries = {s: dict(zip(keys, old.squares[s])) for s, keys in old.keys.items()}
+        entries.setdefault(size, {}).update(book)
+        Book.dump(entries, out)
+        print(f"n={n} sides={sides}: {stats}; the book's n={n} part now {len(entries[size])} entries", flush=True)
     return 0
 
 

@@ -1,0 +1,300 @@
+"""``perfect`` from n = 12: the compiled solver's kept table (``bots.dfootball._solve.Table``), the
+bot's path through it (``bots.dfootball._decide_compiled``) and the book built for it
+(``python -m bots.dfootball.book --compiled``).
+
+The book's guarantee rests on one lemma and one mechanism, both tested here:
+
+- the lemma: a search given a table of exact values (any of them) visits no more positions than
+  the same search from an empty table, so "the fresh search settles it within the budget" (what
+  the generator checks) holds for the bot's real search, whatever its kept table holds;
+- the mechanism: a settled position's proof stays in the kept table, so each later position of
+  the line is answered from it, and the table is emptied only at a move whose position it does not
+  know. A small board with a small budget and a small refill threshold plays whole games against
+  random opponents: every won position is kept won, and after the bot's own search settles a
+  game, it never searches again in that game's won positions.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import bots.dfootball as dfb
+from bots.dfootball.solver import Budget, Solver, child, moves, square_of, start_position
+
+REQUIRE = "ARCADE_REQUIRE_DFOOTBALL_CORE"
+
+
+@pytest.fixture(scope="module")
+def Table():
+    try:
+        from bots.dfootball._solve import Table
+    except ImportError:
+        if os.environ.get(REQUIRE):
+            pytest.fail("the compiled D-Football solver was not built (no C compiler?)")
+        pytest.skip("the compiled D-Football solver was not built")
+    return Table
+
+
+def random_position(n: int, plies: int, seed: int) -> tuple[int, int]:
+    rng = random.Random(seed)
+    size = 2 * n + 1
+    m, o = start_position(n)
+    for _ in range(plies):
+        found = moves(m, o, size)
+        if not found:
+            break
+        m, o = child(m, o, rng.choice(found)[0], size)
+    return m, o
+
+
+positions = dict(n=st.integers(2, 8), plies=st.integers(0, 50), seed=st.integers(0, 2**32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(**positions, budget=st.integers(1, 3000))
+def test_the_kept_table_searches_as_the_reference_does_budget_included(Table, n, plies, seed, budget):
+    size = 2 * n + 1
+    m, o = random_position(n, plies, seed)
+    reference = Solver(size)
+    table = Table(size, 20)
+    assert table.wins(m, o) == reference.wins(m, o)
+    assert table.nodes == reference.nodes and table.stored == len(reference.table) and table.dropped == 0
+    assert table.wins(m, o) == reference.wins(m, o) and table.nodes == 0  # all known now
+    assert table.first_winning_move(m, o) == (Solver(size).first_winning_move(m, o) or 0)
+    # a budget: the same positions counted, so it runs out exactly where the reference's does
+    fresh, limited = Table(size, 20), Solver(size)
+    try:
+        expected = limited.first_winning_move(m, o, budget=budget) or 0
+    except Budget:
+        expected = -1
+    assert fresh.first_winning_move(m, o, budget=budget) == expected
+    try:
+        expected_wins: bool | None = Solver(size).wins(m, o, budget=budget)
+    except Budget:
+        expected_wins = None
+    fresh.clear()
+    assert fresh.wins(m, o, budget=budget) is expected_wins
+
+
+@settings(max_examples=120, deadline=None)
+@given(**positions, others=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 2**32)), max_size=6),
+       budgets=st.lists(st.integers(1, 2000), min_size=6, max_size=6))
+def test_a_search_with_exact_values_at_hand_never_visits_more_than_a_fresh_one(Table, n, plies, seed, others,
+                                                                               budgets):
+    """The lemma the book stands on, over random tables: whatever exact values a table holds
+    (whole or budget-cut searches of other positions), a search visits at most the positions of
+    the same search from an empty table, and answers the same."""
+    size = 2 * n + 1
+    m, o = random_position(n, plies, seed)
+    fresh = Table(size, 20)
+    answer = fresh.first_winning_move(m, o)
+    alone = fresh.nodes
+    kept = Table(size, 20)
+    for (p, s), budget in zip(others, budgets):
+        kept.wins(*random_position(n, p, s), budget=budget)  # stopped or not: only exact values stay
+    assert kept.first_winning_move(m, o) == answer
+    assert kept.nodes <= alone
+    # and with a budget: one that lets the fresh search finish lets the kept one finish too
+    kept2 = Table(size, 20)
+    for (p, s), budget in zip(others, budgets):
+        kept2.wins(*random_position(n, p, s), budget=budget)
+    assert kept2.first_winning_move(m, o, budget=max(alone, 1)) == answer
+
+
+@settings(max_examples=40, deadline=None)
+@given(**positions)
+def test_the_count_of_winning_replies_is_the_references(Table, n, plies, seed):
+    size = 2 * n + 1
+    m, o = random_position(n, plies, seed)
+    if not moves(m, o, size):
+        assert Table(size, 16).fewest_winning_replies(m, o) == 0
+        return
+    saved = dfb.LOSS_BUDGET
+    dfb.LOSS_BUDGET = 10**9
+    try:
+        expected, _nodes = dfb.loss_choice(m, o, size)
+    finally:
+        dfb.LOSS_BUDGET = saved
+    table = Table(size, 20)
+    assert square_of(table.fewest_winning_replies(m, o)) == expected
+    if table.nodes > 1:
+        table.clear()
+        assert table.fewest_winning_replies(m, o, budget=table.nodes // 2 or 1) == -1
+
+
+def test_clearing_forgets_everything_both_ways_and_a_full_table_drops_rather_than_replaces(Table):
+    small = Table(13, 10)  # 1,024 slots: the log of filled slots holds 256
+    m, o = start_position(6)
+    assert small.wins(m, o) is Solver(13).wins(m, o)
+    assert small.stored > 256 and small.get(m, o) is not None
+    small.clear()  # too many logged: the whole table is zeroed
+    assert small.stored == 0 and small.get(m, o) is None and small.dropped == 0
+    assert small.wins(m, o) is Solver(13).wins(m, o) and small.nodes > 0  # searched again
+    few = Table(13, 16)
+    few.wins(*random_position(6, 30, 1))
+    assert 0 < few.stored <= few.slots // 4
+    few.clear()  # from the log
+    assert few.stored == 0 and few.get(*random_position(6, 30, 1)) is None
+    # a board far bigger than the table: entries are dropped and counted, the answer stays exact
+    # (a full table forgets what it cannot store: n = 7 takes 8.3 M positions here, 15,787 with
+    # room, which is why the bot empties its kept table long before it fills)
+    tiny = Table(15, 10)
+    m, o = start_position(7)
+    assert tiny.wins(m, o) is True and tiny.dropped > 0 and tiny.stored == tiny.slots
+
+
+def test_bad_arguments_are_refused(Table):
+    for args in ((2,), (32,), (13, 9), (13, 33)):
+        with pytest.raises(ValueError):
+            Table(*args)
+    table = Table(13, 12)
+    for m, o in ((3, 1), (1 << 13, 1)):
+        for call in (table.wins, table.first_winning_move, table.fewest_winning_replies, table.get):
+            with pytest.raises(ValueError):
+                call(m, o)
+    with pytest.raises(ValueError):
+        table.wins(1, 2, seconds=-1.0)
+
+
+def test_a_deadline_stops_a_search_that_cannot_finish(Table):
+    table = Table(31, 16)
+    assert table.wins(*start_position(15), seconds=0.005) is None
+    assert 0 < table.nodes < 691_723_604
+    assert table.first_winning_move(*start_position(15), budget=1000) == -1 and table.nodes == 1001
+
+
+# -- the bot on a small board, as it plays n >= 12 ----------------------------------------------------
+
+SMALL_N = 7
+SMALL_BUDGET = 300
+
+
+@pytest.fixture(scope="module")
+def small_book(Table):
+    """A book built by the compiled generator for n = 7 with a budget of 300 positions (the search
+    alone settles n = 7's opening in about 15,800)."""
+    from bots.dfootball.book import build_compiled
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dfb, "C_LOSS_BUDGET", 2000)
+        book, stats = build_compiled(SMALL_N, (0, 1), workers=1, win_budget=SMALL_BUDGET, split=4)
+    assert stats["first_team_wins"] is True and 0 < len(book) < stats["won"]
+    assert stats["settled"] > 0 and stats["lost"] > 0
+    return book
+
+
+@pytest.fixture
+def small_bot(small_book, monkeypatch, request):
+    size = 2 * SMALL_N + 1
+    book = dfb.Book()
+    from array import array
+
+    items = sorted(small_book.items())
+    book.keys[size] = array("Q", [k for k, _ in items])
+    book.squares[size] = bytes(s for _, s in items)
+    monkeypatch.setattr(dfb, "BOOK", book)
+    monkeypatch.setattr(dfb, "COMPILED_FROM", size)
+    monkeypatch.setattr(dfb, "C_WIN_BUDGET", SMALL_BUDGET)
+    monkeypatch.setattr(dfb, "C_LOSS_BUDGET", 2000)
+    monkeypatch.setattr(dfb, "C_REFILL", getattr(request, "param", dfb.C_REFILL))
+    monkeypatch.setattr(dfb, "_COMPILED", {})
+    return size
+
+
+@pytest.mark.parametrize("small_bot", [400_000, 150], indirect=True, ids=["kept", "refilled-often"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32), bot_side=st.sampled_from([0, 1]), blunders=st.floats(0.0, 1.0))
+def test_perfect_never_gives_a_won_game_away_and_a_settled_game_is_answered_from_its_table(
+        small_bot, seed, bot_side, blunders):
+    """Whole games on n = 7 with the n >= 12 machinery, against an opponent that plays the bot's
+    own move or, with probability ``blunders``, a random one; the refill threshold at 150 entries
+    empties the kept table all the time (only ever at a position it does not know)."""
+    size = small_bot
+    rng = random.Random(seed)
+    exact = Solver(size)
+    m, o = start_position(SMALL_N)
+    mover = 0
+    settled = False
+    while moves(m, o, size):
+        if mover == bot_side:
+            won = exact.wins(m, o)
+            d = dfb.decide(m, o, size, timed=False)
+            if won:
+                assert not exact.wins(*child(m, o, 1 << (d.square - 1), size)), "a won position given away"
+                if settled and d.path != "book":
+                    assert d.path == "win" and d.nodes == 0, "a settled game searched again"
+                settled = settled or d.path == "win"
+            else:
+                settled = False
+            square = d.square
+        else:
+            found = moves(m, o, size)
+            if rng.random() < blunders:
+                square = square_of(rng.choice(found)[0])
+            else:
+                square = dfb.decide(m, o, size, timed=False).square
+        m, o = child(m, o, 1 << (square - 1), size)
+        mover = 1 - mover
+    assert dfb._COMPILED[size].table.dropped == 0
+
+
+def test_the_lost_positions_move_is_a_function_of_the_position_alone(small_bot):
+    """The generator follows the bot's move in a lost position: whatever the kept table holds."""
+    size = small_bot
+    rng = random.Random(5)
+    exact = Solver(size)
+    checked = 0
+    for seed in range(200):
+        m, o = random_position(SMALL_N, rng.randrange(2, 30), seed)
+        if not moves(m, o, size) or exact.wins(m, o):
+            continue
+        first = dfb.decide(m, o, size, timed=False).square
+        dfb.compiled(size).table.clear()
+        assert dfb.decide(m, o, size, timed=False).square == first
+        dfb.compiled(size).table.wins(*random_position(SMALL_N, 5, seed))
+        assert dfb.decide(m, o, size, timed=False).square == first
+        checked += 1
+    assert checked > 20
+
+
+# -- the real boards ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [12, 15])
+def test_perfect_answers_every_large_board_within_its_deadlines(Table, n):
+    """From the opening and a few random positions: a legal move, however deep the board (the
+    deadlines are wall-clock; their timing is measured by ``bench/dfootball.py``, not here)."""
+    size = 2 * n + 1
+    for seed in range(4):
+        m, o = random_position(n, 3 * seed, seed)
+        if not moves(m, o, size):
+            continue
+        d = dfb.decide(m, o, size)
+        assert 1 << (d.square - 1) in {b for b, _nm, _no in moves(m, o, size)}
+        assert d.path in {"book", "win", "win-extra", "loss-count", "rule"}
+
+
+def test_two_threads_share_a_boards_kept_table_one_search_at_a_time(Table):
+    size = 2 * 12 + 1
+    results: list[int] = []
+    errors: list[BaseException] = []
+
+    def play(seed: int) -> None:
+        try:
+            for k in range(6):
+                m, o = random_position(12, 20 + k, seed + k)
+                if moves(m, o, size):
+                    results.append(dfb.decide(m, o, size).square)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(s,)) for s in (1, 100)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) >= 10
