@@ -62,9 +62,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import sys
 import time
+from array import array
 from pathlib import Path
+from typing import Any
 
 import bots.dfootball as bot
 from bots.dfootball import BOOK_PATH, Book
@@ -198,12 +201,19 @@ class _Walker:
         qm, qo = child(m, o, play, size)
         return entry, [child(qm, qo, b, size) for b, _nm, _no in moves(qm, qo, size)]
 
-    def walk(self, roots: list[tuple[int, int]], progress=None) -> dict[int, int]:
-        """Every bot position reachable from ``roots``: the book entries they need."""
-        book: dict[int, int] = {}
+    def walk(self, roots: list[tuple[int, int]], progress=None, book: dict[int, int] | None = None,
+             checkpoint=None, every: float = 600.0) -> dict[int, int]:
+        """Every bot position reachable from ``roots`` (a stack: its last position is walked
+        first): the book entries they need, added to ``book``. ``checkpoint(stack, book)`` is
+        called every ``every`` seconds, between two positions."""
+        book = {} if book is None else book
         stack = list(roots)
         began = time.perf_counter()
+        saved = began
         while stack:
+            if checkpoint is not None and time.perf_counter() - saved > every:
+                checkpoint(stack, book)
+                saved = time.perf_counter()
             m, o = stack.pop()
             key = m << 32 | o
             if key in self.seen:
@@ -233,14 +243,19 @@ def _walk_part(args: tuple[int, int, list[tuple[int, int]]]) -> tuple[dict[int, 
 
 
 def build_compiled(n: int, sides: tuple[int, ...] = (0, 1), workers: int = 1, win_budget: int | None = None,
-                   split: int = 256, progress=None) -> tuple[dict[int, int], dict]:
+                   split: int = 256, progress=None, resume: Path | None = None,
+                   every: float = 600.0) -> tuple[dict[int, int], dict]:
     """The book entries for board ``n`` >= 12, where ``perfect`` searches with the compiled solver
     (``bots.dfootball._decide_compiled``), and statistics. The walk is the one of ``build``: at a
     won position the bot's fresh search of ``C_WIN_BUDGET`` positions either settles it (the walk
     stops: its proof stays in the bot's kept table, which answers the line's later moves) or the
     book gets the first winning move and the walk goes on through every reply; at a lost position
     it follows the bot's move (the count of winning replies on a fresh table, else the rule) and
-    every reply. The tree is split into ``split`` parts or more, walked by ``workers`` processes."""
+    every reply. The tree is split into ``split`` parts or more, walked by ``workers`` processes.
+
+    ``resume``: a file where the walk (one process) saves where it is every ``every`` seconds and
+    after each part, and from which a build stopped on the way goes on (the same n, sides and
+    budget; the walk is deterministic, so the book comes out the same)."""
     import multiprocessing
 
     global _WALKER
@@ -273,7 +288,12 @@ def build_compiled(n: int, sides: tuple[int, ...] = (0, 1), workers: int = 1, wi
     stats["first_team_wins"] = top.exact.first_winning_move(*start) > 0
     del top
     parts = [(n, win_budget, frontier[i::split]) for i in range(min(split, len(frontier)))]
-    if workers <= 1:
+    if resume is not None:
+        if workers > 1:
+            raise ValueError("a resumable build walks in one process (workers=1)")
+        _walk_resumably(n, sides, win_budget, parts, book, stats, resume, progress, began, every)
+        results: Any = ()
+    elif workers <= 1:
         results = map(_walk_part, parts)
     else:
         pool = multiprocessing.get_context("fork").Pool(workers)
@@ -294,6 +314,49 @@ def build_compiled(n: int, sides: tuple[int, ...] = (0, 1), workers: int = 1, wi
     return book, stats
 
 
+def _walk_resumably(n: int, sides: tuple[int, ...], win_budget: int, parts: list, book: dict[int, int],
+                    stats: dict, resume: Path, progress, began: float, every: float = 600.0) -> None:
+    """``build_compiled``'s walk in this process, saved to ``resume`` as it goes (a pickle of the
+    parts done, the entries found, the positions walked and the part in progress's stack)."""
+    global _WALKER
+    walker = _WALKER = _Walker(n, win_budget)
+    ident = {"n": n, "sides": list(sides), "win_budget": win_budget, "parts": len(parts)}
+    done = 0
+    stack: list[tuple[int, int]] | None = None
+    if resume.exists():
+        with resume.open("rb") as f:
+            saved = pickle.load(f)
+        if saved["ident"] != ident:
+            raise SystemExit(f"{resume} is another build's ({saved['ident']}), not this one's ({ident})")
+        done, stack = saved["done"], saved["stack"]
+        book.update(saved["book"])
+        walker.seen = set(saved["seen"])
+        walker.stats = saved["walker_stats"]
+        if progress:
+            progress(f"n={n}: resumed at part {done} of {len(parts)}, {len(book)} entries, "
+                     f"{len(walker.seen)} positions walked")
+
+    def save(stack_now: list[tuple[int, int]] | None, index: int) -> None:
+        tmp = resume.with_name(resume.name + ".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump({"ident": ident, "done": index, "stack": stack_now, "book": book,
+                         "seen": array("Q", walker.seen), "walker_stats": walker.stats}, f,
+                        protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, resume)
+
+    top_stats = dict(stats)
+    for index in range(done, len(parts)):
+        roots = stack if (index == done and stack is not None) else parts[index][2]
+        walker.walk(roots, progress=progress, book=book, every=every,
+                    checkpoint=lambda stack_now, _book, index=index: save(stack_now, index))
+        save(None, index + 1)
+        if progress:
+            progress(f"n={n}: part {index + 1} of {len(parts)} done, {len(book)} entries, "
+                     f"{time.perf_counter() - began:.0f} s")
+    for k, v in walker.stats.items():
+        stats[k] = top_stats[k] + v
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--both-sides-up-to", type=int, default=11,
@@ -310,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: the bot's book)")
     parser.add_argument("--compiled", type=int, nargs="+", default=None, metavar="N",
                         help="instead: build these n (12..15) for the compiled search, both sides unless --sides")
+    parser.add_argument("--resume", type=Path, default=None, metavar="FILE",
+                        help="for --compiled: save the walk here every 10 minutes and go on from it "
+                             "if it is there (one n at a time, one process)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes for --compiled (default 1: the parts overlap, see above)")
     args = parser.parse_args(argv)
@@ -342,13 +408,15 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main_compiled(args) -> int:
     out = args.out or BOOK_PATH
+    if args.resume is not None and (len(args.compiled) > 1 or args.workers > 1):
+        raise SystemExit("--resume builds one n in one process (--workers 1)")
     for n in args.compiled:
         if not bot.COMPILED_FROM <= 2 * n + 1 <= 31:
             raise SystemExit(f"--compiled takes n from {bot.FULL_BOOK_MAX_N + 1} to 15, not {n}")
         size = 2 * n + 1
         winner = 0 if bot.FIRST_TEAM_WINS[n] else 1
         sides = {"both": (0, 1), "auto": (0, 1), "winner": (winner,), "loser": (1 - winner,)}[args.sides]
-        book, stats = build_compiled(n, sides, workers=args.workers,
+        book, stats = build_compiled(n, sides, workers=args.workers, resume=args.resume,
                                      progress=lambda text: print(text, file=sys.stderr, flush=True))
         old = Book.load(out)
         entries = {s: dict(zip(keys, old.squares[s])) for s, keys in old.keys.items()}

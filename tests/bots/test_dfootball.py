@@ -348,10 +348,12 @@ def test_past_the_books_sizes_no_move_copies_a_big_table(monkeypatch):
     at the start of any move, so no move ever grows one past 174,762 entries (the largest copy is
     then of 87,381 entries, a few milliseconds). ``perfect`` plays four games at n = 15 against
     seeded random moves, on a clock that moves as an unloaded machine's does (64 nodes in
-    0.07 ms), the same every run."""
+    0.07 ms), the same every run. This is the pure-Python search's table, the one that plays n = 15
+    where the compiled solver was not built (with it, ``test_dfootball_large.py``'s kept table)."""
     import bots.dfootball as dfb
 
     n, size = 15, 31
+    monkeypatch.setattr(dfb, "_core", None)
     monkeypatch.setattr(dfb, "_TABLES", {})
     monkeypatch.setattr(dfb, "_RETIRED", [])
     ticks = iter(range(10 ** 9))

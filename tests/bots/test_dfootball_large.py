@@ -298,3 +298,51 @@ def test_two_threads_share_a_boards_kept_table_one_search_at_a_time(Table):
     for t in threads:
         t.join()
     assert not errors and len(results) >= 10
+
+
+def test_the_shipped_books_large_boards_hold_winning_moves(Table):
+    """A sample of the book's entries for each board it covers from n = 12 (built by ``python -m
+    bots.dfootball.book --compiled``): every one is a won position and its square wins."""
+    rng = random.Random(47)
+    assert dfb.COMPILED_BOOK, "no large board in the book"
+    for n, sides in dfb.COMPILED_BOOK.items():
+        size = 2 * n + 1
+        keys = dfb.BOOK.keys[size]
+        assert len(keys) > 1000 and set(sides) <= {"michigan", "ohio"}
+        exact = Table(size, 23)  # values stay exact when it fills (then only slower)
+        for i in rng.sample(range(len(keys)), 150):
+            key = keys[i]
+            m, o = key >> 32, key & 0xFFFFFFFF
+            square = dfb.BOOK.squares[size][i]
+            bit = 1 << (square - 1)
+            assert bit in {b for b, _nm, _no in moves(m, o, size)}
+            assert exact.wins(*child(m, o, bit, size)) is False, (n, key, square)
+
+
+def test_a_build_stopped_on_the_way_goes_on_from_its_file_to_the_same_book(Table, tmp_path, monkeypatch):
+    """``--resume``: a build killed in the middle of a part (here: after 60 positions, its walk
+    saved at every position) goes on from the file and ends with the book a build in one go makes."""
+    from bots.dfootball import book as generator
+
+    monkeypatch.setattr(dfb, "C_LOSS_BUDGET", 2000)
+    whole, whole_stats = generator.build_compiled(6, (0, 1), win_budget=100, split=4)
+    real_step = generator._Walker.step
+    calls = {"n": 0}
+
+    def dying_step(self, m, o):
+        calls["n"] += 1
+        if calls["n"] == 60:
+            raise KeyboardInterrupt
+        return real_step(self, m, o)
+
+    saved = tmp_path / "walk.pickle"
+    monkeypatch.setattr(generator._Walker, "step", dying_step)
+    with pytest.raises(KeyboardInterrupt):
+        generator.build_compiled(6, (0, 1), win_budget=100, split=4, resume=saved, every=0.0)
+    assert saved.exists()
+    monkeypatch.setattr(generator._Walker, "step", real_step)
+    resumed, resumed_stats = generator.build_compiled(6, (0, 1), win_budget=100, split=4, resume=saved, every=0.0)
+    assert resumed == whole and len(whole) > 0
+    assert resumed_stats["won"] >= whole_stats["won"]  # positions walked again after the kill count again
+    with pytest.raises(SystemExit, match="another build"):
+        generator.build_compiled(6, (0,), win_budget=100, split=4, resume=saved)
