@@ -373,17 +373,24 @@ C_HARD_DEADLINE = 0.050
 after a search, the Python around it): 50 ms of margin under the course's 100 ms."""
 C_TABLE_BITS = 21
 """The kept table: 2**21 slots of 8 bytes (16 MiB) a board size, at most 32 probes an entry, never
-an entry replaced, so a proof once found stays for the rest of the game."""
-C_REFILL = 400_000
+an entry replaced, so a proof once found stays for the rest of the game. Made with its scratch
+table at the board's first move (every page mapped then: 10 ms alone, more under load; that
+first move is a book move where the book covers the board)."""
+C_REFILL = 300_000
 """At the start of a move, a kept table holding more entries than this is emptied, unless it
 knows the position (a known position is part of a proof the game is following, which adds no
-entry). One move adds at most ``C_WIN_BUDGET`` entries plus what the deadline's extra search
-finds, so the table stays under a third full and an entry is practically never dropped (``dropped``
-counts them: the tests and the generator check it stays 0)."""
+entry). One move adds at most ``C_WIN_BUDGET`` + ``C_EXTRA_BUDGET`` entries (the analysis's
+verdict searches only below ``C_REFILL``), so the table stays a third full at most and an entry is
+practically never dropped (``dropped`` counts them; the tests check it stays 0)."""
+C_EXTRA_BUDGET = 240_000
+"""Positions the search past ``C_WIN_BUDGET`` may add before ``C_DEADLINE`` (a position the book
+does not cover: n >= 13, or a lost one)."""
 COMPILED_BOOK: dict[int, tuple[str, ...]] = {12: ("michigan", "ohio")}
 """The boards from n = 12 the book covers, and for which sides (``bench/dfootball.py --verify N``
 walks them); elsewhere a won position is played perfectly when the search settles it in time."""
 C_SCRATCH_BITS = 20
+"""The scratch table of the lost-position count (8 MiB). The count's node figures, hence its
+choice, depend on it only if entries are dropped; the book's generator uses this same table."""
 C_VERDICT_BUDGET = 150_000
 """Positions the analysis's verdict may search at n >= 12 (on the kept table)."""
 
@@ -435,19 +442,20 @@ def _decide_compiled(m: int, o: int, size: int, clock, start: float, timed: bool
     if that did not settle it; in a lost position the count of winning replies on a fresh table
     (``compiled_loss_choice``), else the rule. The move in a lost position is a function of the
     position alone, as the generator (``python -m bots.dfootball.book --compiled``) needs."""
-    hit = BOOK.get(size, m, o)
-    if hit is not None:
-        return Decision(hit, "book", 0, clock() - start, True)
-    state = compiled(size)
+    state = compiled(size)  # made at the first move (a book move where the book covers the board)
     with state.lock:
         state.prepare(m, o)
+        hit = BOOK.get(size, m, o)
+        if hit is not None:
+            return Decision(hit, "book", 0, clock() - start, True)
         table = state.table
         bit = table.first_winning_move(m, o, budget=C_WIN_BUDGET, seconds=_left(clock, start, C_DEADLINE, timed))
         nodes = table.nodes
         path = "win"
         if bit < 0 and timed and clock() - start < C_DEADLINE:
             path = "win-extra"
-            bit = table.first_winning_move(m, o, seconds=_left(clock, start, C_DEADLINE, timed))
+            bit = table.first_winning_move(m, o, budget=C_EXTRA_BUDGET,
+                                           seconds=_left(clock, start, C_DEADLINE, timed))
             nodes += table.nodes
     if bit > 0:
         return Decision(square_of(bit), path, nodes, clock() - start, True)

@@ -206,7 +206,7 @@ def small_bot(small_book, monkeypatch, request):
     return size
 
 
-@pytest.mark.parametrize("small_bot", [400_000, 150], indirect=True, ids=["kept", "refilled-often"])
+@pytest.mark.parametrize("small_bot", [300_000, 150], indirect=True, ids=["kept", "refilled-often"])
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32), bot_side=st.sampled_from([0, 1]), blunders=st.floats(0.0, 1.0))
 def test_perfect_never_gives_a_won_game_away_and_a_settled_game_is_answered_from_its_table(
@@ -346,3 +346,11 @@ def test_a_build_stopped_on_the_way_goes_on_from_its_file_to_the_same_book(Table
     assert resumed_stats["won"] >= whole_stats["won"]  # positions walked again after the kill count again
     with pytest.raises(SystemExit, match="another build"):
         generator.build_compiled(6, (0,), win_budget=100, split=4, resume=saved)
+
+
+def test_the_kept_table_stays_a_third_full_at_most():
+    """``C_REFILL`` plus what one move may add keeps the kept table a third full, where a run of
+    32 full probes (a dropped entry) practically never happens."""
+    assert dfb.C_REFILL + dfb.C_WIN_BUDGET + dfb.C_EXTRA_BUDGET <= (1 << dfb.C_TABLE_BITS) // 3
+    assert dfb.C_REFILL + dfb.C_VERDICT_BUDGET <= (1 << dfb.C_TABLE_BITS) // 3
+    assert max(dfb.C_DEADLINE, dfb.C_LOSS_DEADLINE, dfb.C_HARD_DEADLINE) <= 0.050
