@@ -368,45 +368,41 @@ static int begin(TableObject *self, PyObject *args, PyObject *kwds, uint32_t *m,
     return 1;
 }
 
-static PyObject *Table_wins(TableObject *self, PyObject *args, PyObject *kwds) {
+static long wins_long(Search *s, uint32_t m, uint32_t o) {
+    return wins(s, m, o);
+}
+
+/* one search of the table, the GIL released: ``search``'s answer, or -2 (an exception set) */
+static long run(TableObject *self, PyObject *args, PyObject *kwds, long (*search)(Search *, uint32_t, uint32_t)) {
     uint32_t m, o;
     if (!begin(self, args, kwds, &m, &o))
-        return NULL;
-    int r;
+        return -2;
+    long r;
     self->busy = 1;
     Py_BEGIN_ALLOW_THREADS
-    r = wins(&self->s, m, o);
+    r = search(&self->s, m, o);
     Py_END_ALLOW_THREADS
     self->busy = 0;
+    return r;
+}
+
+static PyObject *Table_wins(TableObject *self, PyObject *args, PyObject *kwds) {
+    long r = run(self, args, kwds, wins_long);
+    if (r == -2)
+        return NULL;
     if (r == STOPPED)
         Py_RETURN_NONE;
     return PyBool_FromLong(r);
 }
 
 static PyObject *Table_first_winning_move(TableObject *self, PyObject *args, PyObject *kwds) {
-    uint32_t m, o;
-    if (!begin(self, args, kwds, &m, &o))
-        return NULL;
-    long r;
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    r = first_winning(&self->s, m, o);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
-    return PyLong_FromLong(r);
+    long r = run(self, args, kwds, first_winning);
+    return r == -2 ? NULL : PyLong_FromLong(r);
 }
 
 static PyObject *Table_fewest_winning_replies(TableObject *self, PyObject *args, PyObject *kwds) {
-    uint32_t m, o;
-    if (!begin(self, args, kwds, &m, &o))
-        return NULL;
-    long r;
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    r = fewest_winning_replies(&self->s, m, o);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
-    return PyLong_FromLong(r);
+    long r = run(self, args, kwds, fewest_winning_replies);
+    return r == -2 ? NULL : PyLong_FromLong(r);
 }
 
 static PyObject *Table_get(TableObject *self, PyObject *args) {

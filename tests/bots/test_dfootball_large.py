@@ -16,7 +16,6 @@ The book's guarantee rests on one lemma and one mechanism, both tested here:
 
 from __future__ import annotations
 
-import os
 import random
 import threading
 
@@ -25,31 +24,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import bots.dfootball as dfb
 from bots.dfootball.solver import Budget, Solver, child, moves, square_of, start_position
+from tests.bots.test_dfootball_solve import compiled_or_skip, random_position
 
-REQUIRE = "ARCADE_REQUIRE_DFOOTBALL_CORE"
 
 
 @pytest.fixture(scope="module")
 def Table():
-    try:
-        from bots.dfootball._solve import Table
-    except ImportError:
-        if os.environ.get(REQUIRE):
-            pytest.fail("the compiled D-Football solver was not built (no C compiler?)")
-        pytest.skip("the compiled D-Football solver was not built")
-    return Table
-
-
-def random_position(n: int, plies: int, seed: int) -> tuple[int, int]:
-    rng = random.Random(seed)
-    size = 2 * n + 1
-    m, o = start_position(n)
-    for _ in range(plies):
-        found = moves(m, o, size)
-        if not found:
-            break
-        m, o = child(m, o, rng.choice(found)[0], size)
-    return m, o
+    return compiled_or_skip("Table")
 
 
 positions = dict(n=st.integers(2, 8), plies=st.integers(0, 50), seed=st.integers(0, 2**32))

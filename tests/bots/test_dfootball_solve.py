@@ -19,15 +19,21 @@ REQUIRE = "ARCADE_REQUIRE_DFOOTBALL_CORE"
 """Set (CI sets it): the compiled solver not built fails these tests instead of skipping them."""
 
 
-@pytest.fixture(scope="module")
-def solve():
+def compiled_or_skip(name: str):
+    """``bots.dfootball._solve``'s ``name``; the test skipped where it was not built (failed where
+    ``REQUIRE`` is set)."""
     try:
-        from bots.dfootball._solve import solve
+        from bots.dfootball import _solve
     except ImportError:
         if os.environ.get(REQUIRE):
             pytest.fail("the compiled D-Football solver was not built (no C compiler?)")
         pytest.skip("the compiled D-Football solver was not built")
-    return solve
+    return getattr(_solve, name)
+
+
+@pytest.fixture(scope="module")
+def solve():
+    return compiled_or_skip("solve")
 
 
 @pytest.mark.parametrize("n", range(1, 10))
