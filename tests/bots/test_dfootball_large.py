@@ -335,3 +335,29 @@ def test_the_kept_table_stays_a_third_full_at_most():
     assert dfb.C_REFILL + dfb.C_WIN_BUDGET + dfb.C_EXTRA_BUDGET <= (1 << dfb.C_TABLE_BITS) // 3
     assert dfb.C_REFILL + dfb.C_VERDICT_BUDGET <= (1 << dfb.C_TABLE_BITS) // 3
     assert max(dfb.C_DEADLINE, dfb.C_LOSS_DEADLINE, dfb.C_HARD_DEADLINE) <= 0.050
+
+
+def test_a_table_searching_in_one_thread_refuses_another_threads_call(Table):
+    """The search releases the GIL; a second thread's call on the same table while it runs is
+    refused (RuntimeError), never a race on its memory (the bot's lock keeps its own calls apart)."""
+    table = Table(31, 16)
+    done = threading.Event()
+
+    def search() -> None:
+        table.wins(*start_position(15), seconds=0.5)  # cannot finish: runs its half second
+        done.set()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    refused = 0
+    while not done.is_set():
+        try:
+            table.get(*start_position(15))
+        except RuntimeError:
+            refused += 1
+            with pytest.raises(RuntimeError):
+                table.clear()
+            break
+    worker.join()
+    assert refused == 1
+    assert table.get(*start_position(15)) is None and table.nodes > 0  # usable again
