@@ -221,7 +221,7 @@ def test_each_games_replay_steps_with_the_keys_through_the_rules_positions(brows
     game, states, moves = played(game_id, 11, options)
     publish(site(game_id, ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], options), tmp_path / "site")
     browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
-    step_of = "return document.getElementById('board').dataset.step"
+    step_of = "const b = document.getElementById('board'); return b ? b.dataset.step : null"  # null: not yet
     wait_for(lambda: browser.execute_script(step_of) is not None, what="the replay's first drawing")
     last = len(states) - 1
     keys = ["\ue014"] * min(last, 30) + ["\ue012"] * 3 + ["\ue010", "\ue012", "\ue011", "\ue014", "\ue014"]
@@ -339,7 +339,7 @@ def test_a_replay_plays_and_pauses_to_its_end_and_offers_its_record(browser, tmp
     publish(site("dfootball", ["ann", "bob"], [site_game("g/1", ("ann", "bob"), states, moves)], {"n": 5}),
             tmp_path / "site")
     browser.get((tmp_path / "site" / "games" / f"{slug('g/1')}.html").as_uri())
-    step_of = "return document.getElementById('board').dataset.step"
+    step_of = "const b = document.getElementById('board'); return b ? b.dataset.step : null"  # null: not yet
     wait_for(lambda: browser.execute_script(step_of) is not None, what="the replay's first drawing")
     last = len(states) - 1
     counter = lambda: browser.execute_script("return document.getElementById('step').textContent")  # noqa: E731
@@ -477,7 +477,8 @@ def test_arcade_serve_shows_a_browser_past_its_cap_and_an_idle_one_a_page_that_s
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               env={**os.environ, "COLUMNS": "300"})
     first = browser.current_window_handle
-    loaded = "return document.body.classList.contains('-loaded')"  # the page's websocket is open
+    # the page's websocket is open (no body yet while the page is still loading: not yet, no error)
+    loaded = "return !!document.body && document.body.classList.contains('-loaded')"
     try:
         assert "listening at" in server.stdout.readline()
         browser.get(f"http://127.0.0.1:{port}/")
