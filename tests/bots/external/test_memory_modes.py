@@ -83,7 +83,7 @@ def delegate(name: str) -> tuple[list[Path], list[Path]]:
 
 def undelegate(tops: list[Path]) -> None:
     for top in tops:
-        for path in sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)) + [top]:
+        for path in sorted(live_folders(top), key=lambda p: -len(p.parts)):
             for _ in range(200):
                 try:
                     path.rmdir()
@@ -127,14 +127,33 @@ def held_by_bots(arcade: int) -> int:
     return total + sum(files.values())
 
 
+def live_folders(top: Path) -> list[Path]:
+    """The folders under ``top`` (itself included), read while the arcade makes and removes its
+    bots' cgroups: a folder that goes between being listed and being read is skipped, not an
+    error (``Path.rglob`` raises ``FileNotFoundError`` there)."""
+    found, todo = [], [top]
+    while todo:
+        folder = todo.pop()
+        try:
+            with os.scandir(folder) as entries:
+                subfolders = [Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        found.append(folder)
+        todo.extend(subfolders)
+    return found
+
+
 def cgroups_held(tops: list[Path]) -> int:
     """Bytes the bots' memory cgroups under ``tops`` hold now, the most held by one."""
     most = 0
     for top in tops:
-        for name in ("memory.current", "memory.usage_in_bytes"):
-            for path in top.rglob(f"bot-*/{name}"):
+        for folder in live_folders(top):
+            if not folder.name.startswith("bot-"):
+                continue
+            for name in ("memory.current", "memory.usage_in_bytes"):
                 try:
-                    most = max(most, int(path.read_text()))
+                    most = max(most, int((folder / name).read_text()))
                 except (OSError, ValueError):
                     pass
     return most
@@ -259,3 +278,33 @@ def test_a_users_mode_is_the_machines():
                     "split: 3 processes × 1/3 of the cap (no memory cgroup)")
     assert cgroups.memory_mode("none").startswith("one budget" if found else "per process")
 
+
+
+def test_the_cgroup_watch_reads_a_tree_that_changes_under_it(tmp_path):
+    """``live_folders`` (the watch's walk of the bots' cgroups) while another thread makes and
+    removes nested folders as fast as it can, as the arcade does its bots' cgroups: it never
+    raises, and every folder that stayed is found."""
+    import threading
+
+    kept = [tmp_path / "session" / "contest-arcade" / "bot-kept"]
+    kept[0].mkdir(parents=True)
+    stop = threading.Event()
+
+    def churn() -> None:
+        n = 0
+        while not stop.is_set():
+            path = tmp_path / "session" / "contest-arcade" / f"bot-{n}" / "deep"
+            path.mkdir(parents=True)
+            path.rmdir()
+            path.parent.rmdir()
+            n += 1
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        for _ in range(2000):
+            found = set(live_folders(tmp_path))
+            assert set(kept) <= found and tmp_path in found
+    finally:
+        stop.set()
+        worker.join()
