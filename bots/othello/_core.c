@@ -364,7 +364,7 @@ typedef struct {
     ProbCut *probcut[65]; /* by depth, NULL when none */
     double probcut_t;
     /* midgame table: a dict's behaviour (cleared when full) */
-    TTEntry *tt;
+    TTEntry *tt, *tt_spare; /* tt_spare: a table of tt's size that thinning moves into (or NULL) */
     u64 tt_mask;
     long tt_limit, tt_count;
     uint32_t tt_gen;
@@ -378,6 +378,7 @@ typedef struct {
     long long history[65];
     /* counters and time */
     long long nodes, check_at;
+    long long rehashed_at; /* nodes when the midgame table was last thinned or grown (-1: never) */
     double deadline, next_python_check;
     int clock_kind;
     PyObject *clock, *cancelled; /* borrowed during a call */
@@ -559,38 +560,69 @@ static TTEntry *tt_find(Core *e, u64 p, u64 o)
     }
 }
 
-static void tt_clear(Core *e)
+/* The next generation: every entry of the tables (tt and tt_spare) is then empty. */
+static void tt_next_gen(Core *e)
 {
     e->tt_gen++;
-    e->tt_count = 0;
     if (e->tt_gen == 0) { /* wrapped: really clear */
         memset(e->tt, 0, sizeof(TTEntry) * (e->tt_mask + 1));
+        if (e->tt_spare != NULL)
+            memset(e->tt_spare, 0, sizeof(TTEntry) * (e->tt_mask + 1));
         e->tt_gen = 1;
     }
 }
 
-/* Move this generation's entries of depth ``from`` or more into a fresh table of ``cap`` slots
- * (a power of two), the rest dropped. 0 when there is no memory for it (the table unchanged). */
+static void tt_clear(Core *e)
+{
+    tt_next_gen(e);
+    e->tt_count = 0;
+}
+
+/* Move this generation's entries of depth ``from`` or more into a table of ``cap`` slots (a power
+ * of two), the rest dropped; 0 when there is no memory for it (the table unchanged).
+ *
+ * Thinning (``cap`` the table's own size) moves into the spare table and keeps the old one as the
+ * next spare: the entries move under the next generation, so the spare's old ones read as empty
+ * and nothing is allocated, zeroed or unmapped. (A fresh 64 MB table's page faults and the old
+ * one's unmapping took tens of milliseconds inside a timed search.) Growing allocates the bigger
+ * table. Either way the caller looks at the clock at its next node (check_at). */
 static int tt_rehash(Core *e, u64 cap, int from)
 {
-    TTEntry *table = calloc(cap, sizeof(TTEntry));
+    int same = cap == e->tt_mask + 1;
+    TTEntry *table = same && e->tt_spare != NULL ? e->tt_spare : calloc(cap, sizeof(TTEntry));
     if (table == NULL)
         return 0;
-    long count = 0;
-    for (u64 i = 0; i <= e->tt_mask; i++) {
-        const TTEntry *t = &e->tt[i];
-        if (t->gen != e->tt_gen || t->depth < from)
-            continue;
-        u64 j = hash_pair(t->p, t->o) & (cap - 1);
-        while (table[j].gen == e->tt_gen)
-            j = (j + 1) & (cap - 1);
-        table[j] = *t;
-        count++;
+    uint32_t old = e->tt_gen;
+    TTEntry *from_table = e->tt;
+    u64 from_mask = e->tt_mask;
+    if (!same) {
+        free(e->tt_spare); /* of the old size */
+        e->tt_spare = NULL;
     }
-    free(e->tt);
     e->tt = table;
+    if (same)
+        e->tt_spare = from_table;
     e->tt_mask = cap - 1;
-    e->tt_count = count;
+    tt_next_gen(e); /* clears both tables when the generation wraps */
+    if (old == UINT32_MAX) { /* wrapped: the tables were cleared (from_table too when it is the spare) */
+        e->tt_count = 0;
+    } else {
+        long count = 0;
+        for (u64 i = 0; i <= from_mask; i++) {
+            const TTEntry *t = &from_table[i];
+            if (t->gen != old || t->depth < from)
+                continue;
+            u64 j = hash_pair(t->p, t->o) & (cap - 1);
+            while (table[j].gen == e->tt_gen)
+                j = (j + 1) & (cap - 1);
+            table[j] = *t;
+            table[j].gen = e->tt_gen;
+            count++;
+        }
+        e->tt_count = count;
+    }
+    if (!same)
+        free(from_table);
     return 1;
 }
 
@@ -618,9 +650,12 @@ static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int 
     if (e->tt_count >= e->tt_limit) {
         if (!tt_rehash(e, e->tt_mask + 1, tt_keep_from(e)))
             tt_clear(e);
-    } else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1
-               && !tt_rehash(e, (e->tt_mask + 1) * 2, INT_MIN))
-        tt_clear(e);
+        e->check_at = e->rehashed_at = e->nodes; /* the deadline may have passed meanwhile: look at the next node */
+    } else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1) {
+        if (!tt_rehash(e, (e->tt_mask + 1) * 2, INT_MIN))
+            tt_clear(e);
+        e->check_at = e->rehashed_at = e->nodes;
+    }
     u64 i = hash_pair(p, o) & e->tt_mask;
     for (;;) {
         TTEntry *t = &e->tt[i];
@@ -1244,6 +1279,7 @@ static void Core_dealloc(Core *self)
     for (int d = 0; d <= 64; d++)
         PyMem_RawFree(self->probcut[d]);
     free(self->tt);
+    free(self->tt_spare);
     free(self->et);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1373,11 +1409,14 @@ static int make_tables(Core *self, long tt_limit, int et_bits)
     while (cap < (u64)tt_limit * 2 && cap < TT_FIRST)
         cap <<= 1; /* grows to twice tt_limit as it fills (tt_rehash) */
     free(self->tt);
+    free(self->tt_spare);
+    self->tt_spare = NULL;
     self->tt = calloc(cap, sizeof(TTEntry));
     self->tt_mask = cap - 1;
     self->tt_limit = tt_limit;
     self->tt_count = 0;
     self->tt_gen = 1;
+    self->rehashed_at = -1;
     free(self->et);
     self->et = calloc((size_t)1 << et_bits, sizeof(ETEntry));
     self->et_mask = ((u64)1 << et_bits) - 1;
@@ -1796,11 +1835,15 @@ static int Core_set_probcut_t(Core *self, PyObject *value, void *closure)
 
 static PyObject *Core_get_tt_size(Core *self, void *closure) { return PyLong_FromLong(self->tt_count); }
 
+static PyObject *Core_get_rehashed_at(Core *self, void *closure) { return PyLong_FromLongLong(self->rehashed_at); }
+
 static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_get_nodes, (setter)Core_set_nodes, "nodes searched (settable)", NULL},
     {"partial", (getter)Core_get_partial, NULL, "(best, move) of the root moves searched by the last root call", NULL},
     {"probcut_t", (getter)Core_get_probcut_t, (setter)Core_set_probcut_t, "Multi-ProbCut's confidence", NULL},
     {"tt_size", (getter)Core_get_tt_size, NULL, "positions in the midgame table", NULL},
+    {"rehashed_at", (getter)Core_get_rehashed_at, NULL,
+     "the node count when the midgame table was last thinned or grown (-1: not yet)", NULL},
     {NULL},
 };
 

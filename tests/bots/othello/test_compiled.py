@@ -149,6 +149,26 @@ def test_searches_agree_when_the_table_fills_and_keeps_its_deepest_entries(core)
     assert _thinned(table, 5) == {}
 
 
+def test_a_search_looks_at_the_clock_at_the_node_after_its_table_is_thinned(core):
+    """Thinning a full table (or growing it) is a pass over it that visits no node: the core looks
+    at the clock at the node after it, not up to 4,096 nodes later (a 64 MB table's thinning near
+    the deadline made moves of the 1 s bench run over their CPU budget). The clock here turns past
+    the deadline once the table has been thinned: the search stops at the very next node."""
+    for p, o in stage_positions(1, seed=5)[5:9]:
+        engine = compiled.CompiledEngine(PatternEvaluator(), tt_limit=3_000)
+        seen: list[tuple[int, int]] = []
+
+        def clock() -> float:
+            seen.append((engine.core.nodes, engine.core.rehashed_at))
+            return 10.0 if engine.core.rehashed_at >= 0 else 0.0  # (a table this small starts full size)
+
+        engine.clock = clock
+        info = engine.search(p, o, 1.0, max_depth=12)
+        nodes, rehashed_at = seen[-1]
+        assert info.depth < 12 and rehashed_at > 0  # the table filled and was thinned; the search was cut
+        assert nodes - rehashed_at <= 1, seen[-3:]
+
+
 def test_deeper_searches_agree_with_and_without_probcut(core):
     for i, (p, o) in enumerate(stage_positions(2, seed=1)[4:26]):
         same_search(*pair(probcut=i % 2 == 0, tt_limit=400_000), p, o, 6 if i % 2 == 0 else 5)
