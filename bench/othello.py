@@ -56,11 +56,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arcade.match import play_out  # noqa: E402
 from bots.othello import BOTS, AlphaBetaBot, safety_margin  # noqa: E402
+from bots.othello.book import shipped as opening_book  # noqa: E402
 from bots.othello.eval import HandEvaluator  # noqa: E402
 from bots.othello.patterns import PatternEvaluator  # noqa: E402
 from bots.othello import parallel_solve  # noqa: E402
 from bots.othello import compiled  # noqa: E402
-from bots.othello.search import Engine  # noqa: E402
+from bots.othello.search import TIMINGS, Engine  # noqa: E402
 from games.othello import PASS, Othello, OthelloState, flip_bits, perft  # noqa: E402
 
 KNOWN_PERFT = {1: 4, 2: 12, 3: 56, 4: 244, 5: 1396, 6: 8200, 7: 55092, 8: 390216, 9: 3005288, 10: 24571284}
@@ -145,6 +146,10 @@ EVALUATION = "default"  # --evaluation: the bot's own, "hand" or "learned" (spee
 PROBCUT = True  # --no-probcut: the learned evaluation without its Multi-ProbCut calibration
 PROBCUT_T = None  # --probcut-t: versus: another ProbCut confidence than the engine's
 AGAINST_CORE = None  # --against-core: versus: the opponent's compiled core, another commit's build
+TIMING = (None, None)  # --timing, --against-timing: versus: each side's time manager (None: the engine's own)
+BOOK = True  # --no-book: versus: the learned side without the opening book (the opponent never has one)
+OPENINGS_FROM_BOOK = 0  # --openings-from-book R: versus: games from the first position, the opponent's first
+# R moves drawn from the book's reasonable moves (seeded by the opening's number)
 
 
 def evaluator(kind: str | None = None):
@@ -534,13 +539,15 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             return PatternEvaluator(path=against_weights, probcut=PROBCUT)
         return HandEvaluator()
 
-    def side_bot(depth, make_evaluator, kind, build=None):
+    def side_bot(depth, make_evaluator, kind, build=None, timing=None, book=False):
         if depth:
             bot = FixedDepthBot(game, depth, make_evaluator())
         else:
-            bot = AlphaBetaBot(game, limit, evaluator=make_evaluator())
+            bot = AlphaBetaBot(game, limit, evaluator=make_evaluator(), book=book)
             bot.clock = CLOCK
         on_engine(bot, kind, build)
+        if timing:
+            bot.engine.timing = timing
         return cpu_timed(bot)
 
     other = f"learned ({against_weights or 'patterns.bin'})" if against_weights or against_engine else "hand evaluation"
@@ -548,10 +555,15 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
         other += f" on the {against_engine} engine"
     if AGAINST_CORE is not None:
         other += f" built from {AGAINST_CORE.__file__}"
+    mine_timing, their_timing = TIMING
+    if their_timing:
+        other += f" timed by {their_timing}"
     against = f"{other} at depth {hand_depth} (any time)" if hand_depth else f"{other} at {limit:g} s"
     mine = f"depth {learned_depth} (any time)" if learned_depth else f"{limit:g} s a move"
     if engine:
         mine += f" on the {engine} engine"
+    if mine_timing:
+        mine += f" timed by {mine_timing}"
     title = f"learned ({weights or 'patterns.bin'}) at {mine} vs {against}"
     section(f"{title}: openings {openings.start}-{openings.stop - 1} × both colours")
     clock = "CPU" if CLOCK is time.process_time else "wall"
@@ -560,17 +572,28 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
              against_weights or (PATTERNS_FILE if against_engine else "hand"),
              AGAINST_CORE.__file__ if AGAINST_CORE is not None else against_engine or "-"]
     key = (f"{mine} vs {against_engine or 'own engine'} {'depth ' + str(hand_depth) if hand_depth else ''}; "
-           f"{clock} clock; probcut {PROBCUT} {PROBCUT_T}; " + " ".join(fingerprint(f) for f in files))
+           f"{clock} clock; probcut {PROBCUT} {PROBCUT_T}; " + " ".join(fingerprint(f) for f in files)
+           + (f"; against timed by {their_timing}" if their_timing else ""))
+    shipped_book = opening_book()
+    if BOOK and shipped_book.serves(limit):
+        key += f"; book {shipped_book.digest()} ({len(shipped_book)} positions, {shipped_book.seconds:g} s)"
+    if OPENINGS_FROM_BOOK:
+        key += f"; openings: the opponent's first {OPENINGS_FROM_BOOK} moves from the book {shipped_book.digest()}"
     tally = Tally(key, ledger)
     for n in openings:
-        start = opening(n, 6)
+        start = game.initial_state() if OPENINGS_FROM_BOOK else opening(n, 6)
         for side in (0, 1):
             if tally.played(n, side):
                 continue
-            learned = side_bot(learned_depth, lambda: PatternEvaluator(path=weights, probcut=PROBCUT), engine)
+            learned = side_bot(learned_depth, lambda: PatternEvaluator(path=weights, probcut=PROBCUT), engine,
+                               book=BOOK)
             if PROBCUT_T is not None:
                 learned.engine.probcut_t = PROBCUT_T
-            hand = side_bot(hand_depth, opponent_evaluator, against_engine, AGAINST_CORE)
+            if mine_timing:
+                learned.engine.timing = mine_timing
+            hand = side_bot(hand_depth, opponent_evaluator, against_engine, AGAINST_CORE, their_timing)
+            if OPENINGS_FROM_BOOK:
+                book_openings(hand, shipped_book, OPENINGS_FROM_BOOK, random.Random(f"{n}-{side}"))
             bots = (learned, hand) if side == 0 else (hand, learned)
             rngs = (random.Random(n * 2 + side), random.Random(n * 2 + side + 99))
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
@@ -581,6 +604,24 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {margin:+d} discs "
                   f"({wins}-{draws}-{losses} so far)", flush=True)
     tally.report(openings, limit)
+
+
+def book_openings(bot: AlphaBetaBot, book, moves: int, rng: random.Random) -> None:
+    """``bot``'s first ``moves`` moves drawn at random (``rng``) from the book's reasonable moves
+    where the book holds the position (its own choice elsewhere): games from the first position
+    that differ, along the lines the book was built for."""
+    choose = bot.choose
+    left = [moves]
+
+    def opening_move(state, ctx):
+        if left[0] > 0:
+            left[0] -= 1
+            reasonable = book.reasonable(*state.mover_bits())
+            if reasonable:
+                return rng.choice(reasonable)
+        return choose(state, ctx)
+
+    bot.choose = opening_move
 
 
 def engine_for(kind: str, evaluator, **options):
@@ -607,7 +648,7 @@ class FixedDepthBot(AlphaBetaBot):
 
     def __init__(self, game: Othello, depth: int, evaluator=None) -> None:
         # explicit: AlphaBetaBot's own default is the learned evaluation
-        super().__init__(game, 1000.0, evaluator=evaluator or HandEvaluator())
+        super().__init__(game, 1000.0, evaluator=evaluator or HandEvaluator(), book=False)
         self.depth = depth
 
     def _choose(self, state, ctx):
@@ -659,6 +700,15 @@ def main() -> None:
                         help="versus: the opponent's compiled core is this build of _core.c (a _core*.so built "
                              "from another commit, e.g. in a git worktree), with --against-engine compiled; "
                              "fixed: this build is timed too, beside the engines of --engines")
+    parser.add_argument("--timing", choices=TIMINGS, default=None,
+                        help="versus: the learned side's time manager (default: the engine's own, predicted)")
+    parser.add_argument("--against-timing", choices=TIMINGS, default=None,
+                        help="versus: the opponent's time manager (fraction: the engine before the time manager)")
+    parser.add_argument("--no-book", action="store_true",
+                        help="versus: the learned side without its opening book")
+    parser.add_argument("--openings-from-book", type=int, default=0, metavar="R",
+                        help="versus: games from the first position, the opponent's first R moves drawn "
+                             "from the book's reasonable moves (instead of 6 random plies)")
     parser.add_argument("--first-opening", type=int, default=0,
                         help="versus: start at this opening (to split a match over processes)")
     parser.add_argument("--ledger", default=None, metavar="FILE",
@@ -673,7 +723,10 @@ def main() -> None:
     parser.add_argument("--cpu", action="store_true",
                         help="count the bot's time limit in CPU seconds (what an unloaded core gives)")
     args = parser.parse_args()
-    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T, ENGINES, MATCH_ENGINE, AGAINST_CORE
+    global CLOCK, EVALUATION, PROBCUT, PROBCUT_T, ENGINES, MATCH_ENGINE, AGAINST_CORE, TIMING
+    TIMING = (args.timing, args.against_timing)
+    global BOOK, OPENINGS_FROM_BOOK
+    BOOK, OPENINGS_FROM_BOOK = not args.no_book, args.openings_from_book
     if args.against_core:
         AGAINST_CORE = compiled.load_build(args.against_core)
     ENGINES = (args.engines.split(",") if args.engines

@@ -218,6 +218,74 @@ def signed_discs(hundredths: int, places: int) -> str:
     return f"{round(hundredths / 100, places) + 0.0:+.{places}f}"
 
 
+# -- the time manager: whether another iteration is worth starting -------------------------------
+# A move's time is its own (the contest's limit is per move): time left unused is lost, so the
+# manager never stops to save it for later. It stops only where the next iteration would settle
+# nothing: one that cannot even finish its first move (the previous best, searched first; a move
+# proven better than it is the one thing an unfinished iteration gives), or the iteration that
+# would reach the end of the game with the exact solve already judged too slow for the budget.
+
+TIMINGS = ("predicted", "fraction")
+"""``Engine.timing``'s choices."""
+
+GROWTH_DEFAULT = 3.0
+"""The next iteration's cost over the last's before this position has measured its own."""
+GROWTH_RANGE = (1.2, 8.0)
+"""The measured growth is kept within these (a cut-off iteration or a table hit can make one
+iteration look free or huge)."""
+GROWTH_TO_THE_END = 100.0
+"""The iteration that reaches the last empty square searches exact values, without the midgame's
+cuts: it cost 100× the iteration before it on the 22-empties positions of ``bench/othello.py``
+(0.034 s then 3.8 s; on five others of 22 and 24 empties it did not finish in 6 s)."""
+MEASURED_FROM = 0.002
+"""Iterations shorter than this (seconds) are too short to measure growth by."""
+PARTIAL_SETTLED, PARTIAL_UNSETTLED = 0.6, 0.3
+"""An iteration predicted not to finish is still started when the time left is at least this
+share of its predicted cost: the first move's deeper search takes about half of an iteration.
+Where the best move changed in the last two iterations (or its score fell by a disc) the position
+is critical and the manager takes the chance with less time in hand."""
+
+
+def predicted_seconds(durations: list[float], to_the_end: bool = False) -> float:
+    """The next iteration's seconds from the last ones' (``durations``, oldest first): the last
+    times the growth measured on this position (the geometric mean of the last two ratios, since
+    odd and even depths alternate), ``GROWTH_TO_THE_END`` for an iteration that reaches the end."""
+    last = durations[-1]
+    ratios = [b / a for a, b in list(zip(durations, durations[1:]))[-2:] if a >= MEASURED_FROM]
+    if ratios:
+        growth = 1.0
+        for ratio in ratios:
+            growth *= ratio
+        growth = growth ** (1 / len(ratios))
+    else:
+        growth = GROWTH_DEFAULT
+    low, high = GROWTH_RANGE
+    growth = min(high, max(low, growth))
+    if to_the_end:
+        growth = GROWTH_TO_THE_END
+    return max(last, MEASURED_FROM) * growth
+
+
+def worth_another(durations: list[float], remaining: float, unsettled: bool, to_the_end: bool = False) -> bool:
+    """Whether to start another iteration with ``remaining`` seconds: when it is predicted to
+    finish, or (``PARTIAL_*``) to finish at least its first move."""
+    if not durations:
+        return True
+    predicted = predicted_seconds(durations, to_the_end)
+    if predicted <= remaining:
+        return True
+    return remaining >= (PARTIAL_UNSETTLED if unsettled else PARTIAL_SETTLED) * predicted
+
+
+def unsettled(found: list[tuple[int, int]]) -> bool:
+    """Whether the search's best move (``found``: each iteration's move and score) changed in the
+    last two iterations, or its score fell by a disc (100) or more since the one before."""
+    if len(found) < 3:
+        return True
+    (m1, _), (m2, s2), (m3, s3) = found[-3:]
+    return m1 != m2 or m2 != m3 or s3 <= s2 - 100
+
+
 def _thinned(table: dict, most: int) -> dict:
     """A full midgame table's deepest entries (``entry[0]`` is the depth): those from the lowest
     depth that keeps at most ``most`` of them. The compiled core's ``tt_keep_from`` chooses the same."""
@@ -242,6 +310,11 @@ class Engine:
     parallel: bool = True
     """Exact solves from ``PARALLEL_EMPTIES`` empties use the helper processes (``bots.othello.parallel_solve``)."""
 
+    timing: str = "predicted"
+    """How ``search`` decides to start another iteration: ``predicted`` (the time manager,
+    ``worth_another``) or ``fraction`` (while under 45 % of the time is used: the engine before it,
+    kept for the bench's matches against it)."""
+
     probcut_t: float = 1.5
     """Multi-ProbCut's confidence: cut when the shallow search is this many residual deviations
     past the window (only with an evaluator that carries a ``probcut`` calibration)."""
@@ -255,6 +328,9 @@ class Engine:
         self.killers = [[-1, -1] for _ in range(80)]
         self.history = [0] * 65
         self.nodes = 0
+        self.last_scores: dict[int, int] = {}
+        """The root moves' values (fail-soft: the best's exact, the others' bounds) in the last
+        iteration ``search`` finished (the opening book's builder reads them)."""
         self.deadline = float("inf")
         self.cancelled: Callable[[], bool] = lambda: False
         self._check_at = 0
@@ -454,12 +530,16 @@ class Engine:
         report: Callable[[SearchInfo], None] = lambda info: None,
         max_depth: int = 60,
         cancelled: Callable[[], bool] = lambda: False,
-        soft_fraction: float = 0.45,
+        soft_fraction: float | None = None,
     ) -> SearchInfo:
         """Iterative deepening until ``deadline`` (on ``self.clock``); the best move found.
 
-        A new iteration starts only if less than ``soft_fraction`` of the time is used.
+        A new iteration starts while the time manager finds it worth it (``worth_another``), or
+        with ``soft_fraction`` (or ``timing="fraction"``: 0.45) while less than that share of the
+        time is used (1.0: to the deadline, as the analysis searches).
         """
+        if soft_fraction is None and self.timing == "fraction":
+            soft_fraction = 0.45
         start = self.clock()
         self.deadline = deadline
         self.cancelled = cancelled
@@ -472,8 +552,11 @@ class Engine:
         if len(order) == 1:
             info.line = [order[0]]
         self._age_history()
+        durations: list[float] = []
+        moves_found: list[tuple[int, int]] = []  # (best move, score) of each finished iteration
         for depth in range(1, max_depth + 1):
             self.partial = None
+            began = self.clock()
             try:
                 best, best_move, scores = self._root(p, o, depth, order)
             except Timeout:
@@ -485,12 +568,19 @@ class Engine:
                                       self.clock() - start)
                 break
             order.sort(key=lambda s: -scores[s])
+            self.last_scores = scores
             info = SearchInfo(depth, best, best_move, self.principal_line(p, o, best_move, depth),
                               self.nodes, self.clock() - start, exact=depth >= empties)
             report(info)
             if depth >= empties or len(order) == 1:
                 break
-            if self.clock() - start > soft_fraction * (deadline - start):
+            now = self.clock()
+            durations.append(now - began)
+            moves_found.append((best_move, best))
+            if soft_fraction is not None:
+                if now - start > soft_fraction * (deadline - start):
+                    break
+            elif not worth_another(durations, deadline - now, unsettled(moves_found), depth + 1 >= empties):
                 break
         info.nodes = self.nodes
         info.seconds = self.clock() - start
