@@ -164,7 +164,7 @@ def evaluator(kind: str | None = None):
 
 def depth_reached(state: OthelloState, limit: float, kind: str | None = None) -> tuple[int, float, float]:
     game = Othello()
-    bot = AlphaBetaBot(game, limit, evaluator=evaluator())
+    bot = AlphaBetaBot(game, limit, evaluator=evaluator(), book=False)
     on_engine(bot, kind)
     bot.clock = CLOCK
     from bots.base import Context
@@ -190,6 +190,34 @@ def bench_depth(count: int, limits: list[float]) -> None:
             print(f"{engines_text(kind)}: midgame: median depth {statistics.median(depths)}  "
                   f"range {min(depths)}–{max(depths)}  longest move {max(walls):.2f} s wall (limit {limit:g} s)",
                   flush=True)
+
+
+def bench_timing(count: int, limits: list[float]) -> None:
+    """The time manager against the engine before it (``Engine.timing``): on held-out midgame
+    positions (``midgame_positions``, after 20 to 44 random plies), each move's CPU time against
+    the bot's budget (the limit less ``safety_margin``) and the depth it reached, the limit counted
+    in CPU time."""
+    from bots.base import Context
+
+    states = [random_state(700 + i, 20 + (i * 24) // max(1, count - 1)) for i in range(count)]
+    states = [s for s in states if not s.over and len(Othello().legal_moves(s)) > 1]
+    for limit in limits:
+        budget = limit - safety_margin(limit)
+        section(f"time used at {limit:g} s a move (CPU time; the budget {budget:.2f} s): "
+                f"{len(states)} held-out positions, plies 20-44")
+        for timing in TIMINGS:
+            used, depths = [], []
+            for state in states:
+                bot = AlphaBetaBot(Othello(), limit, book=False)
+                bot.clock = time.process_time
+                bot.engine.timing = timing
+                cpu = time.process_time()
+                bot.choose(state, Context(time_limit=limit))
+                used.append(time.process_time() - cpu)
+                depths.append(bot.last.depth if bot.last else 0)
+            print(f"{timing:9}: CPU a move {min(used):.2f}-{max(used):.2f} s (mean {statistics.mean(used):.2f}, "
+                  f"{100 * statistics.mean(used) / budget:.0f} % of the budget; {sum(u > budget for u in used)} "
+                  f"over it); depth {min(depths)}-{max(depths)} (mean {statistics.mean(depths):.1f})", flush=True)
 
 
 def bench_fixed(count: int, depth: int) -> None:
@@ -312,7 +340,7 @@ def bench_limits(limits: list[float], count: int, load: int) -> None:
         for limit in limits:
             for kind in ENGINES:
                 worst, over = 0.0, 0
-                bot = AlphaBetaBot(game, limit, evaluator=evaluator())
+                bot = AlphaBetaBot(game, limit, evaluator=evaluator(), book=False)
                 on_engine(bot, kind)
                 for state in positions:
                     ctx = Context(time_limit=limit)
@@ -664,7 +692,7 @@ class FixedDepthBot(AlphaBetaBot):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sections", nargs="*", default=[],
-                        help="perft speed depth endgame match (default all); limits evalcost versus ledger")
+                        help="perft speed depth endgame match (default all); limits timing evalcost versus ledger fixed")
     parser.add_argument("--engines", default=None,
                         help="perft, speed, depth, endgame, limits: compiled,python (default: both where the core is built)")
     parser.add_argument("--perft-depth", type=int, default=9)
@@ -750,6 +778,8 @@ def main() -> None:
         bench_speed(args.positions, 2.0)
     if "depth" in chosen:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
+    if "timing" in chosen:
+        bench_timing(args.positions, [float(x) for x in args.limits.split(",")])
     if "fixed" in chosen:
         bench_fixed(args.positions, args.fixed_depth)
     if "endgame" in chosen:

@@ -96,12 +96,14 @@ def test_the_managed_search_goes_on_past_45_percent_when_the_next_iteration_fits
 
 
 def test_the_managed_search_stops_where_the_next_iteration_would_settle_nothing():
-    costs = {d: 0.0001 * 4 ** d for d in range(1, 20)}  # after 7: 2.18 s; the 8th would take 6.55 s
+    costs = {d: 0.0001 * 4 ** d for d in range(1, 20)}  # after 7: 2.1844 s; the 8th would take 6.5536 s
+    deadline = 2.1844 + PARTIAL_SETTLED * 6.5536 - 0.01
     engine = Scripted(costs)
-    info = engine.search(*OPENING, deadline=2.18 + 0.6 * 6.5536 - 0.01)
+    info = engine.search(*OPENING, deadline=deadline)
     assert info.depth == 7 and engine.started == list(range(1, 8))  # not started: too little time for it
+    assert engine.now == pytest.approx(2.1844)  # it answered at once
     unsettled_engine = Scripted(costs, moves={5: 37, 6: 19, 7: 37})  # its best move keeps changing
-    unsettled_engine.search(*OPENING, deadline=2.18 + 0.6 * 6.5536 - 0.01)
+    unsettled_engine.search(*OPENING, deadline=deadline)
     assert unsettled_engine.started == list(range(1, 9))  # critical: the 8th started with the time left
 
 
@@ -116,7 +118,7 @@ def test_the_iteration_to_the_end_starts_only_with_time_for_it():
     p, o = state.mover_bits()
     costs = {d: 0.01 for d in range(1, 10)}
     engine = Scripted(costs)
-    engine.search(p, o, deadline=0.5)
+    engine.search(p, o, deadline=0.08 + PARTIAL_SETTLED * 0.01 * GROWTH_TO_THE_END - 0.01)
     assert engine.started == list(range(1, 9))  # depth 9 (the end) would take about 1 s
     engine = Scripted(costs)
     engine.search(p, o, deadline=2.0)
