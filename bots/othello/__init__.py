@@ -248,7 +248,7 @@ def _alphabeta(limit: float | None):
 
 
 def _alphabeta_hand(game: Othello) -> Bot:
-    return AlphaBetaBot(game, None, HandEvaluator())
+    return AlphaBetaBot(game, None, HandEvaluator(), book=False)  # the book is the learned engine's
 
 
 ANALYSIS_EMPTIES = 10
