@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from bots.base import Context
 from bots.othello import AlphaBetaBot
-from bots.othello.book import (MAGIC, RECORD, Book, Entry, build, canonical, children,
-                               search_position, transformed)
+from bots.othello.book import (BOOK_FILE, MAGIC, RECORD, Book, Entry, build, canonical, children,
+                               search_position, shipped, transformed)
 from bots.othello.eval import HandEvaluator
 from bots.othello.patterns import symmetry
 from bots.othello.search import Engine
@@ -162,3 +162,14 @@ def test_the_bot_plays_the_books_move_only_where_the_book_is_deeper_than_its_own
     assert said[-1].startswith("book")
     assert book.serves(2.0) and not book.serves(2.01) and not Book(seconds=100).serves(0.1)
     assert AlphaBetaBot(game, 1.0, book=False).book is None
+@settings(max_examples=1)
+@given(st.just(None))
+def test_the_shipped_book_is_sound(_):
+    """Every shipped entry's move is legal in its position (``Book.load`` checks), the positions
+    are canonical, the reasonable moves hold the book's move, and the first position is there."""
+    book = shipped()
+    assert BOOK_FILE.exists() and len(book) >= 100 and book.seconds >= 2
+    for (p, o), entry in book.entries.items():
+        assert canonical(p, o)[:2] == (p, o)
+        assert entry.reasonable >> entry.move & 1
+    assert book.get(*Othello().initial_state().mover_bits()) is not None
