@@ -470,12 +470,15 @@ class Tally:
     def played(self, n: int, side: int) -> bool:
         return (n, side) in self.games
 
-    def add(self, n: int, side: int, discs: int, seconds: float, cpu_seconds: float) -> None:
+    def add(self, n: int, side: int, discs: int, seconds: float, cpu_seconds: float,
+            slowest_empties: int | None = None) -> None:
         """A finished game: the learned side's margin and its longest move, by the wall clock and
-        in CPU time."""
+        in CPU time (and the empties of that move's position)."""
         game = {"match": self.description, "opening": n, "side": side, "discs": discs,
                 "slowest": round(seconds, 3), "slowest_cpu": round(cpu_seconds, 3),
                 "finished": time.strftime("%Y-%m-%d %H:%M:%S")}
+        if slowest_empties is not None:
+            game["slowest_cpu_empties"] = slowest_empties
         self.games[(n, side)] = game
         if self.ledger:
             # one write of one line in append mode: processes sharing the ledger do not interleave
@@ -539,13 +542,16 @@ def cpu_timed(bot: AlphaBetaBot) -> AlphaBetaBot:
     figure says little of a limit counted in CPU time."""
     choose = bot.choose
     bot.cpu_slowest = 0.0
+    bot.cpu_slowest_at = None  # the empties of the position it was in
 
     def measured(state, ctx):
         start = time.process_time()
         try:
             return choose(state, ctx)
         finally:
-            bot.cpu_slowest = max(bot.cpu_slowest, time.process_time() - start)
+            took = time.process_time() - start
+            if took > bot.cpu_slowest:
+                bot.cpu_slowest, bot.cpu_slowest_at = took, 64 - sum(state.counts())
 
     bot.choose = measured
     return bot
@@ -627,7 +633,7 @@ def bench_versus(openings: range, limit: float, hand_depth: int | None, learned_
             outcome = play_out(game, bots, random.Random(0), rngs, None, state=start)
             nb, no = outcome.state.counts()
             margin = nb - no if side == 0 else no - nb
-            tally.add(n, side, margin, outcome.move_seconds[side], learned.cpu_slowest)
+            tally.add(n, side, margin, outcome.move_seconds[side], learned.cpu_slowest, learned.cpu_slowest_at)
             wins, draws, losses, _, _ = tally.counts(openings)
             print(f"  opening {n} learned {'blue' if side == 0 else 'orange'}: {margin:+d} discs "
                   f"({wins}-{draws}-{losses} so far)", flush=True)

@@ -188,6 +188,8 @@ class AlphaBetaBot(Bot):
         budget = max(0.02, limit - safety_margin(limit) - ctx.elapsed())
         start = self.clock()
         engine.clock = self.clock
+        if engine.timing == "predicted":
+            engine.tidy()  # within the move's time: its table seldom fills inside the search then
         deadline = start + budget
         empties = 64 - (p | o).bit_count()
         compiled = isinstance(engine, CompiledEngine)

@@ -1675,6 +1675,18 @@ static PyObject *Core_age_history(Core *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* thin(): keep the midgame table's deepest entries now (what a full table does), between searches */
+static PyObject *Core_thin(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this engine core is already searching");
+        return NULL;
+    }
+    if (!tt_rehash(self, self->tt_mask + 1, tt_keep_from(self)))
+        tt_clear(self);
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_evaluate(Core *self, PyObject *args)
 {
     PyObject *po, *oo;
@@ -1852,6 +1864,8 @@ static PyMethodDef Core_methods[] = {
     {"solve_root", (PyCFunction)Core_solve_root, METH_VARARGS, "one exact window over the root moves"},
     {"new_solve", (PyCFunction)Core_new_solve, METH_NOARGS, "forget the endgame bounds table"},
     {"age_history", (PyCFunction)Core_age_history, METH_NOARGS, "history scores // 8"},
+    {"thin", (PyCFunction)Core_thin, METH_NOARGS,
+     "keep the midgame table's deepest entries (at most half its limit), as a full table does"},
     {"evaluate", (PyCFunction)Core_evaluate, METH_VARARGS, "the learned evaluation"},
     {"ordered", (PyCFunction)Core_ordered, METH_VARARGS, "Engine._ordered"},
     {"principal_line", (PyCFunction)Core_principal_line, METH_VARARGS, "the midgame table's line"},

@@ -24,7 +24,7 @@ from array import array
 from dataclasses import dataclass
 
 from bots.othello import patterns
-from bots.othello.search import EDGE_STABLE, INF, Engine, Timeout
+from bots.othello.search import EDGE_STABLE, INF, TIDY_AT, Engine, Timeout
 
 try:
     import bots.othello._core as _core  # (a submodule import: not the package's __init__)
@@ -138,6 +138,10 @@ class CompiledEngine(Engine):
         self.evaluate = self.core.evaluate
 
     # -- the midgame ----------------------------------------------------------------------------
+    def tidy(self) -> None:
+        if self.core.tt_size > TIDY_AT * self.tt_limit:
+            self.core.thin()
+
     def _age_history(self) -> None:
         self.core.age_history()
 

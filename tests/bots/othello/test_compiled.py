@@ -189,6 +189,31 @@ def test_engines_kept_over_a_game_agree_move_after_move_even_when_their_tables_f
     assert fast.core.tt_size <= 3_000
 
 
+def test_tidying_between_moves_keeps_the_engines_in_step(core):
+    """``tidy`` (a move's start: thin a table over 60 % of its limit) does the same on both
+    engines: the same tree move after move, and the table at most half its limit after it."""
+    python, fast = pair(tt_limit=1_000)
+    game = Othello()
+    state = game.initial_state()
+    rng = random.Random(4)
+    tidied = 0
+    while not state.over and state.ply < 40:
+        p, o = state.mover_bits()
+        if legal_bits(p, o):
+            full = len(python.tt)
+            python.tidy()
+            fast.tidy()
+            assert fast.core.tt_size == len(python.tt)
+            if full > 0.6 * 1_000:
+                assert len(python.tt) <= 500
+                tidied += 1
+            else:
+                assert len(python.tt) == full
+            same_search(python, fast, p, o, 5)
+        state = game.play(state, rng.choice(game.legal_moves(state)))
+    assert tidied >= 3
+
+
 def test_exact_solves_give_the_same_values(core):
     checked = 0
     for seed in range(60):
