@@ -44,7 +44,6 @@ typedef uint64_t u64;
 #define CHECK_EVERY 4096
 #define TT_DEPTHS 128 /* the depths a midgame table entry may hold (int8_t, none negative) */
 #define MAX_FEATURES 64
-#define TT_FIRST (1 << 16) /* the midgame table's first size, in entries */
 #define FULL 0xFFFFFFFFFFFFFFFFULL
 
 static inline int popcount(u64 x) { return __builtin_popcountll(x); }
@@ -378,7 +377,7 @@ typedef struct {
     long long history[65];
     /* counters and time */
     long long nodes, check_at;
-    long long rehashed_at; /* nodes when the midgame table was last thinned or grown (-1: never) */
+    long long rehashed_at; /* nodes when the midgame table was last thinned (-1: never) */
     double deadline, next_python_check;
     int clock_kind;
     PyObject *clock, *cancelled; /* borrowed during a call */
@@ -581,11 +580,11 @@ static void tt_clear(Core *e)
 /* Move this generation's entries of depth ``from`` or more into a table of ``cap`` slots (a power
  * of two), the rest dropped; 0 when there is no memory for it (the table unchanged).
  *
- * Thinning (``cap`` the table's own size) moves into the spare table and keeps the old one as the
- * next spare: the entries move under the next generation, so the spare's old ones read as empty
- * and nothing is allocated, zeroed or unmapped. (A fresh 64 MB table's page faults and the old
- * one's unmapping took tens of milliseconds inside a timed search.) Growing allocates the bigger
- * table. Either way the caller looks at the clock at its next node (check_at). */
+ * Thinning (``cap`` the table's own size, the one use now) moves into the spare table and keeps
+ * the old one as the next spare: the entries move under the next generation, so the spare's old
+ * ones read as empty and nothing is allocated, zeroed or unmapped after the first time. (A fresh
+ * 64 MB table's page faults and the old one's unmapping took tens of milliseconds inside a timed
+ * search.) A search that thins looks at the clock at its next node (check_at). */
 static int tt_rehash(Core *e, u64 cap, int from)
 {
     int same = cap == e->tt_mask + 1;
@@ -643,18 +642,13 @@ static int tt_keep_from(const Core *e)
 static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int move)
 {
     /* Full: keep the deepest entries (at most half of tt_limit), so that the moves of the upper
-     * tree (the iteration under way) keep ordering the search. Half full: the table doubles (it
-     * starts small, so a short search touches little memory; it holds twice tt_limit at most).
-     * Without memory for either, the table is cleared: the one way the tree can differ from the
-     * Python engine's. */
+     * tree (the iteration under way) keep ordering the search; the table, twice tt_limit from the
+     * start (make_tables), is then never over half full. Without memory for the spare table, the
+     * table is cleared: the one way the tree can differ from the Python engine's. */
     if (e->tt_count >= e->tt_limit) {
         if (!tt_rehash(e, e->tt_mask + 1, tt_keep_from(e)))
             tt_clear(e);
         e->check_at = e->rehashed_at = e->nodes; /* the deadline may have passed meanwhile: look at the next node */
-    } else if (2 * (u64)(e->tt_count + 1) > e->tt_mask + 1) {
-        if (!tt_rehash(e, (e->tt_mask + 1) * 2, INT_MIN))
-            tt_clear(e);
-        e->check_at = e->rehashed_at = e->nodes;
     }
     u64 i = hash_pair(p, o) & e->tt_mask;
     for (;;) {
@@ -1402,12 +1396,16 @@ static int set_probcut(Core *self, PyObject *probcut)
     return 1;
 }
 
-/* The tables (calloc'd pages are only touched as they fill), killers and history, fresh. */
+/* The tables (calloc'd pages are only touched as they fill), killers and history, fresh. The
+ * midgame table has its full size, twice tt_limit, from the start: growing it inside a search
+ * (a bigger table allocated and filled in one pass, 64 MB at the last step) made the first
+ * searched moves of a game run tens of milliseconds past their deadline; pages touched as the
+ * table fills cost the same in all but come in small steps between the clock's readings. */
 static int make_tables(Core *self, long tt_limit, int et_bits)
 {
     u64 cap = 1;
-    while (cap < (u64)tt_limit * 2 && cap < TT_FIRST)
-        cap <<= 1; /* grows to twice tt_limit as it fills (tt_rehash) */
+    while (cap < (u64)tt_limit * 2)
+        cap <<= 1;
     free(self->tt);
     free(self->tt_spare);
     self->tt_spare = NULL;
@@ -1855,7 +1853,7 @@ static PyGetSetDef Core_getset[] = {
     {"probcut_t", (getter)Core_get_probcut_t, (setter)Core_set_probcut_t, "Multi-ProbCut's confidence", NULL},
     {"tt_size", (getter)Core_get_tt_size, NULL, "positions in the midgame table", NULL},
     {"rehashed_at", (getter)Core_get_rehashed_at, NULL,
-     "the node count when the midgame table was last thinned or grown (-1: not yet)", NULL},
+     "the node count when the midgame table was last thinned (-1: not yet)", NULL},
     {NULL},
 };
 

@@ -150,7 +150,7 @@ def test_searches_agree_when_the_table_fills_and_keeps_its_deepest_entries(core)
 
 
 def test_a_search_looks_at_the_clock_at_the_node_after_its_table_is_thinned(core):
-    """Thinning a full table (or growing it) is a pass over it that visits no node: the core looks
+    """Thinning a full table is a pass over it that visits no node: the core looks
     at the clock at the node after it, not up to 4,096 nodes later (a 64 MB table's thinning near
     the deadline made moves of the 1 s bench run over their CPU budget). The clock here turns past
     the deadline once the table has been thinned: the search stops at the very next node."""
@@ -160,7 +160,7 @@ def test_a_search_looks_at_the_clock_at_the_node_after_its_table_is_thinned(core
 
         def clock() -> float:
             seen.append((engine.core.nodes, engine.core.rehashed_at))
-            return 10.0 if engine.core.rehashed_at >= 0 else 0.0  # (a table this small starts full size)
+            return 10.0 if engine.core.rehashed_at >= 0 else 0.0  # thinned
 
         engine.clock = clock
         info = engine.search(p, o, 1.0, max_depth=12)
