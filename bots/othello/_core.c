@@ -1685,6 +1685,24 @@ static PyObject *Core_thin(Core *self, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* prepare_spare(): make the table that thinning moves into, its pages touched, if not yet made:
+ * the first thinning's fresh 64 MB took 80 ms of page faults inside a search. */
+static PyObject *Core_prepare_spare(Core *self, PyObject *Py_UNUSED(ignored))
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this engine core is already searching");
+        return NULL;
+    }
+    if (self->tt_spare == NULL) {
+        size_t bytes = sizeof(TTEntry) * (self->tt_mask + 1);
+        self->tt_spare = malloc(bytes);
+        if (self->tt_spare == NULL)
+            return PyErr_NoMemory();
+        memset(self->tt_spare, 0, bytes); /* gen 0: empty in every generation */
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *Core_evaluate(Core *self, PyObject *args)
 {
     PyObject *po, *oo;
@@ -1862,6 +1880,8 @@ static PyMethodDef Core_methods[] = {
     {"solve_root", (PyCFunction)Core_solve_root, METH_VARARGS, "one exact window over the root moves"},
     {"new_solve", (PyCFunction)Core_new_solve, METH_NOARGS, "forget the endgame bounds table"},
     {"age_history", (PyCFunction)Core_age_history, METH_NOARGS, "history scores // 8"},
+    {"prepare_spare", (PyCFunction)Core_prepare_spare, METH_NOARGS,
+     "make the table thinning moves into now, its memory touched (a search need not)"},
     {"thin", (PyCFunction)Core_thin, METH_NOARGS,
      "keep the midgame table's deepest entries (at most half its limit), as a full table does"},
     {"evaluate", (PyCFunction)Core_evaluate, METH_VARARGS, "the learned evaluation"},
