@@ -4,8 +4,8 @@ The package
 ===========
 - here: the bots (``BOTS``), ``AlphaBetaBot`` (its time policy: when to solve, when to search)
   and ``analyse``, the game screen's analysis;
-- ``search``: the engine in Python, ``Engine``: iterative-deepening negascout and the exact
-  endgame solve. The reference that the compiled core translates line by line (the same tree,
+- ``search``: the engine in Python, ``Engine``: iterative-deepening negascout under the time
+  manager (``worth_another``) and the exact endgame solve. The reference that the compiled core translates line by line (the same tree,
   the same node counts): a change there is a change in ``_core.c``;
 - ``_core.c``: the compiled core (C, built as ``bots.othello._core`` by ``setup.py`` where a
   compiler exists, optional); ``compiled``: its wrapper, ``CompiledEngine`` (``Engine`` with the
@@ -18,6 +18,9 @@ The package
   learned pattern evaluation (``PatternEvaluator``) with its weights ``patterns.bin`` and their
   Multi-ProbCut calibration ``patterns.probcut.json`` (both made by ``training/othello/``,
   outside the package);
+- ``book``: the opening book (``Book``, ``shipped``), built by the engine itself (``build``:
+  ``python -m bots.othello.book``) into ``book.bin``, played where it is deeper than the move's
+  own search (``Book.serves``);
 - ``cs4341_program``: the bridge to a CS4341 program over the course referee's files (the
   ``external`` bot, and the file handling of ``arcade.cs4341_referee``'s player and referee).
 
