@@ -180,17 +180,26 @@ async def test_pass_key_only_when_no_move_and_the_bot_thinking_is_shown():
         assert "passes" in screen.state.event.text
 
 
-async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch):
+@pytest.fixture
+def thoughts(monkeypatch) -> list[str]:
+    """Every thought a bot's worker posts to the screen, as it posts it."""
     from arcade.screens.bot_turn import BotThought
 
     seen: list[str] = []
     original = BotThought.__init__
 
-    def spy(message, generation, text):  # every thought the worker posts
+    def spy(message, generation, text):
         seen.append(text)
         original(message, generation, text)
 
     monkeypatch.setattr(BotThought, "__init__", spy)
+    return seen
+
+
+async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch, thoughts):
+    from bots.othello import book
+
+    monkeypatch.setattr(book, "_SHIPPED", book.Book())  # no book: the engine searches the reply
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -198,7 +207,20 @@ async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch):
         await pilot.press("e", "3")
         await settle(pilot)
         assert screen.state.ply == 2
-        assert any(t.startswith("depth ") and "score" in t for t in seen)
+        assert any(t.startswith("depth ") and "score" in t for t in thoughts)
+
+
+async def test_a_book_move_says_so_while_the_bot_plays_it(thoughts):
+    """The reply to a first move is in the shipped opening book: the bot's thought says it is the
+    book's, with the depth and score the engine found when it built it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = await open_game(pilot, "othello", ("human", "alphabeta-0.1s"))
+        await pilot.press("e", "3")
+        await settle(pilot)
+        assert screen.state.ply == 2
+        assert any(t.startswith("book · depth ") and "score" in t for t in thoughts), thoughts
 
 
 async def test_help_shows_the_rules():
