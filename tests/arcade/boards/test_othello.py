@@ -196,10 +196,8 @@ def thoughts(monkeypatch) -> list[str]:
     return seen
 
 
-async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch, thoughts):
-    from bots.othello import book
-
-    monkeypatch.setattr(book, "_SHIPPED", book.Book())  # no book: the engine searches the reply
+async def e3_and_the_reply() -> None:
+    """A human's E3 against ``alphabeta-0.1s``, to the bot's reply."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -207,20 +205,21 @@ async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch, t
         await pilot.press("e", "3")
         await settle(pilot)
         assert screen.state.ply == 2
-        assert any(t.startswith("depth ") and "score" in t for t in thoughts)
+
+
+async def test_engine_reports_depth_score_and_line_while_thinking(monkeypatch, thoughts):
+    from bots.othello import book
+
+    monkeypatch.setattr(book, "_SHIPPED", book.Book())  # no book: the engine searches the reply
+    await e3_and_the_reply()
+    assert any(t.startswith("depth ") and "score" in t for t in thoughts)
 
 
 async def test_a_book_move_says_so_while_the_bot_plays_it(thoughts):
     """The reply to a first move is in the shipped opening book: the bot's thought says it is the
     book's, with the depth and score the engine found when it built it."""
-    app = make_app()
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = await open_game(pilot, "othello", ("human", "alphabeta-0.1s"))
-        await pilot.press("e", "3")
-        await settle(pilot)
-        assert screen.state.ply == 2
-        assert any(t.startswith("book · depth ") and "score" in t for t in thoughts), thoughts
+    await e3_and_the_reply()
+    assert any(t.startswith("book · depth ") and "score" in t for t in thoughts), thoughts
 
 
 async def test_help_shows_the_rules():
