@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -11,6 +10,7 @@ import time
 from pathlib import Path
 
 from arcade import cli
+from arcade.records.reader import RecordError, read_games
 from tests.paths import ROOT
 
 CLI = [sys.executable, "-c", "from arcade.cli import entry_point; entry_point()"]
@@ -42,12 +42,20 @@ def arcade(*args: str) -> int:
     return cli.main(list(args))
 
 
-def records(folder: Path) -> dict[tuple, dict]:
-    """Every game line of the pairs' records, by pair and number, without its times."""
+def records(folder: Path, running: bool = False) -> dict[tuple, dict]:
+    """Every game line of the pairs' records, by pair and number, without its times, read as the
+    arcade reads them (``read_games``: whole lines only, so a line a running contest is writing,
+    or one a SIGKILL cut short, is not a game yet). ``running``: the contest may be making a
+    record file now, so one without its header yet is skipped."""
     found = {}
     for path in (folder / "records").glob("*--*.jsonl"):
-        for line in path.read_text().splitlines()[1:]:
-            game = json.loads(line)
+        try:
+            _header, games = read_games(path)
+        except RecordError:
+            if running:
+                continue
+            raise
+        for game in games:
             key = (*game["pair"], game["number"])
             assert key not in found, f"game {key} twice"
             found[key] = {k: v for k, v in game.items() if k not in ("times", "max_move_seconds")}
@@ -64,13 +72,13 @@ def kill_9_then_finish(folder: Path, moments: tuple[int, ...], logs: Path, must_
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
         try:
             deadline = time.monotonic() + 120
-            while len(records(folder)) < moment and process.poll() is None:
+            while len(records(folder, running=True)) < moment and process.poll() is None:
                 assert time.monotonic() < deadline, f"no {moment} games in 120 s"
                 time.sleep(0.01)
         finally:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        assert len(records(folder)) >= moment or not must_reach
+        assert len(records(folder, running=True)) >= moment or not must_reach
     done = subprocess.run([*CLI, "contest", "run", str(folder)], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
