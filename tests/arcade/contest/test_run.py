@@ -74,6 +74,23 @@ def test_a_pairs_games_are_the_same_on_one_process_or_two_whenever_played(tmp_pa
     assert any(game["forfeit"] is not None for game in records(folder).values())
 
 
+def test_the_records_read_while_a_contest_writes_them_are_its_whole_games(tmp_path):
+    """What the kill -9 test's watch reads while a run writes (``records(folder, running=True)``):
+    a record file cut at any byte, its header included, gives the games of its whole lines and
+    never fails (once it parsed a line the run was half-way through writing)."""
+    folder = season(tmp_path, {"alice": "far", "bob": "near"}, 3, "--sandbox", "none")
+    run(folder, say=lambda line: None)
+    path = next((folder / "records").glob("*--*.jsonl"))
+    data = path.read_bytes()
+    whole = records(folder)
+    ends = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+    for cut in range(len(data) + 1):
+        path.write_bytes(data[:cut])
+        seen = records(folder, running=True)
+        games = sum(end <= cut for end in ends[1:])  # the header's line, then a game a line
+        assert len(seen) == games and all(whole[key] == game for key, game in seen.items())
+
+
 def test_kill_9_at_several_moments_loses_nothing_and_plays_nothing_twice(tmp_path, capsys):
     folder = season(tmp_path, {"alice": "slow", "bob": "lucky", "carol": "middle"}, 16)
     whole = tmp_path / "whole"
