@@ -139,7 +139,11 @@ def test_the_waits_before_what_the_screen_plays(step, watching, paused, step_onc
         assert wait == (max(Pacing.BOT_DELAY, Pacing.DICE_LOOK) if dice else Pacing.BOT_DELAY)
 
 
-async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works():
+async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works(monkeypatch):
+    from arcade.screens.pacing import Pacing
+
+    # the bots at a watcher's pace: at no delay two random movers can end the game before the first key
+    monkeypatch.setattr(Pacing, "WATCH_DELAY", 0.5)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_game(pilot, "dfootball", ("random_move", "random_move"), wait=False, n=15)
@@ -164,6 +168,37 @@ async def test_pause_becomes_resume_and_a_key_left_out_of_the_footer_still_works
         await pilot.press("s")  # so does step: paused, one move
         await settle(pilot)
         assert screen.paused and len(screen.history) == played + 1
+
+
+async def test_a_long_game_neither_rebuilds_the_footer_each_move_nor_piles_up_its_watchers(monkeypatch):
+    """The footer is rebuilt when its keys change, not at every move (it was five times a move),
+    and Textual's watchers of the keys it rebuilt away are dropped (they were kept for good: 12
+    more a move on a Ludo screen, each rebuild scanning them all, the screen slower each move)."""
+    import random
+
+    from games.base import CHANCE
+
+    rebuilds = []
+    compose = FittedFooter.compose
+    monkeypatch.setattr(FittedFooter, "compose", lambda self: (rebuilds.append(1), (yield from compose(self)))[1])
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_game(pilot, "ludo", ("human", "human"), counters=15, length=40)
+        footer = screen.query_one(FittedFooter)
+        rng, plies, before = random.Random(7), 0, len(rebuilds)
+        while plies < 400 and not screen.state.over:
+            state = screen.state
+            chance = state.to_move == CHANCE
+            play_moves(screen, [screen.game.sample_chance(state, rng) if chance else rng.choice(list(screen.game.legal_moves(state)))])
+            plies += 1
+            if plies % 50 == 0:
+                await settle(pilot)
+                watchers = sum(len(entries) for entries in getattr(footer, "__watchers", {}).values())
+                assert watchers <= len(footer.query("FooterKey")), f"{watchers} watchers after {plies} plies"
+        await settle(pilot)
+        assert plies == 400 and len(rebuilds) - before < plies / 4
+        shown = footer_keys(screen)
+        assert shown.get("q") == "Menu" and shown.get("question_mark") == "Rules"
 
 
 async def test_minus_and_plus_change_the_pace_of_bots_playing_each_other(monkeypatch):
