@@ -219,7 +219,7 @@ class LudoBoard(Board):
             top += 1
         self._origin = (left, top)
         if beside:  # the lines from the ring's top to the board's foot
-            self.fit_beside(info_lines, (self.size.height or 12) - top)
+            self.fit_beside(info_lines, (self.size.height or 12) - top, (self.size.width or 46) - ring_w - 2)
         grid = self.ring_grid()
         for y in range(height * ch):
             text.append_text(self.ring_line(grid, y, margin, info_lines, beside))
@@ -236,6 +236,7 @@ class LudoBoard(Board):
             text.append(margin + " " * (ring_w + 2))
             text.append_text(extra)
             text.append("\n")
+        text.right_crop(1)  # the last line's newline: it would count as a line more than the board has
         return text
 
     def fit_inside(self, info_lines: list[Text], room: int) -> None:
@@ -252,19 +253,28 @@ class LudoBoard(Board):
             info_lines[4].append(" ")
             info_lines[4].append_text(last)
 
-    def fit_beside(self, info_lines: list[Text], room: int) -> None:
-        """Make ``info_lines`` beside the ring fit the ``room`` lines below its top (80×24 with
-        the analysis's move: eleven lines for ten): the pens' counts beside the die's free rows,
-        then the legend on one line."""
-        if len(info_lines) <= room or len(info_lines) < 7:
-            return
-        for row in (2, 4):  # the die's rows with no caption
-            pen = info_lines.pop(5)
-            info_lines[row] = info_lines[row].copy()
-            info_lines[row].append(" ")
-            info_lines[row].append_text(pen)
-        if len(info_lines) > room:
-            info_lines[-2:] = [Text("⌂home ◇safe ∘left R²=2", style=self.style("label"))]
+    def fit_beside(self, info_lines: list[Text], room: int, columns: int) -> None:
+        """Make ``info_lines`` beside the ring fit the ``room`` lines below its top and the
+        ``columns`` beside it (80×24 with the analysis's move: eleven lines for ten): the pens'
+        counts beside the die's free rows (``R pen4 ⌂0/4`` where the long form is too wide), then
+        the legend on one line; a line still too wide ends in "…" rather than wrap, which would
+        push the board's foot out of sight."""
+        if len(info_lines) > room and len(info_lines) >= 7:
+            for row, side in ((2, 0), (4, 1)):  # the die's rows with no caption
+                pen = info_lines.pop(5)
+                merged = info_lines[row].copy()
+                merged.append(" ")
+                if merged.cell_len + pen.cell_len > columns:
+                    pen = self.pen_text(side, short=True)
+                merged.append_text(pen)
+                info_lines[row] = merged
+            if len(info_lines) > room:
+                info_lines[-2:] = [Text("⌂home ◇safe ∘left R²=2", style=self.style("label"))]
+        for i, line in enumerate(info_lines):
+            if line.cell_len > columns:
+                line = line.copy()
+                line.truncate(max(columns, 1), overflow="ellipsis")
+                info_lines[i] = line
 
     def centring(self, block_w: int, block_h: int) -> tuple[int, int]:
         """(columns, lines) before a drawing ``block_w`` by ``block_h``: on a big terminal as
@@ -499,13 +509,7 @@ class LudoBoard(Board):
             line = d.copy()
             line.append(caption, style=self.style("label"))
             lines.append(line)
-        for side in (0, 1):
-            line = Text()
-            line.append(f"{LETTERS[side]} ", style=self.side_rich(side))
-            pen = state.pens[side]
-            line.append(f"pen {pen:<2} ", style="")
-            line.append(f"home {state.home_count(side)}/{state.counters}")
-            lines.append(line)
+        lines.extend(self.pen_text(side) for side in (0, 1))
         best = self.recommended(state) if self.analysis else None
         if best is not None:  # the analysis's move, on the board
             line = Text("★ expectimax: ", style="bold")
@@ -518,6 +522,18 @@ class LudoBoard(Board):
         lines.append(Text("∘ just left · " + ("R⁺ = 10 or more" if self.shortened else "R² = 2 Red"),
                           style=self.style("label")))
         return lines
+
+    def pen_text(self, side: int, short: bool = False) -> Text:
+        """``side``'s counters in its pen and home: ``R pen 4  home 0/4``, or ``R pen4 ⌂0/4``."""
+        state = self.state
+        line = Text()
+        line.append(f"{LETTERS[side]} ", style=self.side_rich(side))
+        pen, home = state.pens[side], state.home_count(side)
+        if short:
+            line.append(f"pen{pen} ⌂{home}/{state.counters}")
+        else:
+            line.append(f"pen {pen:<2} home {home}/{state.counters}")
+        return line
 
     def last_text(self, last: LudoEvent) -> Text:
         text = Text()
