@@ -180,3 +180,29 @@ def _footer_entries(screen) -> dict[str, tuple[str, Binding]]:
 def footer_columns(screen) -> int:
     """Columns the Footer's entries take, its command-palette key included."""
     return sum(key_width(screen.app, binding) for _key, binding in _footer_entries(screen).values()) + PALETTE_WIDTH
+
+
+def texts_cut(screen) -> list[str]:
+    """The texts on ``screen`` that do not fit their widget: each shown widget that draws text
+    itself (a label, a summary, the notes, a board, a panel: a widget without children that does
+    not scroll) whose text, wrapped at its width, needs more rows than it has. A widget that
+    scrolls (a table, a log, a scrolling box) shows everything by scrolling and is not asked."""
+    from textual.scroll_view import ScrollView
+    from textual.widget import Widget
+
+    cut = []
+    for widget in screen.query(Widget):
+        if widget.children or isinstance(widget, ScrollView) or widget.styles.overflow_y in ("auto", "scroll"):
+            continue
+        if not widget.display or not widget.visible or widget.region.area == 0:
+            continue
+        if not all(node.display for node in widget.ancestors if isinstance(node, Widget)):
+            continue
+        width, rows = widget.content_size.width, widget.content_size.height
+        if width <= 0:
+            continue
+        needed = widget.get_content_height(widget.parent.size, screen.size, width)
+        if needed > rows:
+            text = str(widget.render())[:60].replace("\n", " ")
+            cut.append(f"{widget!r} needs {needed} rows, has {rows}: {text!r}")
+    return cut

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import ContentSwitcher, DataTable, Header, Input, RichLog, Static
 
@@ -123,9 +123,9 @@ class ContestScreen(Polled):
         with ContentSwitcher(initial="c-standings"):
             yield DataTable(id="c-standings", cursor_type="row", zebra_stripes=True, cell_padding=0)
             yield DataTable(id="c-crosstable", cursor_type="row", zebra_stripes=True, cell_padding=0)
-        notes = Static("", id="c-notes")
-        notes.display = False  # Hog's exact scoring's (``fill_notes``)
-        yield notes
+        with VerticalScroll(id="c-notes-box") as box:
+            box.display = False  # Hog's exact scoring's (``fill_notes``): scrolls when it outgrows its rows
+            yield Static("", id="c-notes")
         yield SteadyFooter()
 
     def on_mount(self) -> None:
@@ -174,7 +174,7 @@ class ContestScreen(Polled):
         sampled games and why (a submission's words: plain); nothing (no room taken) otherwise."""
         notes = self.query_one("#c-notes", Static)
         lines = snap.board.notes("calc", "vs ar6")
-        notes.display = bool(lines)
+        self.query_one("#c-notes-box").display = bool(lines)
         if lines:
             notes.update(plain("\n".join(lines), cap=4000, multiline=True))
 

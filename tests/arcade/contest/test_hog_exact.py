@@ -235,7 +235,7 @@ async def test_the_apps_board_and_the_site_say_where_an_exact_score_comes_from(t
 
     from arcade.screens.contest import ContestScreen, TeamScreen
     from arcade.web.contest import publish_contest
-    from tests.conftest import make_app, wait_until
+    from tests.conftest import make_app, texts_cut, wait_until
 
     folder, _ = season(tmp_path, {"steady": STRATEGIES["steady"], "six": SIX, "drawn": DRAWN})
     run(folder, say=lambda line: None)
@@ -255,10 +255,12 @@ async def test_the_apps_board_and_the_site_say_where_an_exact_score_comes_from(t
         assert "calc: pairs computed from the two strategies' tables, not played" in notes
         assert "drawn: scored by sampled games: its table differs between two fresh processes" in notes
         assert "8 games played, 1 pair computed" in str(screen.query_one(".c-summary", Static).render())
+        assert texts_cut(screen) == []  # the summary and the notes whole at 80×24 (the notes scroll)
         page = TeamScreen(folder, "drawn")
         await app.push_screen(page)
         await wait_until(pilot, lambda: page.reads >= 1, what="drawn's page read")
         assert "scored by sampled games: its table differs" in str(page.query_one(".c-summary", Static).render())
+        assert texts_cut(page) == []
     publish_contest(folder, tmp_path / "site")
     index = (tmp_path / "site" / "index.html").read_text()
     assert "<th class=\"num\">vs always_roll(6)</th><th class=\"num\">Computed</th>" in index
