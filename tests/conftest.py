@@ -187,8 +187,11 @@ def texts_cut(screen) -> list[str]:
     itself (a label, a summary, the notes, a board, a panel: a widget without children that does
     not scroll) whose text, wrapped at its width, needs more rows than it has. A widget that
     scrolls (a table, a log, a scrolling box) shows everything by scrolling and is not asked."""
+    from rich.text import Text
     from textual.scroll_view import ScrollView
     from textual.widget import Widget
+
+    from arcade.boards.base import Board
 
     cut = []
     for widget in screen.query(Widget):
@@ -205,4 +208,10 @@ def texts_cut(screen) -> list[str]:
         if needed > rows:
             text = str(widget.render())[:60].replace("\n", " ")
             cut.append(f"{widget!r} needs {needed} rows, has {rows}: {text!r}")
+        if isinstance(widget, Board):  # a drawing: a line wider than the board is wrapped or cut
+            rendered = widget.render()
+            lines = rendered.split() if isinstance(rendered, Text) else []
+            for line in lines:
+                if line.cell_len > width:
+                    cut.append(f"{widget!r} has a line of {line.cell_len} columns in {width}: {line.plain!r}")
     return cut
