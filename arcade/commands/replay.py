@@ -21,19 +21,19 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """List the file's games, or open game N; a file that is no record, or has a malformed line
     (whatever its bytes), is one line naming the file and the line (``UsageError``)."""
-    from arcade.records.reader import RecordReader, describe
+    from arcade.records.reader import RecordReader, describe, namer
     from arcade.records.referee import make_game
     from arcade.records.schema import RecordError, shown
-    from bots.external import short_name
 
     try:
         with RecordReader(args.file) as reader:
             name = reader.name
             game = make_game(reader.header, name)
+            player = namer(reader.header)
             listing: list[str] = []
             chosen = None
             for _number, line in reader.games():  # every line is checked, whichever is shown
-                listing.append(describe(line))
+                listing.append(describe(line, player))
                 if len(listing) == (args.number or 1):
                     chosen = line
             cut_short = reader.cut_short
@@ -52,13 +52,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if chosen is None:
         raise UsageError(f"{name} holds games 1 to {len(listing)}, not {args.number}")
-    a, b = (shown(short_name(player), 200) for player in chosen["pair"])
+    a, b = (shown(player(bot), 200) for bot in chosen["pair"])
     players = (a, b) if chosen["first"] == 0 else (b, a)
     from arcade.app import ArcadeApp
     from arcade.catalog import entry
     from arcade.screens.replay import ReplayScreen
 
-    title = f"Replay of {describe(chosen)}"
+    title = f"Replay of {describe(chosen, player)}"
     ArcadeApp(replay=ReplayScreen(entry(game.id), game, players, list(chosen["moves"]), title,
                                            standalone=True)).run()  # q: back to the shell
     return 0

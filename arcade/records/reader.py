@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO, Callable, Iterator, Mapping
 
 from arcade.records import schema
 from arcade.records.schema import Line, RecordError, parse_game, parse_header, shown
@@ -133,12 +133,31 @@ def read_games(path: str | os.PathLike) -> tuple[dict, list[dict]]:
         return reader.header, [data for _number, data in reader.games()]
 
 
-def describe(line: dict) -> str:
-    """One line about a recorded game: its stage, number, players and result (texts from the
-    record made printable and capped)."""
+def namer(header: dict, names: Mapping[str, str] | None = None) -> Callable[[str], str]:
+    """How a record's players are named, the one rule for every front end (``arcade replay``,
+    the site): by ``names`` (a bot's name to a team's), else the header's ``teams`` (a contest's
+    pair record), else by the shortest path that tells the header's bots apart
+    (``bots.external.short_names``: ``alice/hog.py`` and ``bob/hog.py``, never ``hog.py`` twice);
+    a bot the header does not list, by its short name."""
+    from bots.external import short_name, short_names
+
+    teams, bots = header.get("teams"), header.get("bots", [])
+    bots = [bot for bot in bots if type(bot) is str] if type(bots) is list else []
+    labels: dict[str, str] = short_names(bots)
+    if type(teams) is list and len(teams) == len(bots) and all(type(t) is str and t for t in teams):
+        labels.update(zip(bots, teams))
+    given = {} if names is None else names  # a Mapping that lists nothing (and is falsy) still names
+    return lambda bot: given.get(bot) or labels.get(bot) or short_name(bot)
+
+
+def describe(line: dict, name: Callable[[str], str] | None = None) -> str:
+    """One line about a recorded game: its stage, number, players (named by ``name``, a record's
+    ``namer``; else each by its short name) and result (texts from the record made printable and
+    capped)."""
     from bots.external import short_name
 
-    a, b = (shown(short_name(name), 200) for name in line["pair"])
+    name = name or short_name
+    a, b = (shown(name(bot), 200) for bot in line["pair"])
     first = line.get("first", 0)
     side0, side1 = (a, b) if first == 0 else (b, a)
     stage = "" if line.get("stage") == "match" else f"{shown(line.get('stage'), 200)} · "

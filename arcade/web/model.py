@@ -166,14 +166,15 @@ def games_from_record(path: str | os.PathLike, names: Mapping[str, str] | None =
     """The games of record file ``path`` (read by ``arcade.records.reader.RecordReader``: a regular
     file, line by line, each line checked against the schema), each as a ``SiteGame``. Players
     are named by ``names`` (a bot's name to a team's), else the header's ``teams`` (a contest's
-    pair record), else their short names; ``counted(a, b)`` says whether the pair's games count
+    pair record), else by the names that tell the header's bots apart (``arcade.records.reader.namer``,
+    ``alice/hog.py``, ``bob/hog.py``); ``counted(a, b)`` says whether the pair's games count
     (bot names). A damaged line is left out, its message added to ``damaged`` (without it: the
     ``RecordError`` is raised); a file that is no record raises ``RecordError``."""
-    from arcade.records.reader import RecordReader
+    from arcade.records.reader import RecordReader, namer
     from arcade.records.schema import RecordError, parse_game
 
     with RecordReader(path) as reader:
-        namer = _namer(reader.header, {} if names is None else names)
+        name = namer(reader.header, names)
         for line in reader.lines:
             if not line.complete or line.blank:
                 continue
@@ -184,17 +185,7 @@ def games_from_record(path: str | os.PathLike, names: Mapping[str, str] | None =
                     raise
                 damaged.append(str(exc))
                 continue
-            yield _site_game(data, namer, counted)
-
-
-def _namer(header: dict, names: Mapping[str, str]) -> Callable[[str], str]:
-    from bots.external import short_name
-
-    teams, bots = header.get("teams"), header.get("bots", [])
-    labels: dict[str, str] = {}
-    if type(teams) is list and len(teams) == len(bots) and all(type(t) is str and t for t in teams):
-        labels = dict(zip(bots, teams))
-    return lambda bot: names.get(bot) or labels.get(bot) or short_name(bot)
+            yield _site_game(data, name, counted)
 
 
 def _site_game(line: dict, namer: Callable[[str], str], counted: Callable[[str, str], bool]) -> SiteGame:

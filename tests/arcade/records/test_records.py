@@ -194,6 +194,29 @@ def test_replay_lists_a_records_games_and_refuses_what_it_cannot_open(tmp_path):
         assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
 
 
+def test_two_students_files_of_one_name_are_told_apart_in_the_replay_list_and_on_the_site(tmp_path):
+    """Every CS 61A hand-in is a hog.py: the replay list and the site name each player as the
+    match table does (``alice/hog.py``, ``bob/hog.py``), by the one rule ``records.reader.namer``."""
+    from arcade.records.reader import RecordReader, describe, namer
+    from arcade.web.model import games_from_record
+
+    for team, rolls in (("alice", 4), ("bob", 6)):
+        (tmp_path / team).mkdir()
+        (tmp_path / team / "hog.py").write_text(f"def final_strategy(score, opponent_score):\n    return {rolls}\n")
+    record = tmp_path / "h.jsonl"
+    bots = [str(tmp_path / "alice" / "hog.py"), str(tmp_path / "bob" / "hog.py")]
+    run_tournament("hog", bots, games=2, seed=1, record=record)
+    done = subprocess.run([*CLI, "replay", str(record)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "game 1: alice/hog.py vs bob/hog.py" in done.stdout
+    assert "game 2: bob/hog.py vs alice/hog.py" in done.stdout and "hog.py vs hog.py" not in done.stdout
+    site = list(games_from_record(record))
+    assert [game.sides for game in site] == [("alice/hog.py", "bob/hog.py"), ("bob/hog.py", "alice/hog.py")]
+    with RecordReader(record) as reader:
+        player = namer(reader.header, {bots[1]: "Team Bob"})
+        line = next(line for _number, line in reader.games())
+    assert describe(line, player) == f"round robin · game 1: alice/hog.py vs Team Bob · {line['reason']}"
+
+
 async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
     from textual.widgets import Static
 
