@@ -16,11 +16,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Header, RichLog, Static
 
 from arcade.widgets.footer import SteadyFooter
+from arcade.widgets.side_panel import SidePanel
 from arcade.boards.base import Board
 from arcade.catalog import GameEntry
 from arcade.screens.help import HelpScreen
@@ -76,7 +76,7 @@ class ReplayScreen(Screen):
             with Vertical(id="board-area"):
                 yield Static("", id="result-banner")
                 yield self.board
-            yield Static("", id="side-panel")
+            yield SidePanel(self.game, self.board.side_style, id="side-panel")
             yield RichLog(id="commentary", wrap=True, markup=True, min_width=20)
             yield DataTable(id="moves", cursor_type="row", zebra_stripes=True)
         yield SteadyFooter()
@@ -129,17 +129,13 @@ class ReplayScreen(Screen):
         self.refresh_panel(state)
 
     def refresh_panel(self, state: State) -> None:
-        lines = Text()
-        for side, info in enumerate(self.game.sides):
-            lines.append(f"{info.symbol} {info.name}", style=self.board.side_style(side))
-            lines.append(f"\n    {self.players[side]}")
-            score = self.game.score_text(state, side)
-            if score:
-                lines.append(f" · {score}")
-            lines.append("\n")
-        lines.append(f"\nmove {self.position} of {len(self.states) - 1}\n", style="bold")
-        lines.append((state.result.reason if state.result else self.game.describe(state)) + "\n")
-        self.query_one("#side-panel", Static).update(Content.from_rich_text(lines))
+        """The game screen's side panel (``SidePanel``: a long name cut to its line, the panel fitted
+        to its height), with the players' names, the move shown and the result at the end."""
+        panel = self.query_one(SidePanel)
+        panel.labels = (self.players[0], self.players[1])
+        panel.where = f"move {self.position} of {len(self.states) - 1}"
+        panel.result = state.result
+        panel.state = state
 
     # -- keys ----------------------------------------------------------------------------------
     def on_board_move_picked(self, message: Board.MovePicked) -> None:

@@ -43,6 +43,8 @@ class SidePanel(Widget):
     """The bots' pace: seconds between their moves."""
     analysis: reactive[tuple[str, ...] | None] = reactive(None)
     """The analysis's lines (Rich markup allowed), or ``None`` while it is off."""
+    where: reactive[str] = reactive("")
+    """A line under the sides, before whose turn or the result (a replay's "move 7 of 12")."""
 
     def __init__(self, game: Game, side_style: Callable[[int], str], **kwargs) -> None:
         super().__init__(**kwargs)
@@ -55,6 +57,8 @@ class SidePanel(Widget):
         for side in (0, 1):
             self.draw_side(text, side)
         text.append("\n")
+        if self.where:
+            text.append(self.where + "\n", style="bold")
         if self.result is not None:
             text.append(headline(self.game, self.result) + "\n", style="bold reverse")
             text.append(clean(self.result.reason) + "\n")

@@ -238,7 +238,7 @@ async def test_a_recorded_game_steps_through_on_its_board(tmp_path):
         assert screen.position == 0 and screen.board.state.ply == 0
         await pilot.press("right", "right", "right")
         assert screen.position == 3 and screen.board.state == screen.states[3]
-        assert "move 3 of" in str(screen.query_one("#side-panel", Static).render())
+        assert "move 3 of" in str(screen.query_one("#side-panel").render())
         await pilot.press("end")
         final = screen.states[-1]
         assert final.over and final.result.reason == line["reason"] and screen.board.state == final

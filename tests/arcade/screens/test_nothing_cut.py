@@ -86,3 +86,26 @@ async def test_whole_random_games_at_the_options_extremes_cut_no_text(game_id, w
             looks += 1
             assert texts_cut(screen) == [], f"after {plies} plies"
         assert screen.state.over and looks >= 1  # to the end, looked at on the way
+
+
+@pytest.mark.parametrize("game_id", list(CATALOG))
+async def test_a_replay_with_long_names_cuts_no_text_from_start_to_end(game_id):
+    from arcade.match import play_out
+    from arcade.screens.replay import ReplayScreen
+    from bots.registry import bots_for
+
+    game = CATALOG[game_id].load()()
+    entries = bots_for(game_id)
+    bot = next((entry for name, entry in entries.items() if name.startswith("random")), next(iter(entries.values())))
+    bot = bot.make(game)
+    outcome = play_out(game, (bot, bot), random.Random(3), (random.Random(3), random.Random(4)))
+    names = ("a_team_with_a_rather_long_name/strategy_final_v2.py", "another_team_folder/strategy.py:final")
+    app = make_app()
+    async with app.run_test(size=SMALLEST[0]) as pilot:
+        screen = ReplayScreen(CATALOG[game_id], game, names, outcome.moves, "Replay of game 1: a long title " * 3)
+        await app.push_screen(screen)
+        await settle(pilot)
+        for key in ["right"] * 5 + ["end"]:
+            await pilot.press(key)
+            await settle(pilot)
+            assert texts_cut(screen) == [], key
