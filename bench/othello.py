@@ -220,6 +220,39 @@ def bench_timing(count: int, limits: list[float]) -> None:
                   f"over it); depth {min(depths)}-{max(depths)} (mean {statistics.mean(depths):.1f})", flush=True)
 
 
+def bench_ingame(moves: int, limits: list[float], seed: int = 11) -> None:
+    """Each move's CPU time in a game (``ingame``): one bot plays both sides from a position after
+    16 random plies (seeded), its tables kept from move to move as in a match, so that they fill
+    and are thinned inside searches, which the held-out positions of ``timing`` (a fresh engine
+    each) seldom show; the limit counted in CPU time."""
+    from bots.base import Context
+    from bots.othello import search_reserve
+
+    for limit in limits:
+        budget = limit - safety_margin(limit)
+        game, rng = Othello(), random.Random(seed)
+        state = game.initial_state()
+        for _ in range(16):
+            state = game.play(state, rng.choice(game.legal_moves(state)))
+        bot = AlphaBetaBot(game, limit, book=False)
+        bot.clock = time.process_time
+        section(f"a game's moves at {limit:g} s (CPU time; the budget {budget:.2f} s, the search's reserve "
+                f"{search_reserve(budget) * 1000:.0f} ms): {moves} moves from ply 16, seed {seed}, one bot, its tables kept")
+        used = []
+        for _ in range(moves):
+            if state.over:
+                break
+            before, cpu = bot.engine.core.tt_size if hasattr(bot.engine, "core") else 0, time.process_time()
+            move = bot.choose(state, Context(time_limit=limit))
+            used.append(time.process_time() - cpu)
+            after = bot.engine.core.tt_size if hasattr(bot.engine, "core") else 0
+            print(f"ply {state.ply:2}: {used[-1]:.3f} s{'  OVER' if used[-1] > budget else ''} · depth "
+                  f"{bot.last.depth if bot.last else 0} · table {before:,} → {after:,}", flush=True)
+            state = game.play(state, move)
+        print(f"slowest {max(used):.3f} s of {budget:.2f}; {sum(u > budget for u in used)} of {len(used)} over it",
+              flush=True)
+
+
 def bench_fixed(count: int, depth: int) -> None:
     """CPU seconds and nodes to search each midgame position to ``depth`` with a fresh engine; with
     ``--against-core``, that build too, position by position beside this one (interleaved, so that
@@ -698,7 +731,7 @@ class FixedDepthBot(AlphaBetaBot):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sections", nargs="*", default=[],
-                        help="perft speed depth endgame match (default all); limits timing evalcost versus ledger fixed")
+                        help="perft speed depth endgame match (default all); limits timing ingame (--positions moves) evalcost versus ledger fixed")
     parser.add_argument("--engines", default=None,
                         help="perft, speed, depth, endgame, limits: compiled,python (default: both where the core is built)")
     parser.add_argument("--perft-depth", type=int, default=9)
@@ -786,6 +819,8 @@ def main() -> None:
         bench_depth(args.positions, [float(x) for x in args.limits.split(",")])
     if "timing" in chosen:
         bench_timing(args.positions, [float(x) for x in args.limits.split(",")])
+    if "ingame" in chosen:
+        bench_ingame(args.positions, [float(x) for x in args.limits.split(",")])
     if "fixed" in chosen:
         bench_fixed(args.positions, args.fixed_depth)
     if "endgame" in chosen:
