@@ -164,7 +164,7 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
 
     from arcade.screens.menu import MenuScreen
     from arcade.screens.tournament import DEFAULTS, TournamentScreen, cut
-    from tests.conftest import make_app
+    from tests.conftest import make_app, texts_cut
 
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -190,6 +190,7 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         await pilot.pause()
         status = str(screen.query_one("#t-status", Static).render())
         assert status.startswith("done: 36 games; perfect first"), status
+        assert texts_cut(screen) == []  # the status, the count, the standings' notes whole at 80×24
         assert str(count.render()).startswith("36 games in ")
         bar = screen.query_one("#t-progress", ProgressBar)
         assert bar.total == bar.progress == 36
