@@ -577,51 +577,43 @@ static void tt_clear(Core *e)
     e->tt_count = 0;
 }
 
-/* Move this generation's entries of depth ``from`` or more into a table of ``cap`` slots (a power
- * of two), the rest dropped; 0 when there is no memory for it (the table unchanged).
+/* Thinning: move this generation's entries of depth ``from`` or more into the spare table, the rest
+ * dropped, and keep the old table as the next spare; 0 when there is no memory for the spare
+ * (made here the first time, unless ``prepare_spare`` made it ahead), the table unchanged.
  *
- * Thinning (``cap`` the table's own size, the one use now) moves into the spare table and keeps
- * the old one as the next spare: the entries move under the next generation, so the spare's old
- * ones read as empty and nothing is allocated, zeroed or unmapped after the first time. (A fresh
- * 64 MB table's page faults and the old one's unmapping took tens of milliseconds inside a timed
- * search.) A search that thins looks at the clock at its next node (check_at). */
-static int tt_rehash(Core *e, u64 cap, int from)
+ * The entries move under the next generation, so the spare's old ones read as empty and nothing
+ * is allocated, zeroed or unmapped after the first time (a fresh 64 MB table's page faults and the
+ * old one's unmapping took tens of milliseconds inside a timed search). The table keeps its size
+ * from the start (make_tables). A search that thins looks at the clock at its next node
+ * (check_at). */
+static int tt_thin(Core *e, int from)
 {
-    int same = cap == e->tt_mask + 1;
-    TTEntry *table = same && e->tt_spare != NULL ? e->tt_spare : calloc(cap, sizeof(TTEntry));
+    u64 cap = e->tt_mask + 1;
+    TTEntry *table = e->tt_spare != NULL ? e->tt_spare : calloc(cap, sizeof(TTEntry));
     if (table == NULL)
         return 0;
     uint32_t old = e->tt_gen;
     TTEntry *from_table = e->tt;
-    u64 from_mask = e->tt_mask;
-    if (!same) {
-        free(e->tt_spare); /* of the old size */
-        e->tt_spare = NULL;
-    }
     e->tt = table;
-    if (same)
-        e->tt_spare = from_table;
-    e->tt_mask = cap - 1;
+    e->tt_spare = from_table;
     tt_next_gen(e); /* clears both tables when the generation wraps */
-    if (old == UINT32_MAX) { /* wrapped: the tables were cleared (from_table too when it is the spare) */
+    if (old == UINT32_MAX) { /* wrapped: both tables were cleared */
         e->tt_count = 0;
-    } else {
-        long count = 0;
-        for (u64 i = 0; i <= from_mask; i++) {
-            const TTEntry *t = &from_table[i];
-            if (t->gen != old || t->depth < from)
-                continue;
-            u64 j = hash_pair(t->p, t->o) & (cap - 1);
-            while (table[j].gen == e->tt_gen)
-                j = (j + 1) & (cap - 1);
-            table[j] = *t;
-            table[j].gen = e->tt_gen;
-            count++;
-        }
-        e->tt_count = count;
+        return 1;
     }
-    if (!same)
-        free(from_table);
+    long count = 0;
+    for (u64 i = 0; i < cap; i++) {
+        const TTEntry *t = &from_table[i];
+        if (t->gen != old || t->depth < from)
+            continue;
+        u64 j = hash_pair(t->p, t->o) & (cap - 1);
+        while (table[j].gen == e->tt_gen)
+            j = (j + 1) & (cap - 1);
+        table[j] = *t;
+        table[j].gen = e->tt_gen;
+        count++;
+    }
+    e->tt_count = count;
     return 1;
 }
 
@@ -646,7 +638,7 @@ static void tt_store(Core *e, u64 p, u64 o, int depth, int flag, int value, int 
      * start (make_tables), is then never over half full. Without memory for the spare table, the
      * table is cleared: the one way the tree can differ from the Python engine's. */
     if (e->tt_count >= e->tt_limit) {
-        if (!tt_rehash(e, e->tt_mask + 1, tt_keep_from(e)))
+        if (!tt_thin(e, tt_keep_from(e)))
             tt_clear(e);
         e->check_at = e->rehashed_at = e->nodes; /* the deadline may have passed meanwhile: look at the next node */
     }
@@ -1680,7 +1672,7 @@ static PyObject *Core_thin(Core *self, PyObject *Py_UNUSED(ignored))
         PyErr_SetString(PyExc_RuntimeError, "this engine core is already searching");
         return NULL;
     }
-    if (!tt_rehash(self, self->tt_mask + 1, tt_keep_from(self)))
+    if (!tt_thin(self, tt_keep_from(self)))
         tt_clear(self);
     Py_RETURN_NONE;
 }
