@@ -46,12 +46,12 @@ async def test_random_keys_on_a_game_screen_never_stop_the_app(game_id, opponent
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await open_game(pilot, game_id, ("human", second))
-        await press_all(pilot, mash(f"{game_id}-{opponent}", 80))
+        await press_all(pilot, mash(f"{game_id}-{opponent}", 50))
 
 
 @pytest.mark.parametrize("seed", range(1))
 async def test_random_keys_from_the_menu_never_stop_the_app(seed):
-    keys = mash(f"menu-{seed}", 150)
+    keys = mash(f"menu-{seed}", 100)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
