@@ -20,6 +20,14 @@ KEYS = ([key for key in string.ascii_lowercase if key != "q"] + list(string.digi
            "A", "X", "N", "full_stop", "comma"])
 
 
+@pytest.fixture(autouse=True)
+def elsewhere(tmp_path, monkeypatch):
+    """The keys can reach the command palette's "Save screenshot", which writes to the working
+    folder: here a temporary one, never the repository."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ARCADE_GAMES", str(tmp_path / "games"))
+
+
 def mash(seed: str, count: int) -> list[str]:
     rng = random.Random(seed)
     return [rng.choice(KEYS) for _ in range(count)]
