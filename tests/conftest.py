@@ -135,6 +135,16 @@ def play_moves(screen: GameScreen, moves) -> None:
         screen.push(screen.game.play(screen.state, move))
 
 
+def random_step(screen: GameScreen, rng) -> None:
+    """Play one random step on the screen: a legal move, or a chance state's outcome drawn (not
+    listed: Hog's ten dice have 6^10 outcomes)."""
+    from games.base import CHANCE
+
+    state, game = screen.state, screen.game
+    play_moves(screen, [game.sample_chance(state, rng) if state.to_move == CHANCE
+                        else rng.choice(list(game.legal_moves(state)))])
+
+
 def snapshot_after(snap_compare, game_id: str, moves=(), keys=(), players=HUMANS, size=SIZE, **settings):
     """Snapshot ``game_id`` after ``moves`` were played and ``keys`` pressed."""
 

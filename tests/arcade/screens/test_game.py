@@ -12,7 +12,7 @@ from arcade.screens.game_keys import FOOTER_PRIORITY, KEYS, offered
 from arcade.screens.pacing import PACES, Pacing
 from arcade.screens.setup import SetupScreen
 from arcade.widgets.footer import PALETTE_WIDTH, FittedFooter, action_name, key_width, leave_out
-from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, settle, snapshot_after, wait_until
+from tests.conftest import SIZE, footer_columns, footer_keys, make_app, open_game, play_moves, random_step, settle, snapshot_after, wait_until
 
 
 async def test_commentary_lines_keep_their_last_character_when_the_scrollbar_appears():
@@ -176,7 +176,6 @@ async def test_a_long_game_neither_rebuilds_the_footer_each_move_nor_piles_up_it
     more a move on a Ludo screen, each rebuild scanning them all, the screen slower each move)."""
     import random
 
-    from games.base import CHANCE
 
     rebuilds = []
     compose = FittedFooter.compose
@@ -187,9 +186,7 @@ async def test_a_long_game_neither_rebuilds_the_footer_each_move_nor_piles_up_it
         footer = screen.query_one(FittedFooter)
         rng, plies, before = random.Random(7), 0, len(rebuilds)
         while plies < 400 and not screen.state.over:
-            state = screen.state
-            chance = state.to_move == CHANCE
-            play_moves(screen, [screen.game.sample_chance(state, rng) if chance else rng.choice(list(screen.game.legal_moves(state)))])
+            random_step(screen, rng)
             plies += 1
             if plies % 50 == 0:
                 await settle(pilot)

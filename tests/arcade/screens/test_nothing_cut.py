@@ -11,8 +11,7 @@ import random
 import pytest
 
 from arcade.catalog import CATALOG
-from games.base import CHANCE
-from tests.conftest import HUMANS, choose_in_menu, make_app, open_game, play_moves, settle, texts_cut
+from tests.conftest import HUMANS, choose_in_menu, make_app, open_game, random_step, settle, texts_cut
 
 SMALLEST = [(80, 24)]
 
@@ -40,8 +39,7 @@ async def test_a_game_part_way_with_analysis_and_help_cuts_no_text(game_id, size
             state = screen.state
             if state.over:
                 break
-            chance = state.to_move == CHANCE
-            play_moves(screen, [screen.game.sample_chance(state, rng) if chance else rng.choice(list(screen.game.legal_moves(state)))])
+            random_step(screen, rng)
         await settle(pilot)
         assert texts_cut(screen) == []
         await pilot.press("a")
@@ -72,14 +70,13 @@ async def test_whole_random_games_at_the_options_extremes_cut_no_text(game_id, w
         await settle(pilot)
         rng = random.Random(f"{game_id}{which}")
         plies, looks = 0, 0
-        game, limit = screen.game, screen.game.max_game_length()
+        limit = screen.game.max_game_length()
         while not screen.state.over and plies < limit:
             for _ in range(rng.randint(1, 12) * (1 + plies // 20)):  # longer strides in a long game
                 state = screen.state
                 if state.over:
                     break
-                chance = state.to_move == CHANCE  # drawn, not listed: Hog's ten dice have 6^10 outcomes
-                play_moves(screen, [game.sample_chance(state, rng) if chance else rng.choice(list(game.legal_moves(state)))])
+                random_step(screen, rng)
                 plies += 1
             await settle(pilot)  # the screen may roll or pass for a side on its own
             looks += 1
