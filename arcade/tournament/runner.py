@@ -177,7 +177,7 @@ class Runner:
         if self.seal is not None:
             self.seal.close()
         if kind is None and not self.abandoned and getattr(self.pool, "_executor_manager_thread", True) is not None:
-            self.pool.shutdown(wait=True)
+            self._shutdown_reading_the_stream()
             return
         # interrupted (Ctrl+C, the screen left), failed, or done with a worker's chunk played here
         # too (``_share_with_pool``): stop at once. A killed worker's file bots die with it (their
@@ -188,6 +188,43 @@ class Runner:
             process.kill()
         for process in processes:
             process.join(timeout=5)
+
+    def _shutdown_reading_the_stream(self) -> None:
+        """Waits for the workers to end, reading (and dropping) what they still stream meanwhile.
+
+        A worker's ``stream.put`` hands a record to the queue's feeder thread, and a worker ends
+        only once its feeder has written everything into the pipe. Every chunk's result (which
+        holds its records) is in, so the records still in the stream are copies; but once a
+        pipe's worth of them is waiting, a coordinator that only waited would wait forever on a
+        worker that waits for it to read (seen: a stealing run, the coordinator busy with a chunk
+        of its own while its worker streamed, hung at its end)."""
+        pool, stream = self.pool, self.stream
+        if pool is None:
+            return
+        if stream is None:
+            pool.shutdown(wait=True)
+            return
+        import queue
+        import threading
+
+        ended = threading.Event()
+
+        def shut() -> None:
+            try:
+                pool.shutdown(wait=True)
+            finally:
+                ended.set()
+
+        closer = threading.Thread(target=shut, name="pool-shutdown", daemon=True)
+        closer.start()
+        while not ended.is_set():
+            try:
+                stream.get(timeout=0.05)
+            except queue.Empty:
+                pass
+            except (EOFError, OSError):  # the workers are gone and the pipe with them
+                break
+        closer.join()
 
     def play(self, stage: str, pairs: Sequence[tuple[str, str]]) -> list[PairResult]:
         """Play every pair's games; the results in the order of ``pairs``."""

@@ -190,6 +190,35 @@ def test_a_record_left_in_the_stream_by_an_earlier_stage_never_counts_in_the_nex
     assert stages(2, stale=True) == stages(1, stale=False)
 
 
+FLOOD = """
+import sys
+from arcade.tournament.runner import Runner
+from arcade.tournament.worker import Setup
+
+STREAM = "from arcade.tournament import worker\\nfor _ in range({count}): worker._STREAM.put(((0, 0), 'x' * 1000))"
+with Runner(Setup("toothpicks", {{}}), 10, 1, {jobs}, progress=lambda *a: None, steal=False) as runner:
+    for future in [runner.pool.submit(exec, STREAM) for _ in range({jobs})]:
+        future.result()  # each worker has streamed {count} KB that nobody read: the pipe holds 64 KiB
+print("ended")
+"""
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_a_run_ends_though_its_workers_streamed_more_than_a_pipe_holds_and_nobody_read_it(jobs):
+    """A worker ends only once its stream's feeder has written every record into the pipe. The
+    full suite once hung for good at the end of a stealing tournament (the coordinator had played
+    a chunk itself while its worker streamed): the coordinator waited on the worker, the worker on
+    the coordinator reading. The run must end, reading and dropping what is left (copies of what
+    the chunks' results brought). In a process of its own: the old code hung forever."""
+    script = FLOOD.format(jobs=jobs, count=400)
+    try:
+        done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the run never ended: its workers waited for the coordinator to read their stream")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ended"
+
+
 # -- without --jobs: start here, fan out when the games played say so (issue 33, item 15) ----------
 
 def test_pace_decides_nothing_before_a_second_chunk_and_keeps_a_tiny_tournament_here():
