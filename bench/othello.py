@@ -239,13 +239,18 @@ def bench_ingame(moves: int, limits: list[float], seed: int = 11) -> None:
         section(f"a game's moves at {limit:g} s (CPU time; the budget {budget:.2f} s, the search's reserve "
                 f"{search_reserve(budget) * 1000:.0f} ms): {moves} moves from ply 16, seed {seed}, one bot, its tables kept")
         used = []
+
+        def table_size() -> int:  # the compiled core's midgame table (the Python engine's: not shown)
+            core = getattr(bot.engine, "core", None)
+            return core.tt_size if core is not None else 0
+
         for _ in range(moves):
             if state.over:
                 break
-            before, cpu = bot.engine.core.tt_size if hasattr(bot.engine, "core") else 0, time.process_time()
+            before, cpu = table_size(), time.process_time()
             move = bot.choose(state, Context(time_limit=limit))
             used.append(time.process_time() - cpu)
-            after = bot.engine.core.tt_size if hasattr(bot.engine, "core") else 0
+            after = table_size()
             print(f"ply {state.ply:2}: {used[-1]:.3f} s{'  OVER' if used[-1] > budget else ''} · depth "
                   f"{bot.last.depth if bot.last else 0} · table {before:,} → {after:,}", flush=True)
             state = game.play(state, move)
@@ -806,7 +811,15 @@ def main() -> None:
         CLOCK = time.process_time
         parallel_solve.disable()  # helpers' time is not this process's CPU time
     chosen = set(args.sections) or {"perft", "speed", "depth", "endgame", "match"}
-    clock = "CPU seconds (--cpu)" if args.cpu else "wall-clock seconds"
+    always_cpu = {"timing", "ingame", "fixed"}  # these sections count CPU time whatever --cpu says
+    if args.cpu:
+        clock = "CPU seconds (--cpu)"
+    elif chosen <= always_cpu:
+        clock = "CPU seconds (these sections always count CPU time)"
+    elif chosen & always_cpu:
+        clock = f"wall-clock seconds ({', '.join(sorted(chosen & always_cpu))}: CPU seconds)"
+    else:
+        clock = "wall-clock seconds"
     print(f"Othello bench · {time.strftime('%Y-%m-%d %H:%M')} · Python {sys.version.split()[0]} · "
           f"time limits in {clock} · load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
           f"on {os.cpu_count()} cores · engines: {', '.join(engines_text(k) for k in ENGINES)} · "
