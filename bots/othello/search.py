@@ -342,6 +342,9 @@ class Engine:
         self.deadline = float("inf")
         self.cancelled: Callable[[], bool] = lambda: False
         self._check_at = 0
+        self.thin_seconds = 0.0
+        """The last thinning's time on ``clock``: a table that fills nearer the deadline than
+        that stops the search instead of thinning (as the compiled core does)."""
 
     # -- time ------------------------------------------------------------------------------
     def tidy(self) -> None:
@@ -464,8 +467,12 @@ class Engine:
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
         if len(self.tt) >= self.tt_limit:
+            began = self.clock()
+            if began + self.thin_seconds > self.deadline:
+                raise Timeout  # a thinning now would end past the deadline: the search was about to stop
             self.tt = _thinned(self.tt, self.tt_limit // 2)
             self.eval_cache.clear()
+            self.thin_seconds = self.clock() - began
         self.tt[key] = (depth, flag, best, best_move)
         return best
 

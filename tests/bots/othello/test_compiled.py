@@ -169,6 +169,37 @@ def test_a_search_looks_at_the_clock_at_the_node_after_its_table_is_thinned(core
         assert nodes - rehashed_at <= 1, seen[-3:]
 
 
+@pytest.mark.parametrize("kind", ["compiled", "python"])
+def test_a_table_that_fills_nearer_the_deadline_than_a_thinning_takes_stops_the_search(core, kind):
+    """A thinning visits no node and reads no clock (36-43 ms for the 1 s level's table): one
+    started nearer the deadline than the last one took would end past it (moves of 0.881-0.891 s
+    of CPU against a 0.88 s budget in the 1 s match). The search stops instead of thinning; with
+    time for it, it thins and goes on. Both engines, on the wall clock (the core's own)."""
+    for p, o in stage_positions(1, seed=5)[5:7]:
+        def engine(thin_seconds: float):
+            made = (compiled.CompiledEngine(PatternEvaluator(), tt_limit=200) if kind == "compiled"
+                    else Engine(PatternEvaluator(), tt_limit=200, parallel=False))
+            if kind == "compiled":
+                made.core.thin_seconds = thin_seconds
+            else:
+                made.thin_seconds = thin_seconds
+            return made
+
+        def thinned(made) -> bool:
+            return made.core.rehashed_at >= 0 if kind == "compiled" else made.thin_seconds not in (0.0, 1e6)
+
+        roomy = engine(0.0)  # a thinning is quick: the table thins and the search reaches its depth
+        info = roomy.search(p, o, time.perf_counter() + 600, max_depth=9)
+        assert info.depth == 9 and thinned(roomy)
+        tight = engine(1e6)  # a thinning would end past any deadline: the first full table stops it
+        info = tight.search(p, o, time.perf_counter() + 600, max_depth=9)
+        assert info.depth < 9 and not thinned(tight)
+        untimed = engine(1e6)  # no deadline: the table always thins (the parity tests' searches)
+        assert untimed.search(p, o, float("inf"), max_depth=9).depth == 9 and thinned(untimed)
+    with pytest.raises(ValueError, match="0 or more"):
+        compiled.CompiledEngine(PatternEvaluator(), tt_limit=3_000).core.thin_seconds = -1
+
+
 def test_deeper_searches_agree_with_and_without_probcut(core):
     for i, (p, o) in enumerate(stage_positions(2, seed=1)[4:26]):
         same_search(*pair(probcut=i % 2 == 0, tt_limit=400_000), p, o, 6 if i % 2 == 0 else 5)
@@ -308,8 +339,8 @@ def test_another_build_of_the_core_loads_beside_this_one_and_searches_the_same(c
     other = compiled.load_build(compiled._core.__file__)
     assert other is not compiled._core
     p, o = stage_positions(1, seed=4)[6]
-    a = compiled.CompiledEngine(PatternEvaluator()).search(p, o, float("inf"), max_depth=6)
-    b = compiled.CompiledEngine(PatternEvaluator(), build=other).search(p, o, float("inf"), max_depth=6)
+    a = compiled.CompiledEngine(PatternEvaluator()).search(p, o, float("inf"), max_depth=9)
+    b = compiled.CompiledEngine(PatternEvaluator(), build=other).search(p, o, float("inf"), max_depth=9)
     assert (b.score, b.move, b.nodes, b.line) == (a.score, a.move, a.nodes, a.line)
     with pytest.raises(ImportError):
         compiled.load_build(__file__)
