@@ -466,6 +466,12 @@ class Engine:
                         self.history[sq] += depth * depth
                         break
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
+        self._store(key, (depth, flag, best, best_move))
+        return best
+
+    def _store(self, key: int, entry: tuple) -> None:
+        """``entry`` into the table; a full table keeps its deepest entries (``_thinned``), unless
+        the deadline is nearer than the last thinning took: then the search stops instead."""
         if len(self.tt) >= self.tt_limit:
             began = self.clock()
             if began + self.thin_seconds > self.deadline:
@@ -473,8 +479,7 @@ class Engine:
             self.tt = _thinned(self.tt, self.tt_limit // 2)
             self.eval_cache.clear()
             self.thin_seconds = self.clock() - began
-        self.tt[key] = (depth, flag, best, best_move)
-        return best
+        self.tt[key] = entry
 
     def _frontier(self, p: int, o: int, moves: int, beta: int, ply: int) -> int:
         """A node one ply from the leaves (``moves``: its legal moves): its children are evaluated
