@@ -198,9 +198,7 @@ class Runner:
         pipe's worth of them is waiting, a coordinator that only waited would wait forever on a
         worker that waits for it to read (seen: a stealing run, the coordinator busy with a chunk
         of its own while its worker streamed, hung at its end)."""
-        pool, stream = self.pool, self.stream
-        if pool is None:
-            return
+        pool, stream = self.pool, self.stream  # __exit__ calls this only with a pool
         if stream is None:
             pool.shutdown(wait=True)
             return
