@@ -40,14 +40,18 @@ Who wins with perfect play is in ``FIRST_TEAM_WINS`` (checked by the tests and t
 
 from __future__ import annotations
 
+import lzma
 import random
 import struct
+import sys
 import threading
 import time
+import zlib
 from array import array
 from bisect import bisect_left
+from itertools import accumulate
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from bots.base import Bot, BotEntry, Context
 from bots.dfootball.solver import Budget, Solver, child, from_board, moves, square_of, start_position
@@ -99,6 +103,8 @@ and ``python -m bots.dfootball.prove`` every n with the compiled solver, its res
 ``proved.json``, which ``tests/bots/test_dfootball_solve.py`` holds this table to)."""
 
 BOOK_PATH = Path(__file__).with_name("book.bin")
+BOOK_MAGIC = b"DFBOOK2\n"
+"""The book file's first bytes (``Book``: the format)."""
 FULL_BOOK_MAX_N = 11
 """The book covers both sides for n up to this."""
 
@@ -129,55 +135,190 @@ def prefer_jumps(game: Mapping[str, Any]) -> int:
 
 # -- the book --------------------------------------------------------------------------------------
 
+class _Entries:
+    """One board size's entries, sorted by key (``m << 32 | o``), by column: ``heads`` the distinct
+    m, ``starts`` where each head's run of entries begins (one more: the last is the count),
+    ``tails`` each entry's o, ``squares`` each entry's square."""
+
+    __slots__ = ("heads", "starts", "tails", "squares")
+
+    def __init__(self, heads: array, starts: array, tails: array, squares: bytes) -> None:
+        self.heads, self.starts, self.tails, self.squares = heads, starts, tails, squares
+
+    def get(self, m: int, o: int) -> int | None:
+        heads = self.heads
+        i = bisect_left(heads, m)
+        if i == len(heads) or heads[i] != m:
+            return None
+        lo, hi = self.starts[i], self.starts[i + 1]
+        j = bisect_left(self.tails, o, lo, hi)
+        if j < hi and self.tails[j] == o:
+            return self.squares[j]
+        return None
+
+    def __len__(self) -> int:
+        return len(self.tails)
+
+    def items(self) -> Iterator[tuple[int, int]]:
+        tails, squares = self.tails, self.squares
+        for i, m in enumerate(self.heads):
+            for j in range(self.starts[i], self.starts[i + 1]):
+                yield m << 32 | tails[j], squares[j]
+
+
+class BookError(ValueError):
+    """The book file is not one ``Book.dump`` wrote (truncated, corrupt or another format)."""
+
+
 class Book:
-    """Sorted ``(key, square)`` arrays per board size; ``key = m << 32 | o``."""
+    """The book: for each board size, the positions it holds (``key = m << 32 | o``) and the
+    square to play in each.
+
+    On disk (``dump``): ``BOOK_MAGIC``, then per board size a header ``<BIII`` (the size, the
+    entries, the distinct m, the bytes that follow) and four lzma streams: the distinct m
+    (uint32), the length of each one's run (uint32), every entry's o (uint32, sorted within its
+    run) and every entry's square (one byte); last, the CRC-32 of all before it. About one byte an entry (the plain 9-byte records
+    were 2.1 MB for n <= 12, this is 0.3 MB). A size is unpacked at its first ``get``, or by
+    ``warm`` (the compiled bot's state does it at a board's first move; n = 13's several million
+    entries take tens of milliseconds)."""
 
     def __init__(self) -> None:
-        self.keys: dict[int, array] = {}
-        self.squares: dict[int, bytes] = {}
+        self._sizes: dict[int, _Entries] = {}
+        self._packed: dict[int, tuple[int, int, bytes]] = {}
+        self._lock = threading.Lock()
+        self._path: Path | None = None
 
     @classmethod
     def load(cls, path: Path = BOOK_PATH) -> "Book":
         book = cls()
+        book._path = path
         if not path.exists():
             return book
         data = path.read_bytes()
-        pos = 0
+        if not data.startswith(BOOK_MAGIC):
+            raise BookError(f"{path}: not a D-Football book (rebuild it: python -m bots.dfootball.book)")
+        body, tail = data[:-4], data[-4:]
+        if len(data) < len(BOOK_MAGIC) + 4 or struct.unpack("<I", tail)[0] != zlib.crc32(body):
+            raise BookError(f"{path}: damaged (its checksum does not match; rebuild it: "
+                            "python -m bots.dfootball.book)")
+        data = body
+        pos = len(BOOK_MAGIC)
         while pos < len(data):
-            size, count = struct.unpack_from("<BI", data, pos)
-            pos += 5
-            keys = array("Q")
-            keys.frombytes(data[pos:pos + 8 * count])
-            pos += 8 * count
-            book.keys[size] = keys
-            book.squares[size] = data[pos:pos + count]
-            pos += count
+            if pos + 13 > len(data):
+                raise BookError(f"{path}: truncated at byte {pos}")
+            size, count, heads, length = struct.unpack_from("<BIII", data, pos)
+            pos += 13
+            if pos + length > len(data) or size in book._packed:
+                raise BookError(f"{path}: truncated or repeated board size {size} at byte {pos}")
+            book._packed[size] = (count, heads, data[pos:pos + length])
+            pos += length
         return book
+
+    def warm(self, size: int) -> None:
+        """Unpack ``size``'s entries now (a no-op once done)."""
+        self._entries(size)
+
+    def _entries(self, size: int) -> _Entries | None:
+        entries = self._sizes.get(size)
+        if entries is not None or size not in self._packed:
+            return entries
+        with self._lock:
+            entries = self._sizes.get(size)
+            if entries is None:
+                try:
+                    entries = self._sizes[size] = _unpack(size, *self._packed[size])
+                except BookError as exc:
+                    raise BookError(f"{self._path}: {exc}") from None
+            return entries
 
     def get(self, size: int, m: int, o: int) -> int | None:
         """The book's square (1-based) for this position, or ``None``."""
-        keys = self.keys.get(size)
-        if keys is None:
-            return None
-        key = m << 32 | o
-        i = bisect_left(keys, key)
-        if i < len(keys) and keys[i] == key:
-            return self.squares[size][i]
-        return None
+        entries = self._sizes.get(size) or self._entries(size)
+        return None if entries is None else entries.get(m, o)
+
+    def sizes(self) -> list[int]:
+        """The board sizes (squares) the book holds, ascending."""
+        return sorted(self._packed.keys() | self._sizes.keys())
+
+    def count(self, size: int) -> int:
+        """The entries for ``size`` squares (0 if none)."""
+        if size in self._sizes:
+            return len(self._sizes[size])
+        return self._packed[size][0] if size in self._packed else 0
+
+    def items(self, size: int) -> Iterator[tuple[int, int]]:
+        """``(key, square)`` for ``size`` squares, by key."""
+        entries = self._entries(size)
+        return iter(()) if entries is None else entries.items()
 
     def __len__(self) -> int:
-        return sum(len(k) for k in self.keys.values())
+        return sum(self.count(size) for size in self.sizes())
+
+    @classmethod
+    def of(cls, entries: Mapping[int, Mapping[int, int]]) -> "Book":
+        """A book holding ``{size: {key: square}}`` (unpacked)."""
+        book = cls()
+        for size, table in entries.items():
+            heads, starts, tails = array("I"), array("I", [0]), array("I")
+            items = sorted(table.items())
+            for key, _ in items:
+                m = key >> 32
+                if not heads or heads[-1] != m:
+                    heads.append(m)
+                    starts.append(starts[-1])
+                starts[-1] += 1
+                tails.append(key & 0xFFFFFFFF)
+            book._sizes[size] = _Entries(heads, starts, tails, bytes(s for _, s in items))
+        return book
 
     @staticmethod
     def dump(entries: Mapping[int, Mapping[int, int]], path: Path = BOOK_PATH) -> None:
-        """Write ``{size: {key: square}}``."""
-        out = bytearray()
+        """Write ``{size: {key: square}}`` (see the class for the format)."""
+        out = bytearray(BOOK_MAGIC)
+        book = Book.of(entries)
         for size in sorted(entries):
-            items = sorted(entries[size].items())
-            out += struct.pack("<BI", size, len(items))
-            out += array("Q", [k for k, _ in items]).tobytes()
-            out += bytes(s for _, s in items)
+            e = book._sizes[size]
+            runs = array("I", (e.starts[i + 1] - e.starts[i] for i in range(len(e.heads))))
+            blobs = [lzma.compress(_little(a)) for a in (e.heads, runs, e.tails)]
+            blobs.append(lzma.compress(e.squares))
+            body = b"".join(struct.pack("<I", len(b)) + b for b in blobs)
+            out += struct.pack("<BIII", size, len(e.tails), len(e.heads), len(body)) + body
+        out += struct.pack("<I", zlib.crc32(out))
         path.write_bytes(bytes(out))
+
+
+def _little(a: array) -> bytes:
+    if sys.byteorder == "big":
+        a = array(a.typecode, a)
+        a.byteswap()
+    return a.tobytes()
+
+
+def _column(blob: bytes, typecode: str, count: int, what: str) -> array:
+    a = array(typecode)
+    a.frombytes(blob)
+    if sys.byteorder == "big":
+        a.byteswap()
+    if len(a) != count:
+        raise BookError(f"the book's {what} holds {len(a)} values, not {count}")
+    return a
+
+
+def _unpack(size: int, count: int, heads_count: int, body: bytes) -> _Entries:
+    blobs, pos = [], 0
+    try:
+        for _ in range(4):
+            (length,) = struct.unpack_from("<I", body, pos)
+            blobs.append(lzma.decompress(body[pos + 4:pos + 4 + length]))
+            pos += 4 + length
+    except (struct.error, lzma.LZMAError) as exc:
+        raise BookError(f"the book's board of {size} squares is corrupt: {exc}") from None
+    heads = _column(blobs[0], "I", heads_count, f"{size}-square heads")
+    runs = _column(blobs[1], "I", heads_count, f"{size}-square runs")
+    tails = _column(blobs[2], "I", count, f"{size}-square tails")
+    if len(blobs[3]) != count or sum(runs) != count:
+        raise BookError(f"the book's board of {size} squares is corrupt: its columns disagree")
+    return _Entries(heads, array("I", accumulate(runs, initial=0)), tails, blobs[3])
 
 
 BOOK = Book.load()

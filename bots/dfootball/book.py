@@ -386,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     entries: dict[int, dict[int, int]] = {}
     if not args.fresh:
         old = Book.load(out)
-        entries = {size: dict(zip(keys, old.squares[size])) for size, keys in old.keys.items()}
+        entries = {size: dict(old.items(size)) for size in old.sizes()}
     for n in range(args.start, args.winner_up_to + 1):
         size = 2 * n + 1
         first_wins = Solver(size).wins(*start_position(n))
@@ -419,7 +419,7 @@ def _main_compiled(args) -> int:
         book, stats = build_compiled(n, sides, workers=args.workers, resume=args.resume,
                                      progress=lambda text: print(text, file=sys.stderr, flush=True))
         old = Book.load(out)
-        entries = {s: dict(zip(keys, old.squares[s])) for s, keys in old.keys.items()}
+        entries = {s: dict(old.items(s)) for s in old.sizes()}
         entries.setdefault(size, {}).update(book)
         Book.dump(entries, out)
         print(f"n={n} sides={sides}: {stats}; the book's n={n} part now {len(entries[size])} entries", flush=True)

@@ -230,7 +230,7 @@ def test_the_shipped_book_matches_its_generator_for_small_n():
         book, stats = build(n)
         assert stats["first_team_wins"] == FIRST_TEAM_WINS[n]
         size = 2 * n + 1
-        shipped = {k: s for k, s in zip(BOOK.keys.get(size, []), BOOK.squares.get(size, b""))}
+        shipped = dict(BOOK.items(size))
         assert shipped == book, f"n={n}: rebuild the book (python -m bots.dfootball.book)"
 
 
@@ -239,9 +239,10 @@ def test_book_entries_for_large_boards_are_winning_moves():
     which solve quickly; the generator checks every entry as it builds)."""
     rng = random.Random(11)
     for size in (19, 21, 23):
-        keys = BOOK.keys.get(size)
-        assert keys is not None and len(keys) > 0, f"no book for {size} squares"
-        squares = BOOK.squares[size]
+        entries = list(BOOK.items(size))
+        assert entries, f"no book for {size} squares"
+        keys = [k for k, _ in entries]
+        squares = [s for _, s in entries]
         small = sorted(range(len(keys)), key=lambda i: bin(keys[i]).count("1"))[:40]
         exact = Solver(size)
         for i in rng.sample(small, 4):

@@ -172,12 +172,7 @@ def small_book(Table):
 @pytest.fixture
 def small_bot(small_book, monkeypatch, request):
     size = 2 * SMALL_N + 1
-    book = dfb.Book()
-    from array import array
-
-    items = sorted(small_book.items())
-    book.keys[size] = array("Q", [k for k, _ in items])
-    book.squares[size] = bytes(s for _, s in items)
+    book = dfb.Book.of({size: small_book})
     monkeypatch.setattr(dfb, "BOOK", book)
     monkeypatch.setattr(dfb, "COMPILED_FROM", size)
     monkeypatch.setattr(dfb, "C_WIN_BUDGET", SMALL_BUDGET)
@@ -289,7 +284,8 @@ def test_the_shipped_books_large_boards_hold_winning_moves(Table):
     assert dfb.COMPILED_BOOK, "no large board in the book"
     for n, sides in dfb.COMPILED_BOOK.items():
         size = 2 * n + 1
-        keys = dfb.BOOK.keys[size]
+        entries = list(dfb.BOOK.items(size))
+        keys = [k for k, _ in entries]
         assert len(keys) > 1000 and set(sides) <= {"michigan", "ohio"}
         exact = Table(size, 23)  # values stay exact when it fills (then only slower)
         # from the half of the entries with the fewest pieces left (the opening's take seconds)
@@ -297,7 +293,7 @@ def test_the_shipped_books_large_boards_hold_winning_moves(Table):
         for i in rng.sample(later, 150):
             key = keys[i]
             m, o = key >> 32, key & 0xFFFFFFFF
-            square = dfb.BOOK.squares[size][i]
+            square = entries[i][1]
             bit = 1 << (square - 1)
             assert bit in {b for b, _nm, _no in moves(m, o, size)}
             assert exact.wins(*child(m, o, bit, size)) is False, (n, key, square)

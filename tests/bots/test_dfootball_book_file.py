@@ -1,0 +1,116 @@
+"""The D-Football book's file (``bots.dfootball.Book``): what ``dump`` writes, ``load`` reads back
+exactly, any board size lazily; a file that is not one it wrote is refused with a clear message."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bots.dfootball as dfb
+from bots.dfootball import BOOK_MAGIC, Book, BookError
+
+masks = st.integers(min_value=0, max_value=(1 << 31) - 1)
+entries = st.dictionaries(
+    st.sampled_from([3, 5, 17, 25, 27, 31]),
+    st.dictionaries(st.tuples(masks, masks).map(lambda mo: mo[0] << 32 | mo[1]),
+                    st.integers(min_value=1, max_value=31), max_size=60),
+    max_size=4,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(entries, st.lists(st.tuples(st.sampled_from([3, 5, 17, 25, 27, 31]), masks, masks), max_size=20))
+def test_a_dumped_book_loads_back_entry_for_entry(tmp_path_factory, table, probes):
+    path = tmp_path_factory.mktemp("book") / "book.bin"
+    Book.dump(table, path)
+    book = Book.load(path)
+    assert book.sizes() == sorted(table)
+    assert len(book) == sum(len(t) for t in table.values())
+    for size, held in table.items():
+        assert book.count(size) == len(held)
+        assert dict(book.items(size)) == held
+        for key, square in held.items():
+            assert book.get(size, key >> 32, key & 0xFFFFFFFF) == square
+    for size, m, o in probes:
+        assert book.get(size, m, o) == table.get(size, {}).get(m << 32 | o)
+
+
+def test_a_size_is_unpacked_at_its_first_use_only(tmp_path):
+    path = tmp_path / "book.bin"
+    Book.dump({25: {5 << 32 | 9: 3}, 27: {7 << 32 | 1: 4}}, path)
+    book = Book.load(path)
+    assert book._sizes == {}  # nothing unpacked at load: a big board costs nothing until played
+    assert book.count(27) == 1 and book._sizes == {}
+    assert book.get(25, 5, 9) == 3
+    assert set(book._sizes) == {25}
+    book.warm(27)
+    assert set(book._sizes) == {25, 27} and book.get(27, 7, 1) == 4
+
+
+def _damaged(data: bytes, cut: int | None, flip: int | None) -> bytes:
+    if cut is not None:
+        data = data[:cut]
+    if flip is not None and flip < len(data):
+        data = data[:flip] + bytes([data[flip] ^ 0x55]) + data[flip + 1:]
+    return data
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_a_damaged_book_is_refused_with_a_message_never_misread(tmp_path_factory, data):
+    """Truncated or with a byte changed anywhere (a header's size, a count, a compressed column, the
+    checksum itself), a book is refused with ``BookError`` naming the file: never another
+    exception, never a silently different book."""
+    table = {25: {i << 32 | (i * 7 + 1): i % 25 + 1 for i in range(1, 300)}, 27: {3 << 32 | 5: 2}}
+    path = tmp_path_factory.mktemp("book") / "book.bin"
+    Book.dump(table, path)
+    whole = path.read_bytes()
+    cut = data.draw(st.one_of(st.none(), st.integers(0, len(whole) - 1)))
+    flip = data.draw(st.one_of(st.none(), st.integers(0, len(whole) - 1)))
+    if cut is None and flip is None:
+        cut = len(whole) - 1
+    path.write_bytes(_damaged(whole, cut, flip))
+    with pytest.raises(BookError, match=str(path)):
+        Book.load(path)
+
+
+@pytest.mark.parametrize("where", ["size", "count", "heads"])
+def test_a_header_changed_with_its_checksum_mended_is_still_refused(tmp_path, where):
+    """A header that lies about its section (the checksum recomputed, as a hand edit would) is
+    caught by the columns' own lengths: a size repeated, or counts that disagree."""
+    import zlib
+
+    table = {25: {1 << 32 | 2: 3, 1 << 32 | 5: 4, 9 << 32 | 1: 5}, 27: {3 << 32 | 5: 2}}
+    path = tmp_path / "book.bin"
+    Book.dump(table, path)
+    data = bytearray(path.read_bytes()[:-4])
+    at = len(BOOK_MAGIC)
+    if where == "size":
+        data[at] = 27  # the first section claims the second's size
+    elif where == "count":
+        struct.pack_into("<I", data, at + 1, 4)
+    else:
+        struct.pack_into("<I", data, at + 5, 3)
+    path.write_bytes(bytes(data) + struct.pack("<I", zlib.crc32(data)))
+    with pytest.raises(BookError, match=str(path)):
+        book = Book.load(path)
+        for size in book.sizes():
+            book.warm(size)
+
+
+def test_a_book_in_another_format_names_the_command_that_rebuilds_it(tmp_path):
+    path = tmp_path / "book.bin"
+    path.write_bytes(struct.pack("<BI", 25, 1) + struct.pack("<Q", 5) + b"\x01")  # the old records
+    with pytest.raises(BookError, match="python -m bots.dfootball.book"):
+        Book.load(path)
+
+
+def test_the_shipped_book_is_this_format_and_unpacks_every_size():
+    assert dfb.BOOK_PATH.read_bytes().startswith(BOOK_MAGIC)
+    book = Book.load()
+    for size in book.sizes():
+        book.warm(size)
+        assert book.count(size) == len(list(book.items(size))) > 0
