@@ -48,10 +48,10 @@ import threading
 import time
 import zlib
 from array import array
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from itertools import accumulate
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from bots.base import Bot, BotEntry, Context
 from bots.dfootball.solver import Budget, Solver, child, from_board, moves, square_of, start_position
@@ -105,6 +105,8 @@ and ``python -m bots.dfootball.prove`` every n with the compiled solver, its res
 BOOK_PATH = Path(__file__).with_name("book.bin")
 BOOK_MAGIC = b"DFBOOK2\n"
 """The book file's first bytes (``Book``: the format)."""
+BOOK_RUN = 1 << 15
+"""Entries a run of the book file holds (``Book``): unpacked in about a millisecond."""
 FULL_BOOK_MAX_N = 11
 """The book covers both sides for n up to this."""
 
@@ -136,14 +138,27 @@ def prefer_jumps(game: Mapping[str, Any]) -> int:
 # -- the book --------------------------------------------------------------------------------------
 
 class _Entries:
-    """One board size's entries, sorted by key (``m << 32 | o``), by column: ``heads`` the distinct
-    m, ``starts`` where each head's run of entries begins (one more: the last is the count),
-    ``tails`` each entry's o, ``squares`` each entry's square."""
+    """A run of the book's entries for one board size, sorted by key (``m << 32 | o``), by column:
+    ``heads`` the distinct m, ``starts`` where each head's entries begin (one more: the last is
+    the count), ``tails`` each entry's o, ``squares`` each entry's square."""
 
     __slots__ = ("heads", "starts", "tails", "squares")
 
     def __init__(self, heads: array, starts: array, tails: array, squares: bytes) -> None:
         self.heads, self.starts, self.tails, self.squares = heads, starts, tails, squares
+
+    @classmethod
+    def of(cls, items: Sequence[tuple[int, int]]) -> "_Entries":
+        """From ``(key, square)`` pairs sorted by key."""
+        heads, starts, tails = array("I"), array("I", [0]), array("I")
+        for key, _ in items:
+            m = key >> 32
+            if not heads or heads[-1] != m:
+                heads.append(m)
+                starts.append(starts[-1])
+            starts[-1] += 1
+            tails.append(key & 0xFFFFFFFF)
+        return cls(heads, starts, tails, bytes(s for _, s in items))
 
     def get(self, m: int, o: int) -> int | None:
         heads = self.heads
@@ -156,14 +171,30 @@ class _Entries:
             return self.squares[j]
         return None
 
-    def __len__(self) -> int:
-        return len(self.tails)
-
     def items(self) -> Iterator[tuple[int, int]]:
         tails, squares = self.tails, self.squares
         for i, m in enumerate(self.heads):
             for j in range(self.starts[i], self.starts[i + 1]):
                 yield m << 32 | tails[j], squares[j]
+
+    def pack(self) -> bytes:
+        """One lzma stream of the four columns (the run lengths in place of ``starts``)."""
+        runs = array("I", (self.starts[i + 1] - self.starts[i] for i in range(len(self.heads))))
+        return lzma.compress(_little(self.heads) + _little(runs) + _little(self.tails) + self.squares)
+
+    @classmethod
+    def unpack(cls, blob: bytes, count: int, heads_count: int) -> "_Entries":
+        try:
+            raw = lzma.decompress(blob)
+        except lzma.LZMAError as exc:
+            raise BookError(f"a compressed run is corrupt: {exc}") from None
+        if len(raw) != 8 * heads_count + 5 * count:
+            raise BookError(f"a run holds {len(raw)} bytes, not the {8 * heads_count + 5 * count} its header says")
+        heads, runs, tails = (_column(raw, at, n) for at, n in
+                              ((0, heads_count), (4 * heads_count, heads_count), (8 * heads_count, count)))
+        if sum(runs) != count or list(heads) != sorted(set(heads)):
+            raise BookError("a run's columns disagree")
+        return cls(heads, array("I", accumulate(runs, initial=0)), tails, raw[8 * heads_count + 4 * count:])
 
 
 class BookError(ValueError):
@@ -174,17 +205,17 @@ class Book:
     """The book: for each board size, the positions it holds (``key = m << 32 | o``) and the
     square to play in each.
 
-    On disk (``dump``): ``BOOK_MAGIC``, then per board size a header ``<BIII`` (the size, the
-    entries, the distinct m, the bytes that follow) and four lzma streams: the distinct m
-    (uint32), the length of each one's run (uint32), every entry's o (uint32, sorted within its
-    run) and every entry's square (one byte); last, the CRC-32 of all before it. About one byte an entry (the plain 9-byte records
-    were 2.1 MB for n <= 12, this is 0.3 MB). A size is unpacked at its first ``get``, or by
-    ``warm`` (the compiled bot's state does it at a board's first move; n = 13's several million
-    entries take tens of milliseconds)."""
+    On disk (``dump``): ``BOOK_MAGIC``; per board size a header ``<BII`` (the size, the entries,
+    the runs) and each run's header ``<QIII`` (its first key, entries, distinct m, compressed
+    bytes); then every run's lzma stream (``_Entries.pack``: the distinct m, the length of each
+    one's run, every o and every square); last, the CRC-32 of all before it. A run holds
+    ``BOOK_RUN`` entries (the last of a size fewer), about a byte an entry packed, and is unpacked
+    at the first look-up that falls in it (about a millisecond), so a board of millions of entries
+    costs a move no more than its runs that the game reaches."""
 
     def __init__(self) -> None:
-        self._sizes: dict[int, _Entries] = {}
-        self._packed: dict[int, tuple[int, int, bytes]] = {}
+        self._firsts: dict[int, array] = {}  # per size: each run's first key
+        self._runs: dict[int, list[Any]] = {}  # per size: each run, packed (count, heads, blob) or _Entries
         self._lock = threading.Lock()
         self._path: Path | None = None
 
@@ -201,88 +232,102 @@ class Book:
         if len(data) < len(BOOK_MAGIC) + 4 or struct.unpack("<I", tail)[0] != zlib.crc32(body):
             raise BookError(f"{path}: damaged (its checksum does not match; rebuild it: "
                             "python -m bots.dfootball.book)")
-        data = body
-        pos = len(BOOK_MAGIC)
-        while pos < len(data):
-            if pos + 13 > len(data):
-                raise BookError(f"{path}: truncated at byte {pos}")
-            size, count, heads, length = struct.unpack_from("<BIII", data, pos)
-            pos += 13
-            if pos + length > len(data) or size in book._packed:
-                raise BookError(f"{path}: truncated or repeated board size {size} at byte {pos}")
-            book._packed[size] = (count, heads, data[pos:pos + length])
-            pos += length
+        try:
+            book._parse(body, len(BOOK_MAGIC))
+        except (struct.error, BookError) as exc:
+            raise BookError(f"{path}: {exc}") from None
         return book
 
-    def warm(self, size: int) -> None:
-        """Unpack ``size``'s entries now (a no-op once done)."""
-        self._entries(size)
+    def _parse(self, data: bytes, pos: int) -> None:
+        while pos < len(data):
+            size, count, runs = struct.unpack_from("<BII", data, pos)
+            pos += 9
+            if size in self._runs:
+                raise BookError(f"board size {size} repeated")
+            heads = [struct.unpack_from("<QIII", data, pos + 20 * i) for i in range(runs)]
+            pos += 20 * runs
+            firsts, packed, total = array("Q"), [], 0
+            for first, entries, distinct, length in heads:
+                if pos + length > len(data) or (firsts and first <= firsts[-1]) or not entries:
+                    raise BookError(f"board size {size}: a run's header is wrong")
+                firsts.append(first)
+                packed.append((entries, distinct, data[pos:pos + length]))
+                pos += length
+                total += entries
+            if total != count:
+                raise BookError(f"board size {size}: {total} entries in its runs, not {count}")
+            self._firsts[size], self._runs[size] = firsts, packed
 
-    def _entries(self, size: int) -> _Entries | None:
-        entries = self._sizes.get(size)
-        if entries is not None or size not in self._packed:
-            return entries
+    def _run(self, size: int, i: int) -> _Entries:
+        run = self._runs[size][i]
+        if isinstance(run, _Entries):
+            return run
         with self._lock:
-            entries = self._sizes.get(size)
-            if entries is None:
+            run = self._runs[size][i]
+            if not isinstance(run, _Entries):
                 try:
-                    entries = self._sizes[size] = _unpack(size, *self._packed[size])
+                    run = _Entries.unpack(run[2], run[0], run[1])
                 except BookError as exc:
-                    raise BookError(f"{self._path}: {exc}") from None
-            return entries
+                    raise BookError(f"{self._path}: board size {size}: {exc}") from None
+                if run.heads and (run.heads[0] << 32 | run.tails[0]) != self._firsts[size][i]:
+                    raise BookError(f"{self._path}: board size {size}: a run does not start where its header says")
+                self._runs[size][i] = run
+            return run
 
     def get(self, size: int, m: int, o: int) -> int | None:
         """The book's square (1-based) for this position, or ``None``."""
-        entries = self._sizes.get(size) or self._entries(size)
-        return None if entries is None else entries.get(m, o)
+        firsts = self._firsts.get(size)
+        if firsts is None:
+            return None
+        i = bisect_right(firsts, m << 32 | o) - 1
+        return None if i < 0 else self._run(size, i).get(m, o)
 
     def sizes(self) -> list[int]:
         """The board sizes (squares) the book holds, ascending."""
-        return sorted(self._packed.keys() | self._sizes.keys())
+        return sorted(self._runs)
 
     def count(self, size: int) -> int:
         """The entries for ``size`` squares (0 if none)."""
-        if size in self._sizes:
-            return len(self._sizes[size])
-        return self._packed[size][0] if size in self._packed else 0
+        return sum(len(r.tails) if isinstance(r, _Entries) else r[0] for r in self._runs.get(size, ()))
 
     def items(self, size: int) -> Iterator[tuple[int, int]]:
-        """``(key, square)`` for ``size`` squares, by key."""
-        entries = self._entries(size)
-        return iter(()) if entries is None else entries.items()
+        """``(key, square)`` for ``size`` squares, by key (unpacking every run)."""
+        for i in range(len(self._runs.get(size, ()))):
+            yield from self._run(size, i).items()
+
+    def unpacked(self, size: int) -> int:
+        """How many of ``size``'s runs are unpacked."""
+        return sum(isinstance(r, _Entries) for r in self._runs.get(size, ()))
 
     def __len__(self) -> int:
-        return sum(self.count(size) for size in self.sizes())
+        return sum(self.count(size) for size in self._runs)
 
     @classmethod
-    def of(cls, entries: Mapping[int, Mapping[int, int]]) -> "Book":
-        """A book holding ``{size: {key: square}}`` (unpacked)."""
+    def of(cls, entries: Mapping[int, Mapping[int, int]], run: int | None = None) -> "Book":
+        """A book holding ``{size: {key: square}}`` (unpacked; runs of ``run`` entries)."""
+        run = BOOK_RUN if run is None else run
         book = cls()
         for size, table in entries.items():
-            heads, starts, tails = array("I"), array("I", [0]), array("I")
             items = sorted(table.items())
-            for key, _ in items:
-                m = key >> 32
-                if not heads or heads[-1] != m:
-                    heads.append(m)
-                    starts.append(starts[-1])
-                starts[-1] += 1
-                tails.append(key & 0xFFFFFFFF)
-            book._sizes[size] = _Entries(heads, starts, tails, bytes(s for _, s in items))
+            if not items:
+                continue
+            book._firsts[size] = array("Q", (k for k, _ in items[::run]))
+            book._runs[size] = [_Entries.of(items[i:i + run]) for i in range(0, len(items), run)]
         return book
 
     @staticmethod
-    def dump(entries: Mapping[int, Mapping[int, int]], path: Path = BOOK_PATH) -> None:
+    def dump(entries: Mapping[int, Mapping[int, int]], path: Path = BOOK_PATH, run: int | None = None) -> None:
         """Write ``{size: {key: square}}`` (see the class for the format)."""
+        book = Book.of(entries, run)
         out = bytearray(BOOK_MAGIC)
-        book = Book.of(entries)
-        for size in sorted(entries):
-            e = book._sizes[size]
-            runs = array("I", (e.starts[i + 1] - e.starts[i] for i in range(len(e.heads))))
-            blobs = [lzma.compress(_little(a)) for a in (e.heads, runs, e.tails)]
-            blobs.append(lzma.compress(e.squares))
-            body = b"".join(struct.pack("<I", len(b)) + b for b in blobs)
-            out += struct.pack("<BIII", size, len(e.tails), len(e.heads), len(body)) + body
+        for size in book.sizes():
+            runs = book._runs[size]
+            blobs = [r.pack() for r in runs]
+            out += struct.pack("<BII", size, sum(len(r.tails) for r in runs), len(runs))
+            for first, r, blob in zip(book._firsts[size], runs, blobs):
+                out += struct.pack("<QIII", first, len(r.tails), len(r.heads), len(blob))
+            for blob in blobs:
+                out += blob
         out += struct.pack("<I", zlib.crc32(out))
         path.write_bytes(bytes(out))
 
@@ -294,31 +339,12 @@ def _little(a: array) -> bytes:
     return a.tobytes()
 
 
-def _column(blob: bytes, typecode: str, count: int, what: str) -> array:
-    a = array(typecode)
-    a.frombytes(blob)
+def _column(raw: bytes, at: int, count: int) -> array:
+    a = array("I")
+    a.frombytes(raw[at:at + 4 * count])
     if sys.byteorder == "big":
         a.byteswap()
-    if len(a) != count:
-        raise BookError(f"the book's {what} holds {len(a)} values, not {count}")
     return a
-
-
-def _unpack(size: int, count: int, heads_count: int, body: bytes) -> _Entries:
-    blobs, pos = [], 0
-    try:
-        for _ in range(4):
-            (length,) = struct.unpack_from("<I", body, pos)
-            blobs.append(lzma.decompress(body[pos + 4:pos + 4 + length]))
-            pos += 4 + length
-    except (struct.error, lzma.LZMAError) as exc:
-        raise BookError(f"the book's board of {size} squares is corrupt: {exc}") from None
-    heads = _column(blobs[0], "I", heads_count, f"{size}-square heads")
-    runs = _column(blobs[1], "I", heads_count, f"{size}-square runs")
-    tails = _column(blobs[2], "I", count, f"{size}-square tails")
-    if len(blobs[3]) != count or sum(runs) != count:
-        raise BookError(f"the book's board of {size} squares is corrupt: its columns disagree")
-    return _Entries(heads, array("I", accumulate(runs, initial=0)), tails, blobs[3])
 
 
 BOOK = Book.load()

@@ -22,11 +22,13 @@ entries = st.dictionaries(
 
 
 @settings(max_examples=60, deadline=None)
-@given(entries, st.lists(st.tuples(st.sampled_from([3, 5, 17, 25, 27, 31]), masks, masks), max_size=20))
-def test_a_dumped_book_loads_back_entry_for_entry(tmp_path_factory, table, probes):
+@given(entries, st.lists(st.tuples(st.sampled_from([3, 5, 17, 25, 27, 31]), masks, masks), max_size=20),
+       st.sampled_from([1, 2, 3, 7, 1 << 15]))
+def test_a_dumped_book_loads_back_entry_for_entry(tmp_path_factory, table, probes, run):
     path = tmp_path_factory.mktemp("book") / "book.bin"
-    Book.dump(table, path)
+    Book.dump(table, path, run=run)
     book = Book.load(path)
+    table = {size: held for size, held in table.items() if held}
     assert book.sizes() == sorted(table)
     assert len(book) == sum(len(t) for t in table.values())
     for size, held in table.items():
@@ -34,20 +36,24 @@ def test_a_dumped_book_loads_back_entry_for_entry(tmp_path_factory, table, probe
         assert dict(book.items(size)) == held
         for key, square in held.items():
             assert book.get(size, key >> 32, key & 0xFFFFFFFF) == square
+            assert book.get(size, key >> 32, (key & 0xFFFFFFFF) ^ 1) == held.get(key ^ 1)
     for size, m, o in probes:
         assert book.get(size, m, o) == table.get(size, {}).get(m << 32 | o)
 
 
-def test_a_size_is_unpacked_at_its_first_use_only(tmp_path):
+def test_a_run_is_unpacked_at_the_first_look_up_that_falls_in_it_only(tmp_path):
     path = tmp_path / "book.bin"
-    Book.dump({25: {5 << 32 | 9: 3}, 27: {7 << 32 | 1: 4}}, path)
+    table = {25: {5 << 32 | 9: 3}, 27: {i << 32 | 1: i % 9 + 1 for i in range(1, 101)}}
+    Book.dump(table, path, run=10)
     book = Book.load(path)
-    assert book._sizes == {}  # nothing unpacked at load: a big board costs nothing until played
-    assert book.count(27) == 1 and book._sizes == {}
-    assert book.get(25, 5, 9) == 3
-    assert set(book._sizes) == {25}
-    book.warm(27)
-    assert set(book._sizes) == {25, 27} and book.get(27, 7, 1) == 4
+    assert book.count(27) == 100 and book.unpacked(27) == 0 and book.unpacked(25) == 0
+    assert book.get(25, 5, 9) == 3 and book.unpacked(27) == 0  # a board not played costs nothing
+    assert book.get(27, 55, 1) == 55 % 9 + 1
+    assert book.unpacked(27) == 1  # one run of ten, the one holding it
+    assert book.get(27, 55, 2) is None and book.get(27, 56, 1) == 56 % 9 + 1
+    assert book.unpacked(27) == 1
+    assert book.get(27, 0, 1) is None and book.unpacked(27) == 1  # before the first run: none unpacked
+    assert dict(book.items(27)) == table[27] and book.unpacked(27) == 10
 
 
 def _damaged(data: bytes, cut: int | None, flip: int | None) -> bytes:
@@ -77,28 +83,32 @@ def test_a_damaged_book_is_refused_with_a_message_never_misread(tmp_path_factory
         Book.load(path)
 
 
-@pytest.mark.parametrize("where", ["size", "count", "heads"])
+@pytest.mark.parametrize("where", ["size", "count", "first", "entries", "distinct"])
 def test_a_header_changed_with_its_checksum_mended_is_still_refused(tmp_path, where):
-    """A header that lies about its section (the checksum recomputed, as a hand edit would) is
-    caught by the columns' own lengths: a size repeated, or counts that disagree."""
+    """A header that lies about its board or its runs (the checksum recomputed, as a hand edit
+    would) is caught when the book is loaded or the run unpacked: never a different book."""
     import zlib
 
     table = {25: {1 << 32 | 2: 3, 1 << 32 | 5: 4, 9 << 32 | 1: 5}, 27: {3 << 32 | 5: 2}}
     path = tmp_path / "book.bin"
     Book.dump(table, path)
     data = bytearray(path.read_bytes()[:-4])
-    at = len(BOOK_MAGIC)
+    at = len(BOOK_MAGIC)  # the first board: <BII size, entries, runs; then its run: <QIII
     if where == "size":
-        data[at] = 27  # the first section claims the second's size
+        data[at] = 27  # the first board claims the second's size
     elif where == "count":
         struct.pack_into("<I", data, at + 1, 4)
+    elif where == "first":
+        struct.pack_into("<Q", data, at + 9, 1 << 32 | 3)
+    elif where == "entries":
+        struct.pack_into("<I", data, at + 17, 2)
     else:
-        struct.pack_into("<I", data, at + 5, 3)
+        struct.pack_into("<I", data, at + 21, 1)
     path.write_bytes(bytes(data) + struct.pack("<I", zlib.crc32(data)))
     with pytest.raises(BookError, match=str(path)):
         book = Book.load(path)
         for size in book.sizes():
-            book.warm(size)
+            list(book.items(size))
 
 
 def test_a_book_in_another_format_names_the_command_that_rebuilds_it(tmp_path):
@@ -112,5 +122,4 @@ def test_the_shipped_book_is_this_format_and_unpacks_every_size():
     assert dfb.BOOK_PATH.read_bytes().startswith(BOOK_MAGIC)
     book = Book.load()
     for size in book.sizes():
-        book.warm(size)
         assert book.count(size) == len(list(book.items(size))) > 0
