@@ -245,56 +245,13 @@ def verify(n: int, side: str) -> None:
 
 
 def verify_compiled(n: int, side: str) -> None:
-    """``--verify`` from n = 12, where ``perfect`` searches with the compiled solver and a table kept
-    for the game. Every line the bot can meet is walked with the real ``decide`` (no deadlines:
-    ``timed=False``). At each won position the bot's kept table is emptied first, the worst case
-    (a search finds its answer within no more positions with more exact values at hand), and its
-    move is checked with the exact solver. A won position the bot settles by its own search ends
-    the line: the search leaves every position of its proof in the kept table, so each later
-    position of that line is known to the bot and answered from the table (the table is emptied
-    only at a move whose position it does not know; ``tests/bots/test_dfootball_large.py`` plays
-    such lines out on small boards). At a lost position the walk follows the bot's move and every
-    reply."""
-    from bots.dfootball._solve import Table
-    from bots.dfootball.book import exact_bits
+    """``--verify`` from n = 12 (``bots.dfootball.book.verify_compiled`` walks it)."""
+    from bots.dfootball.book import verify_compiled as walk
 
-    size = 2 * n + 1
-    exact = Table(size, exact_bits(n))
-    kept = dfb.compiled(size).table
-    start = start_position(n)
-    stack = []
-    if side in ("michigan", "both"):
-        stack.append(start)
-    if side in ("ohio", "both"):
-        stack.extend(child(*start, b, size) for b, _, _ in moves(*start, size))
-    seen = set()
-    won = given_away = 0
-    paths: Counter = Counter()
     began = time.perf_counter()
-    while stack:
-        m, o = stack.pop()
-        if (m, o) in seen or not moves(m, o, size):
-            continue
-        seen.add((m, o))
-        winning = exact.first_winning_move(m, o) > 0
-        if winning:
-            kept.clear()
-        d = decide(m, o, size, timed=False)
-        paths[d.path] += 1
-        bit = 1 << (d.square - 1)
-        if winning:
-            won += 1
-            if exact.wins(*child(m, o, bit, size)):
-                given_away += 1
-            if d.path == "win":
-                continue
-        qm, qo = child(m, o, bit, size)
-        stack.extend(child(qm, qo, b, size) for b, _, _ in moves(qm, qo, size))
-        if len(seen) % 20_000 == 0:
-            print(f"  {len(seen)} positions, {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
-    print(f"verify n={n} ({side}): {len(seen)} positions, {won} won, {given_away} won positions given away; "
-          f"decided by {dict(paths)}; {time.perf_counter() - began:.0f} s")
-
+    found = walk(n, side, progress=lambda text: print(text, file=sys.stderr, flush=True))
+    print(f"verify n={n} ({side}): {found['positions']} positions, {found['won']} won, {found['given_away']} won "
+          f"positions given away; decided by {found['paths']}; {time.perf_counter() - began:.0f} s")
 
 if __name__ == "__main__":
     main()

@@ -66,6 +66,7 @@ import pickle
 import sys
 import time
 from array import array
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,19 @@ import bots.dfootball as bot
 from bots.dfootball import BOOK_PATH, Book
 from bots.dfootball.solver import Budget, Solver, child, moves, square_of, start_position
 
-__all__ = ["build", "main", "first_winning_square"]
+__all__ = ["build", "build_compiled", "verify_compiled", "main", "first_winning_square", "SETTLE_BUDGET"]
+
+SETTLE_BUDGET = 5_000
+"""From n = 12 (``build_compiled``): the positions within which the walk's fresh search must
+settle a won position for the walk to leave it to the bot; any other won position the bot can meet
+gets a book entry. Any budget up to the bot's own (``C_WIN_BUDGET``, 150,000) is sound (a search
+that settles a position within this many settles it within more, the same way); a smaller one
+walks much faster and makes a bigger book, and leaves the bot's search less to do in play. Measured
+for n = 12, Michigan's side, one process (the walked positions, the entries, CPU): 150,000: 78,076,
+50,812, 481 s; 50,000: 173,458, 120,641, 280 s; 20,000: 261,970, 197,055, 152 s; 5,000: 420,303,
+342,494, 46 s. At 5,000 the bot settles every won position it meets off the book within about 0.3
+ms of search (its deadline is 40 ms), and n = 13's both sides walk in minutes where 150,000 needed
+an estimated 40 hours."""
 
 
 def first_winning_square(solver: Solver, m: int, o: int) -> int | None:
@@ -260,7 +273,9 @@ def build_compiled(n: int, sides: tuple[int, ...] = (0, 1), workers: int = 1, wi
 
     global _WALKER
     _WALKER = None  # each build walks afresh (the parts of one build share their process's walker)
-    win_budget = bot.C_WIN_BUDGET if win_budget is None else win_budget
+    win_budget = SETTLE_BUDGET if win_budget is None else win_budget
+    if not 0 < win_budget <= bot.C_WIN_BUDGET:
+        raise ValueError(f"the walk's budget must be 1..{bot.C_WIN_BUDGET} (the bot's own), not {win_budget}")
     size = 2 * n + 1
     began = time.perf_counter()
     top = _Walker(n, win_budget)
@@ -357,6 +372,56 @@ def _walk_resumably(n: int, sides: tuple[int, ...], win_budget: int, parts: list
         stats[k] = top_stats[k] + v
 
 
+def verify_compiled(n: int, side: str, progress=None) -> dict[str, Any]:
+    """What ``bench/dfootball.py --verify N`` checks from n = 12, where ``perfect`` searches with the compiled solver and a table kept
+    for the game. Every line the bot can meet is walked with the real ``decide`` (no deadlines:
+    ``timed=False``). At each won position the bot's kept table is emptied first, the worst case
+    (a search finds its answer within no more positions with more exact values at hand), and its
+    move is checked with the exact solver. A won position the bot settles by its own search ends
+    the line: the search leaves every position of its proof in the kept table, so each later
+    position of that line is known to the bot and answered from the table (the table is emptied
+    only at a move whose position it does not know; ``tests/bots/test_dfootball_large.py`` plays
+    such lines out on small boards). At a lost position the walk follows the bot's move and every
+    reply."""
+    from bots.dfootball._solve import Table
+
+    size = 2 * n + 1
+    exact = Table(size, exact_bits(n))
+    kept = bot.compiled(size).table
+    start = start_position(n)
+    stack = []
+    if side in ("michigan", "both"):
+        stack.append(start)
+    if side in ("ohio", "both"):
+        stack.extend(child(*start, b, size) for b, _, _ in moves(*start, size))
+    seen = set()
+    won = given_away = 0
+    paths: Counter = Counter()
+    began = time.perf_counter()
+    while stack:
+        m, o = stack.pop()
+        if (m, o) in seen or not moves(m, o, size):
+            continue
+        seen.add((m, o))
+        winning = exact.first_winning_move(m, o) > 0
+        if winning:
+            kept.clear()
+        d = bot.decide(m, o, size, timed=False)
+        paths[d.path] += 1
+        bit = 1 << (d.square - 1)
+        if winning:
+            won += 1
+            if exact.wins(*child(m, o, bit, size)):
+                given_away += 1
+            if d.path == "win":
+                continue
+        qm, qo = child(m, o, bit, size)
+        stack.extend(child(qm, qo, b, size) for b, _, _ in moves(qm, qo, size))
+        if progress and len(seen) % 20_000 == 0:
+            progress(f"  {len(seen)} positions, {time.perf_counter() - began:.0f} s")
+    return {"positions": len(seen), "won": won, "given_away": given_away, "paths": dict(paths)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--both-sides-up-to", type=int, default=11,
@@ -376,6 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", type=Path, default=None, metavar="FILE",
                         help="for --compiled: save the walk here every 10 minutes and go on from it "
                              "if it is there (one n at a time, one process)")
+    parser.add_argument("--settle-budget", type=int, default=SETTLE_BUDGET, metavar="POSITIONS",
+                        help=f"for --compiled: the fresh search's budget within which a won position is "
+                             f"left to the bot (default {SETTLE_BUDGET:,}; at most the bot's {bot.C_WIN_BUDGET:,})")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes for --compiled (default 1: the parts overlap, see above)")
     args = parser.parse_args(argv)
@@ -417,6 +485,7 @@ def _main_compiled(args) -> int:
         winner = 0 if bot.FIRST_TEAM_WINS[n] else 1
         sides = {"both": (0, 1), "auto": (0, 1), "winner": (winner,), "loser": (1 - winner,)}[args.sides]
         book, stats = build_compiled(n, sides, workers=args.workers, resume=args.resume,
+                                     win_budget=args.settle_budget,
                                      progress=lambda text: print(text, file=sys.stderr, flush=True))
         old = Book.load(out)
         entries = {s: dict(old.items(s)) for s in old.sizes()}

@@ -219,6 +219,32 @@ def test_perfect_never_gives_a_won_game_away_and_a_settled_game_is_answered_from
     assert dfb._COMPILED[size].table.dropped == 0
 
 
+def test_a_book_walked_with_a_smaller_budget_than_the_bots_gives_nothing_away(Table, monkeypatch):
+    """The generator's walk may leave a won position to the bot when a search of ``settle``
+    positions, at most the bot's budget, settles it: every line the bot can meet, either side, is
+    then won by the bot (``verify_compiled``, the check of ``bench/dfootball.py --verify``); the
+    smaller the budget, the more entries."""
+    from bots.dfootball.book import build_compiled, verify_compiled
+
+    size = 2 * SMALL_N + 1
+    monkeypatch.setattr(dfb, "C_LOSS_BUDGET", 2000)
+    monkeypatch.setattr(dfb, "COMPILED_FROM", size)
+    monkeypatch.setattr(dfb, "C_WIN_BUDGET", SMALL_BUDGET)
+    entries = {}
+    for settle in (1, 60, SMALL_BUDGET):
+        book, stats = build_compiled(SMALL_N, (0, 1), workers=1, win_budget=settle, split=4)
+        assert stats["settled"] > 0 or settle == 1
+        monkeypatch.setattr(dfb, "BOOK", dfb.Book.of({size: book}))
+        monkeypatch.setattr(dfb, "_COMPILED", {})
+        found = verify_compiled(SMALL_N, "both")
+        assert found["won"] > 100 and found["given_away"] == 0, settle
+        assert found["paths"].get("win", 0) > 0 or settle == 1
+        entries[settle] = len(book)
+    assert entries[1] > entries[60] > entries[SMALL_BUDGET]
+    with pytest.raises(ValueError, match="budget"):
+        build_compiled(SMALL_N, (0,), win_budget=SMALL_BUDGET + 1)
+
+
 def test_the_lost_positions_move_is_a_function_of_the_position_alone(small_bot):
     """The generator follows the bot's move in a lost position: whatever the kept table holds."""
     size = small_bot
