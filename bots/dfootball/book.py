@@ -39,13 +39,16 @@ n = 12 to 15: the compiled search's book (``--compiled N``)
 -------------------------------------------------------------
 From n = 12 the bot searches with the compiled solver (``bots.dfootball._decide_compiled``):
 ``C_WIN_BUDGET`` positions on a table kept for the game. ``build_compiled`` walks as ``build``
-does, with the compiled solver for the exact values and for the bot's search, and two facts make
-"the fresh search settles it" enough for the real bot:
+does, with the compiled solver for the exact values and for the bot's search, and stops at a won
+position that a fresh search settles within ``SETTLE_BUDGET`` positions (5,000, at most the bot's
+150,000: a search that settles a position within a budget settles it within a larger one, the
+same depth-first way). Two facts make "the fresh search settles it" enough for the real bot:
 
 1. a search with exact values already in its table visits no more positions than the same search
    from an empty table (it tries the same moves at every position it expands, and expands only
    positions the fresh search expands; ``tests/bots/test_dfootball_large.py`` checks it over
-   random tables), so the bot's real search settles every position where the walk stops;
+   random tables), so the bot's real search settles every position where the walk stops, within
+   the walk's budget: a few tenths of a millisecond, far inside its 40 ms deadline;
 2. that search leaves every position of its proof in the kept table (entries are never replaced,
    and one that finds its probes full is dropped and counted, which the tests hold at 0), and the
    table is emptied only at a move whose position it does not know, so each later won position
@@ -434,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="which side(s) to build for each n (auto: both up to --both-sides-up-to, "
                              "else the winner)")
     parser.add_argument("--fresh", action="store_true",
-                        help="start from an empty book (default: add to the entries already there)")
+                        help="start from an empty book (default: add to the entries already there); "
+                             "with --compiled, replace those n's entries only")
     parser.add_argument("--out", type=Path, default=None, help="where to write (default: the bot's book)")
     parser.add_argument("--compiled", type=int, nargs="+", default=None, metavar="N",
                         help="instead: build these n (12..15) for the compiled search, both sides unless --sides")
@@ -489,6 +493,8 @@ def _main_compiled(args) -> int:
                                      progress=lambda text: print(text, file=sys.stderr, flush=True))
         old = Book.load(out)
         entries = {s: dict(old.items(s)) for s in old.sizes()}
+        if args.fresh:
+            entries.pop(size, None)
         entries.setdefault(size, {}).update(book)
         Book.dump(entries, out)
         print(f"n={n} sides={sides}: {stats}; the book's n={n} part now {len(entries[size])} entries", flush=True)
