@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import bots.dfootball as dfb  # noqa: E402
 from bots.dfootball import BOOK, decide, perfect, prefer_jumps, random_move  # noqa: E402
-from bots.dfootball.solver import Solver, child, from_board, moves, start_position  # noqa: E402
+from bots.dfootball.solver import from_board, moves  # noqa: E402
 from games.dfootball import play_game, play_repeatedly  # noqa: E402
 
 
@@ -208,45 +208,8 @@ def loss_method(args) -> None:
 
 
 def verify(n: int, side: str) -> None:
-    """Walk every position perfect can meet (node budgets only: a frozen clock) and check it."""
-    sys.setrecursionlimit(20_000)
-    size = 2 * n + 1
-    if size >= dfb.COMPILED_FROM and dfb._core is not None:
-        verify_compiled(n, side)
-        return
-    exact = Solver(size)
-    table: dict[int, bool] = {}
-    start = start_position(n)
-    stack = []
-    if side in ("michigan", "both"):
-        stack.append(start)
-    if side in ("ohio", "both"):
-        stack.extend(child(*start, b, size) for b, _, _ in moves(*start, size))
-    seen = set()
-    won = given_away = 0
-    paths: Counter = Counter()
-    began = time.perf_counter()
-    while stack:
-        m, o = stack.pop()
-        if (m, o) in seen or not moves(m, o, size):
-            continue
-        seen.add((m, o))
-        d = decide(m, o, size, table=table, clock=lambda: 0.0)
-        paths[d.path] += 1
-        bit = 1 << (d.square - 1)
-        if exact.wins(m, o):
-            won += 1
-            if exact.wins(*child(m, o, bit, size)):
-                given_away += 1
-        qm, qo = child(m, o, bit, size)
-        stack.extend(child(qm, qo, b, size) for b, _, _ in moves(qm, qo, size))
-    print(f"verify n={n} ({side}): {len(seen)} positions, {won} won, {given_away} won positions given away; "
-          f"decided by {dict(paths)}; {time.perf_counter() - began:.0f} s")
-
-
-def verify_compiled(n: int, side: str) -> None:
-    """``--verify`` from n = 12 (``bots.dfootball.book.verify_compiled`` walks it)."""
-    from bots.dfootball.book import verify_compiled as walk
+    """Walk every position perfect can meet and check it (``bots.dfootball.book.verify``)."""
+    from bots.dfootball.book import verify as walk
 
     began = time.perf_counter()
     found = walk(n, side, progress=lambda text: print(text, file=sys.stderr, flush=True))

@@ -77,7 +77,7 @@ import bots.dfootball as bot
 from bots.dfootball import BOOK_PATH, Book
 from bots.dfootball.solver import Budget, Solver, child, moves, square_of, start_position
 
-__all__ = ["build", "build_compiled", "verify_compiled", "main", "first_winning_square", "SETTLE_BUDGET"]
+__all__ = ["build", "build_compiled", "verify", "main", "first_winning_square", "SETTLE_BUDGET"]
 
 SETTLE_BUDGET = 5_000
 """From n = 12 (``build_compiled``): the positions within which the walk's fresh search must
@@ -375,22 +375,33 @@ def _walk_resumably(n: int, sides: tuple[int, ...], win_budget: int, parts: list
         stats[k] = top_stats[k] + v
 
 
-def verify_compiled(n: int, side: str, progress=None) -> dict[str, Any]:
-    """What ``bench/dfootball.py --verify N`` checks from n = 12, where ``perfect`` searches with the compiled solver and a table kept
-    for the game. Every line the bot can meet is walked with the real ``decide`` (no deadlines:
-    ``timed=False``). At each won position the bot's kept table is emptied first, the worst case
-    (a search finds its answer within no more positions with more exact values at hand), and its
-    move is checked with the exact solver. A won position the bot settles by its own search ends
-    the line: the search leaves every position of its proof in the kept table, so each later
-    position of that line is known to the bot and answered from the table (the table is emptied
-    only at a move whose position it does not know; ``tests/bots/test_dfootball_large.py`` plays
-    such lines out on small boards). At a lost position the walk follows the bot's move and every
-    reply."""
-    from bots.dfootball._solve import Table
+def verify(n: int, side: str, progress=None) -> dict[str, Any]:
+    """What ``bench/dfootball.py --verify N`` checks: every line ``perfect`` can meet as ``side``
+    ("michigan", "ohio" or "both"), walked with the real ``decide`` on node budgets alone (no
+    deadlines), each won position's move checked with the exact solver. Returns the positions
+    walked, the won ones, the won ones given away (0 is the book's promise) and how the moves were
+    decided.
 
+    Up to n = 11 the walk plays every line out, on one table shared by all (the frozen clock
+    gives every search its full budget). From n = 12, where ``perfect`` searches with the compiled
+    solver and a table kept for the game, the bot's kept table is emptied at each won position
+    first, the worst case (a search finds its answer within no more positions with more exact
+    values at hand), and a won position the bot settles by its own search ends the line: the
+    search leaves every position of its proof in the kept table, so each later position of that
+    line is known to the bot and answered from the table (the table is emptied only at a move
+    whose position it does not know; ``tests/bots/test_dfootball_large.py`` plays such lines out
+    on small boards). At a lost position the walk follows the bot's move and every reply."""
     size = 2 * n + 1
-    exact = Table(size, exact_bits(n))
-    kept = bot.compiled(size).table
+    compiled = size >= bot.COMPILED_FROM and bot._core is not None
+    if compiled:
+        from bots.dfootball._solve import Table
+
+        exact: Any = Table(size, exact_bits(n))
+        kept = bot.compiled(size).table
+    else:
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
+        exact = Solver(size)
+        table: dict[int, bool] = {}
     start = start_position(n)
     stack = []
     if side in ("michigan", "both"):
@@ -406,17 +417,20 @@ def verify_compiled(n: int, side: str, progress=None) -> dict[str, Any]:
         if (m, o) in seen or not moves(m, o, size):
             continue
         seen.add((m, o))
-        winning = exact.first_winning_move(m, o) > 0
-        if winning:
-            kept.clear()
-        d = bot.decide(m, o, size, timed=False)
+        winning = exact.wins(m, o)
+        if compiled:
+            if winning:
+                kept.clear()
+            d = bot.decide(m, o, size, timed=False)
+        else:
+            d = bot.decide(m, o, size, table=table, clock=lambda: 0.0)
         paths[d.path] += 1
         bit = 1 << (d.square - 1)
         if winning:
             won += 1
             if exact.wins(*child(m, o, bit, size)):
                 given_away += 1
-            if d.path == "win":
+            if compiled and d.path == "win":
                 continue
         qm, qo = child(m, o, bit, size)
         stack.extend(child(qm, qo, b, size) for b, _, _ in moves(qm, qo, size))

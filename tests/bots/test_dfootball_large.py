@@ -222,9 +222,9 @@ def test_perfect_never_gives_a_won_game_away_and_a_settled_game_is_answered_from
 def test_a_book_walked_with_a_smaller_budget_than_the_bots_gives_nothing_away(Table, monkeypatch):
     """The generator's walk may leave a won position to the bot when a search of ``settle``
     positions, at most the bot's budget, settles it: every line the bot can meet, either side, is
-    then won by the bot (``verify_compiled``, the check of ``bench/dfootball.py --verify``); the
+    then won by the bot (``verify``, the check of ``bench/dfootball.py --verify``); the
     smaller the budget, the more entries."""
-    from bots.dfootball.book import build_compiled, verify_compiled
+    from bots.dfootball.book import build_compiled, verify
 
     size = 2 * SMALL_N + 1
     monkeypatch.setattr(dfb, "C_LOSS_BUDGET", 2000)
@@ -236,7 +236,7 @@ def test_a_book_walked_with_a_smaller_budget_than_the_bots_gives_nothing_away(Ta
         assert stats["settled"] > 0 or settle == 1
         monkeypatch.setattr(dfb, "BOOK", dfb.Book.of({size: book}))
         monkeypatch.setattr(dfb, "_COMPILED", {})
-        found = verify_compiled(SMALL_N, "both")
+        found = verify(SMALL_N, "both")
         assert found["won"] > 100 and found["given_away"] == 0, settle
         assert found["paths"].get("win", 0) > 0 or settle == 1
         entries[settle] = len(book)
