@@ -28,8 +28,8 @@ needs more than its budget, against any opponent. The default builds both sides 
 to 11 (``--both-sides-up-to``, ``--sides`` and ``--from`` build parts; entries are added to the
 book already there unless ``--fresh``).
 
-The shipped book, both sides for n = 1..11, 111,203 entries, 1.0 MB (times on the shared 2-core
-machine): n <= 9 in under 2 minutes; n = 10 in 14 minutes (Michigan's side 4, Ohio's 10: 12,217
+The shipped book, both sides for n = 1..11, 111,203 entries (times on the shared 2-core
+machine; the compiled part's figures are in the README): n <= 9 in under 2 minutes; n = 10 in 14 minutes (Michigan's side 4, Ohio's 10: 12,217
 entries); n = 11 in 40 minutes (Michigan's side 25 minutes, 44,351 entries; Ohio's side, the
 side that loses from the start, 15 minutes at a lighter load, 127,865 positions walked, 81,915
 entries; 97,879 distinct). ``bench/dfootball.py --verify N`` walks every line again with the

@@ -54,6 +54,9 @@ def test_a_run_is_unpacked_at_the_first_look_up_that_falls_in_it_only(tmp_path):
     assert book.unpacked(27) == 1
     assert book.get(27, 0, 1) is None and book.unpacked(27) == 1  # before the first run: none unpacked
     assert dict(book.items(27)) == table[27] and book.unpacked(27) == 10
+    assert book.run_count(27) == 10 and book.run_count(3) == 0
+    assert dict(book.items(27, [2, 0])) == {k: v for k, v in table[27].items() if k >> 32 in range(21, 31)} | {
+        k: v for k, v in table[27].items() if k >> 32 <= 10}
 
 
 def _damaged(data: bytes, cut: int | None, flip: int | None) -> bytes:
@@ -122,4 +125,8 @@ def test_the_shipped_book_is_this_format_and_unpacks_every_size():
     assert dfb.BOOK_PATH.read_bytes().startswith(BOOK_MAGIC)
     book = Book.load()
     for size in book.sizes():
-        assert book.count(size) == len(list(book.items(size))) > 0
+        firsts = [next(book.items(size, [i])) for i in range(book.run_count(size))]  # each run unpacked
+        assert book.unpacked(size) == book.run_count(size) > 0
+        assert [k for k, _ in firsts] == sorted({k for k, _ in firsts})
+        assert all(book.get(size, k >> 32, k & 0xFFFFFFFF) == square for k, square in firsts)
+        assert book.count(size) > 0
