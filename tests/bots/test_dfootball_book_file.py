@@ -130,3 +130,33 @@ def test_the_shipped_book_is_this_format_and_unpacks_every_size():
         assert [k for k, _ in firsts] == sorted({k for k, _ in firsts})
         assert all(book.get(size, k >> 32, k & 0xFFFFFFFF) == square for k, square in firsts)
         assert book.count(size) > 0
+
+
+def test_a_damaged_shipped_book_costs_the_bot_its_book_with_a_warning_not_the_program(tmp_path):
+    path = tmp_path / "book.bin"
+    Book.dump({25: {5 << 32 | 9: 3}}, path)
+    path.write_bytes(path.read_bytes()[:-1])
+    with pytest.warns(RuntimeWarning, match="python -m bots.dfootball.book"):
+        book = dfb.load_book(path)
+    assert len(book) == 0 and book.get(25, 5, 9) is None
+    Book.dump({25: {5 << 32 | 9: 3}}, path)
+    assert dfb.load_book(path).get(25, 5, 9) == 3
+
+
+def test_a_dump_that_fails_mid_write_leaves_the_old_book(tmp_path, monkeypatch):
+    """The builder writes the book through a temporary file: killed or failing in the middle of
+    the write, the book there before is intact."""
+    path = tmp_path / "book.bin"
+    Book.dump({25: {5 << 32 | 9: 3}}, path)
+    before = path.read_bytes()
+    real = type(path).write_bytes
+
+    def half(self, data):
+        real(self, data[:len(data) // 2])
+        raise OSError("disk full")
+
+    monkeypatch.setattr(type(path), "write_bytes", half)
+    with pytest.raises(OSError):
+        Book.dump({25: {7 << 32 | 1: 4}}, path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before and Book.load(path).get(25, 5, 9) == 3
