@@ -581,6 +581,17 @@ does not cover: n = 14 as Ohio, n = 15, or a lost one)."""
 COMPILED_BOOK: dict[int, tuple[str, ...]] = {12: ("michigan", "ohio"), 13: ("michigan", "ohio"), 14: ("michigan",)}
 """The boards from n = 12 the book covers, and for which sides (``bench/dfootball.py --verify N``
 walks them); elsewhere a won position is played perfectly when the search settles it in time."""
+
+
+def perfect_up_to() -> int:
+    """The largest n up to which ``perfect`` never lets a won game go, as either team: the book's
+    two-sided sizes, then ``COMPILED_BOOK``'s sizes that cover both teams, without a gap."""
+    n = FULL_BOOK_MAX_N
+    while set(COMPILED_BOOK.get(n + 1, ())) >= {"michigan", "ohio"}:
+        n += 1
+    return n
+
+
 C_SCRATCH_BITS = 20
 """The scratch table of the lost-position count (8 MiB). The count's node figures, hence its
 choice, depend on it only if entries are dropped; the book's generator uses this same table."""
@@ -854,7 +865,8 @@ def _compiled_verdict(m: int, o: int, size: int) -> bool | None:
 BOTS: dict[str, BotEntry] = {
     entry.name: entry
     for entry in (
-        BotEntry("perfect", "exact search + a small book: never lets a won game go", Perfect),
+        BotEntry("perfect", f"exact search + a book: never lets a won game go (n ≤ {perfect_up_to()})",
+                 Perfect),
         BotEntry.function("prefer_jumps", "the course's: jumps when it can, else its first valid move",
                           _course_bot(prefer_jumps)),
         BotEntry.function("random_move", "the course's: a random valid move", _random_protocol),

@@ -328,6 +328,22 @@ def test_the_shipped_books_large_boards_hold_winning_moves(Table):
             assert exact.wins(*child(m, o, bit, size)) is False, (n, key, square)
 
 
+def test_perfect_claims_perfection_exactly_up_to_the_largest_n_both_teams_are_covered(monkeypatch):
+    """The bot's description names ``perfect_up_to()``: every n up to it is covered for both
+    teams (the two-sided book to n = 11, then ``COMPILED_BOOK``), and the next n is not; a gap or a
+    one-sided size stops it."""
+    limit = dfb.perfect_up_to()
+    assert f"n ≤ {limit}" in dfb.BOTS["perfect"].description
+    for n in range(dfb.FULL_BOOK_MAX_N + 1, limit + 1):
+        assert set(dfb.COMPILED_BOOK[n]) == {"michigan", "ohio"}, n
+    assert set(dfb.COMPILED_BOOK.get(limit + 1, ())) != {"michigan", "ohio"}
+    both = ("michigan", "ohio")
+    for book, expected in (({}, 11), ({12: both, 14: both}, 12), ({12: ("ohio",), 13: both}, 11),
+                           ({12: both, 13: both, 14: both, 15: ("michigan",)}, 14)):
+        monkeypatch.setattr(dfb, "COMPILED_BOOK", book)
+        assert dfb.perfect_up_to() == expected, book
+
+
 def test_a_build_stopped_on_the_way_goes_on_from_its_file_to_the_same_book(Table, tmp_path, monkeypatch):
     """``--resume``: a build killed in the middle of a part (here: after 60 positions, its walk
     saved at every position) goes on from the file and ends with the book a build in one go makes."""
