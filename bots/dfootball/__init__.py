@@ -15,9 +15,9 @@ How ``perfect`` decides (all within the contest's 100 ms, the first move include
    each n from 1 to 11 and either side it holds the winning move of every position that the bot
    can meet, against any opponent, while following this very procedure, and that its search
    could not settle within its node budget: 111,203 positions (the generator's docstring says
-   how it is built); for n = 12 and 13 (both sides) and 14 (Michigan's) the same for the
-   compiled search below. The file is ``Book``'s: 12 MB for its 11.96 million positions, each
-   run of 32,768 unpacked when a game first reaches it.
+   how it is built); for n = 12, 13 and 14 (both sides) the same for the compiled search below.
+   The file is ``Book``'s: 15.5 MB for its 15.78 million positions, each run of 32,768 unpacked
+   when a game first reaches it.
 2. Otherwise an exact win/loss search (``bots.dfootball.solver``) with a shared transposition
    table and a budget of ``WIN_BUDGET`` nodes: if the position is won it plays the first
    winning move in the search's order. Once a position is proven won, the proof stays in the
@@ -34,9 +34,8 @@ From n = 12 (``COMPILED_FROM``) the search is the compiled solver's (``bots/dfoo
 game (16 MiB a board size, entries never replaced, emptied at a game's start or at a move whose
 position it does not know once it passes ``C_REFILL``), on until ``C_DEADLINE`` if the budget did
 not settle it; in a lost position the count of winning replies on a fresh table (one compiled
-call), else the rule. The book for those boards (n = 12 and 13 both sides, n = 14 Michigan's:
-``COMPILED_BOOK``)
-is built by ``python -m bots.dfootball.book --compiled N`` and follows that search: every won
+call), else the rule. The book for those boards (n = 12, 13 and 14, both sides:
+``COMPILED_BOOK``; n = 15's does not fit this project's compute) is built by ``python -m bots.dfootball.book --compiled N`` and follows that search: every won
 position the bot can meet off it is one a fresh search of 5,000 positions settles (the
 generator's docstring says why it is enough).
 
@@ -577,8 +576,8 @@ verdict searches only below ``C_REFILL``), so the table stays a third full at mo
 practically never dropped (``dropped`` counts them; the tests check it stays 0)."""
 C_EXTRA_BUDGET = 240_000
 """Positions the search past ``C_WIN_BUDGET`` may add before ``C_DEADLINE`` (a position the book
-does not cover: n = 14 as Ohio, n = 15, or a lost one)."""
-COMPILED_BOOK: dict[int, tuple[str, ...]] = {12: ("michigan", "ohio"), 13: ("michigan", "ohio"), 14: ("michigan",)}
+does not cover: n = 15, or a lost one)."""
+COMPILED_BOOK: dict[int, tuple[str, ...]] = {n: ("michigan", "ohio") for n in (12, 13, 14)}
 """The boards from n = 12 the book covers, and for which sides (``bench/dfootball.py --verify N``
 walks them); elsewhere a won position is played perfectly when the search settles it in time."""
 
