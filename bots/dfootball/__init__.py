@@ -843,7 +843,8 @@ def _verdict(game: DFootball, state: FootballState, m: int, o: int) -> bool | No
 def _compiled_verdict(m: int, o: int, size: int) -> bool | None:
     """``_verdict`` from n = 12: what the kept table knows; else lost if every move leads to a
     position the book or the table knows the opponent wins (the replies to the book's moves), won
-    if one leads to a position known lost; else a search of ``C_VERDICT_BUDGET`` positions."""
+    if one leads to a position known lost; else a search of ``C_VERDICT_BUDGET`` positions (on the
+    kept table, or a fresh one once the kept table is past ``C_REFILL``)."""
     state = compiled(size)
     with state.lock:
         table = state.table
@@ -856,9 +857,14 @@ def _compiled_verdict(m: int, o: int, size: int) -> bool | None:
             return False
         if any(v is False for v in values):
             return True
-        if table.stored > C_REFILL:
-            return None  # the table is kept for the game's proofs: no search fills it further
-        return table.wins(m, o, budget=C_VERDICT_BUDGET, seconds=C_DEADLINE)
+        if table.stored <= C_REFILL:
+            return table.wins(m, o, budget=C_VERDICT_BUDGET, seconds=C_DEADLINE)
+        # the kept table is kept for the game's proofs: no search fills it further; a fresh one
+        # (the lost-position count's scratch table, emptied before each of its uses) settles every
+        # won position off the book that the bot can meet (the book leaves it no other)
+        scratch = state.scratch
+        scratch.clear()
+        return scratch.wins(m, o, budget=C_VERDICT_BUDGET, seconds=C_DEADLINE)
 
 
 BOTS: dict[str, BotEntry] = {

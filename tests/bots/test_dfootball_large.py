@@ -245,6 +245,33 @@ def test_a_book_walked_with_a_smaller_budget_than_the_bots_gives_nothing_away(Ta
         build_compiled(SMALL_N, (0,), win_budget=SMALL_BUDGET + 1)
 
 
+@pytest.mark.parametrize("small_bot", [150], indirect=True, ids=["refill-150"])
+def test_the_analysis_searches_a_fresh_table_once_the_kept_one_is_past_refill(small_bot):
+    """``_compiled_verdict`` where the kept table is past ``C_REFILL`` (filled by another
+    position's search) and knows nothing of the position: it no longer says "too deep" but
+    searches a fresh table, so the analysis says "wins"/"loses" for the won positions off the book
+    the bot can meet (a fresh search settles each); the kept table, kept for the game's proofs, is
+    not touched. Every answer is the exact solver's."""
+    size = small_bot
+    exact = Solver(size)
+    kept = dfb.compiled(size).table
+    answered = {True: 0, False: 0}
+    for seed in range(120):
+        m, o = random_position(SMALL_N, random.Random(seed).randrange(1, 25), seed)
+        if not moves(m, o, size):
+            continue
+        kept.clear()
+        kept.wins(*random_position(SMALL_N, 3, seed + 1000))  # another line fills it past 150
+        if kept.get(m, o) is not None or kept.stored <= dfb.C_REFILL:
+            continue
+        before = (kept.stored, kept.nodes)
+        verdict = dfb._compiled_verdict(m, o, size)
+        assert (kept.stored, kept.nodes) == before
+        assert verdict == exact.wins(m, o), (seed, m, o)
+        answered[verdict] += 1
+    assert answered[True] > 20 and answered[False] > 10, answered
+
+
 def test_the_lost_positions_move_is_a_function_of_the_position_alone(small_bot):
     """The generator follows the bot's move in a lost position: whatever the kept table holds."""
     size = small_bot
