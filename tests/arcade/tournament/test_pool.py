@@ -75,8 +75,8 @@ def test_kill_9_of_a_contest_run_leaves_no_leaked_semaphores_and_no_warning(tmp_
     try:
         deadline = time.monotonic() + 60
         mapped: set[int] = set()
-        while not (records(folder) and (mapped := mapped_semaphores(run.pid)) and not mapped & shm_inodes()):
-            kept = "its semaphores named in /dev/shm" if records(folder) else "no game played"
+        while not (records(folder, running=True) and (mapped := mapped_semaphores(run.pid)) and not mapped & shm_inodes()):
+            kept = "its semaphores named in /dev/shm" if records(folder, running=True) else "no game played"
             assert run.poll() is None, f"the run ended with {kept}: {run.stderr.read()[-2000:]}"
             assert time.monotonic() < deadline, f"the run kept {kept} for 60 s"
             time.sleep(0.05)
