@@ -192,11 +192,17 @@ def footer_columns(screen) -> int:
     return sum(key_width(screen.app, binding) for _key, binding in _footer_entries(screen).values()) + PALETTE_WIDTH
 
 
-def texts_cut(screen) -> list[str]:
+async def texts_cut(pilot, screen) -> list[str]:
     """The texts on ``screen`` that do not fit their widget: each shown widget that draws text
     itself (a label, a summary, the notes, a board, a panel: a widget without children that does
     not scroll) whose text, wrapped at its width, needs more rows than it has. A widget that
-    scrolls (a table, a log, a scrolling box) shows everything by scrolling and is not asked."""
+    scrolls (a table, a log, a scrolling box) shows everything by scrolling and is not asked.
+
+    Asked once the app has laid out what it was last told to show (``pilot.pause()``: a text
+    just updated, say by a board's read, is laid out when the app's queues are empty, not at
+    once): a text is cut only if the layout leaves it cut, never because it was asked between
+    an update and its layout (the race a busy machine loses; hence ``async``, taking the pilot)."""
+    await pilot.pause()
     from rich.text import Text
     from textual.scroll_view import ScrollView
     from textual.widget import Widget

@@ -66,6 +66,12 @@ HARD_LINK = "a hard link (a file with another name too)"
 else's, linked in (an archive's hard link, extracted), so it is not the bot's to read."""
 
 
+READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+"""How ``walk_folder`` opens each entry (never through a link, a FIFO never blocking the open):
+a file it cannot open so is left out of the bot's copy (``bots.external.specs.kept_file`` asks
+the same)."""
+
+
 def _skip(path: str, what: str) -> None:
     """``walk_folder``'s default for what it does not yield: nothing (it is left out)."""
 
@@ -87,7 +93,7 @@ def walk_folder(source: int, other=_skip, skip: frozenset = frozenset()):
     import errno
     import stat
 
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | os.O_NOCTTY
+    flags = READ_FLAGS
     stack = []
     try:
         stack.append(("", os.open(".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=source), iter(())))

@@ -99,14 +99,35 @@ def package_of(path: Path) -> str | None:
     return None
 
 
-def kept_file(path: Path) -> bool:
-    """Whether ``path`` is a file the bot's copy of its folder keeps: a regular file of one name,
-    not a symbolic link (to anything) nor a hard link (``bots.external.sandbox`` leaves both out).
-    An ``__init__.py`` that is a link does not make a package of the folder the bot is given."""
+def one_regular_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file of one name: not a symbolic link (to anything) nor a
+    hard link (``bots.external.sandbox`` leaves both out of a bot's copy of its folder)."""
     try:
         st = os.lstat(path)
     except (OSError, ValueError):
         return False
+    return stat.S_ISREG(st.st_mode) and st.st_nlink == 1
+
+
+def kept_file(path: Path) -> bool:
+    """Whether ``path`` is a file the bot's copy of its folder keeps, asked as the copy asks
+    (``sandbox_launch.walk_folder``, by whoever makes the copy: root, or the user running the
+    arcade): a regular file of one name (``one_regular_file``) that opens for reading without
+    following a link, and is still one regular file once open. An ``__init__.py`` that is a link,
+    or that its user may not read (left out of the user's copy), does not make a package of the
+    folder the bot is given."""
+    from bots.external.sandbox_launch import READ_FLAGS
+
+    if not one_regular_file(path):
+        return False
+    try:
+        fd = os.open(path, READ_FLAGS)
+    except (OSError, ValueError):
+        return False
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
     return stat.S_ISREG(st.st_mode) and st.st_nlink == 1
 
 
@@ -275,7 +296,7 @@ def program_file(spec: str, game_id: str) -> tuple[Path, str]:
     if not PROGRAM_NAME.fullmatch(path.name):
         raise BadSpec(f"bot {shown!r}: a program's name is one word of letters, digits, _ or - "
                       f"(at most 40), the team's: not {printable(path.name[:60])!r}")
-    if not kept_file(path):
+    if not one_regular_file(path):  # (one its user may not read is said so below)
         raise BadSpec(f"bot {shown!r}: no program {printable(str(path)[:200])!r} (a regular file, not a link; "
                       "write path/to/team/team:program)")
     try:

@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 
 from bots.external import sandbox
 from bots.external.sandbox_launch import walk_folder
-from tests.hostile_folders import (SECRET, World, age_access_times, contents, entries, make_world, one_line,
+from tests.bots.external.test_memory_modes import as_user
+from tests.hostile_folders import (KINDS, SECRET, World, age_access_times, contents, entries, make_world, one_line,
                                    snapshot)
 from tests.bots.external.test_deps import make_wheel
 from tests.paths import ROOT
@@ -136,8 +137,6 @@ class Scene:
 
 def run(argv: list[str], scene: Scene, user: bool = False, timeout: int = 240) -> subprocess.CompletedProcess:
     if user:
-        from tests.bots.external.test_memory_modes import as_user
-
         argv = as_user(argv)
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, cwd=scene.world.base,
                           env=scene.env)
@@ -170,6 +169,7 @@ def test_a_match_in_the_sandbox_plays_or_says_one_line_and_reads_nothing_outside
 @settings(max_examples=4, **SETTINGS)
 @given(shape=SHAPES)
 @example(shape=[("__init__.py", "link_out_file", [])])  # once a package in name only: its __init__.py a link out
+@example(shape=[("__init__.py", "unreadable_file", [])])  # and one its user may not read (left out of the copy)
 def test_a_users_match_plays_or_says_one_line_and_reads_nothing_outside(base, shape):
     """As a user (the instructor's own 0600 file is the canary, hard linked into the folder):
     the user's copy of the folder leaves links and hard links out."""
@@ -178,6 +178,45 @@ def test_a_users_match_plays_or_says_one_line_and_reads_nothing_outside(base, sh
                 "--sandbox", "bwrap", "--json"], scene, user=True)
     scene.check(done)
     assert clean_game_or_one_line(done) is not None, done.stderr
+
+
+PACKAGE_OR_NOT = """import json, os, sys
+from pathlib import Path
+from bots.external.sandbox_launch import walk_folder
+from bots.external.specs import package_of
+found = {}
+for folder in sys.argv[1:]:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    files = [path for kind, path, _fd in walk_folder(fd) if kind == "file"]
+    os.close(fd)
+    found[folder] = [package_of(Path(folder) / "bot.py"), "__init__.py" in files]
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.parametrize("who", ["root", "user"])
+def test_a_folder_is_a_package_exactly_when_its_copy_holds_its_init(base, who):
+    """The class behind a package in name only (an ``__init__.py`` that is a link out, that its
+    user may not read): whatever ``__init__.py`` is (every kind of hostile entry), the bot's folder
+    is taken for a package (``specs.package_of``) exactly when the copy of the folder the bot gets
+    (``walk_folder``, walked by the same user) holds ``__init__.py``; as root and as a user."""
+    if who == "user" and os.geteuid() != 0:
+        pytest.skip("root makes the user for the test")
+    owner = USER if who == "user" else None
+    folders = {}
+    for kind in KINDS:
+        root = Path(tempfile.mkdtemp(dir=base))
+        os.chmod(root, 0o755)
+        shape = [("__init__.py", kind, [("inside.py", "file", [])] if kind == "folder" else [])]
+        folders[kind] = str(make_world(root, TOOTHPICKS, shape, owner).folder)
+    argv = [sys.executable, "-c", PACKAGE_OR_NOT, *folders.values()]
+    done = subprocess.run(as_user(argv) if owner else argv, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout)
+    said = {kind: found[folder] for kind, folder in folders.items()}
+    assert all((package == "student") == copied for package, copied in said.values()), said
+    assert said["file"] == ["student", True] and said["link_out_file"] == [None, False]  # both ways met
+    assert said["unreadable_file"] == (["student", True] if owner is None else [None, False]), said
 
 
 # -- arcade tournament ---------------------------------------------------------------------------

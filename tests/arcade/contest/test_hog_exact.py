@@ -255,12 +255,12 @@ async def test_the_apps_board_and_the_site_say_where_an_exact_score_comes_from(t
         assert "calc: pairs computed from the two strategies' tables, not played" in notes
         assert "drawn: scored by sampled games: its table differs between two fresh processes" in notes
         assert "8 games played, 1 pair computed" in str(screen.query_one(".c-summary", Static).render())
-        assert texts_cut(screen) == []  # the summary and the notes whole at 80×24 (the notes scroll)
+        assert await texts_cut(pilot, screen) == []  # the summary and the notes whole at 80×24 (the notes scroll)
         page = TeamScreen(folder, "drawn")
         await app.push_screen(page)
         await wait_until(pilot, lambda: page.reads >= 1, what="drawn's page read")
         assert "scored by sampled games: its table differs" in str(page.query_one(".c-summary", Static).render())
-        assert texts_cut(page) == []
+        assert await texts_cut(pilot, page) == []
     publish_contest(folder, tmp_path / "site")
     index = (tmp_path / "site" / "index.html").read_text()
     assert "<th class=\"num\">vs always_roll(6)</th><th class=\"num\">Computed</th>" in index

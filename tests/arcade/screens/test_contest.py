@@ -169,12 +169,12 @@ async def test_standings_team_page_submissions_log_and_a_games_replay(contest):
         names = [row[1] for row in standings]
         assert sorted(names) == ["alice", "bob", "carol"]  # dave: rejected, not on the board
         assert [row[6] for row in standings] == ["4", "4", "4"]  # games
-        assert texts_cut(board) == []
+        assert await texts_cut(pilot, board) == []
         await pilot.press(*["down"] * names.index("carol"), "enter")  # carol's page
         page = app.screen
         assert isinstance(page, TeamScreen) and page.team == "carol"
         await wait_until(pilot, lambda: page.reads >= 1, what="carol's page read")
-        assert texts_cut(page) == []
+        assert await texts_cut(pilot, page) == []
         games = rows(page.query_one("#t-games", DataTable))
         assert len(games) == 4 and {row[0] for row in games} == {"alice", "bob"}
         forfeits = [row for row in games if "boom" in row[4]]
@@ -281,4 +281,4 @@ async def test_a_ladders_board_shows_rating_and_uncertainty(copied):
         assert str(table.ordered_columns[2].label).strip() == "rating ± σ"
         assert {row[2] for row in rows(table)} == {"25.00 ± 8.33"}  # no round planned yet: the first rating
         assert "dfootball ladder · 2 games a meeting" in str(board.query_one(".c-summary", Static).render())
-        assert texts_cut(board) == []
+        assert await texts_cut(pilot, board) == []

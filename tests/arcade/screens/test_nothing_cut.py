@@ -22,9 +22,9 @@ async def test_the_menu_and_a_games_setup_cut_no_text(game_id, size):
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
-        assert texts_cut(app.screen) == []
+        assert await texts_cut(pilot, app.screen) == []
         await choose_in_menu(pilot, game_id)
-        assert texts_cut(app.screen) == []
+        assert await texts_cut(pilot, app.screen) == []
 
 
 @pytest.mark.parametrize("size", SMALLEST)
@@ -33,7 +33,7 @@ async def test_a_game_part_way_with_analysis_and_help_cuts_no_text(game_id, size
     app = make_app()
     async with app.run_test(size=size) as pilot:
         screen = await open_game(pilot, game_id, HUMANS)
-        assert texts_cut(screen) == []
+        assert await texts_cut(pilot, screen) == []
         rng = random.Random(f"{game_id}{size}")
         for _ in range(12):
             state = screen.state
@@ -41,13 +41,13 @@ async def test_a_game_part_way_with_analysis_and_help_cuts_no_text(game_id, size
                 break
             random_step(screen, rng)
         await settle(pilot)
-        assert texts_cut(screen) == []
+        assert await texts_cut(pilot, screen) == []
         await pilot.press("a")
         await settle(pilot)
-        assert texts_cut(app.screen) == []
+        assert await texts_cut(pilot, app.screen) == []
         await pilot.press("question_mark")
         await settle(pilot)
-        assert texts_cut(app.screen) == []
+        assert await texts_cut(pilot, app.screen) == []
 
 
 def extremes(game_id: str) -> list[dict]:
@@ -80,7 +80,7 @@ async def test_whole_random_games_at_the_options_extremes_cut_no_text(game_id, w
                 plies += 1
             await settle(pilot)  # the screen may roll or pass for a side on its own
             looks += 1
-            assert texts_cut(screen) == [], f"after {plies} plies"
+            assert await texts_cut(pilot, screen) == [], f"after {plies} plies"
         assert screen.state.over and looks >= 1  # to the end, looked at on the way
 
 
@@ -104,4 +104,4 @@ async def test_a_replay_with_long_names_cuts_no_text_from_start_to_end(game_id):
         for key in ["right"] * 5 + ["end"]:
             await pilot.press(key)
             await settle(pilot)
-            assert texts_cut(screen) == [], key
+            assert await texts_cut(pilot, screen) == [], key

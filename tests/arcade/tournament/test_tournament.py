@@ -190,7 +190,7 @@ async def test_the_tournament_screen_fills_in_the_standings(tmp_path):
         await pilot.pause()
         status = str(screen.query_one("#t-status", Static).render())
         assert status.startswith("done: 36 games; perfect first"), status
-        assert texts_cut(screen) == []  # the status, the count, the standings' notes whole at 80×24
+        assert await texts_cut(pilot, screen) == []  # the status, the count, the standings' notes whole at 80×24
         assert str(count.render()).startswith("36 games in ")
         bar = screen.query_one("#t-progress", ProgressBar)
         assert bar.total == bar.progress == 36

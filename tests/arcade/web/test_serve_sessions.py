@@ -67,6 +67,19 @@ async def until(check, what: str, deadline: float = DEADLINE):
     return found
 
 
+async def room(peer, server, deadline: float = DEADLINE) -> None:
+    """Until the server has room for ``peer`` again: its ``/full`` page, which logs nothing (the
+    index page past a cap logs its refusal), says so with a 200."""
+    start = time.monotonic()
+    while True:
+        async with peer.get(server.url("/full")) as page:
+            if page.status == 200:
+                assert "The arcade has room now" in await page.text()
+                return
+        assert time.monotonic() - start < deadline, f"no room within {deadline:g} s"
+        await asyncio.sleep(0.1)
+
+
 def command_line(pid: int) -> bytes | None:
     """``/proc/PID/cmdline`` (``None``: the process is gone)."""
     try:
@@ -210,6 +223,7 @@ async def test_sessions_past_the_caps_are_refused_with_a_page_and_their_processe
                 await opened[0].send_str(junk)  # dropped, not a traceback
             await opened[0].close()  # a session ends: its process too, and there is room again
             await until(lambda: bounded(2), "the first app's end")
+            await room(three, server)  # its session is released once its process is reaped: then there is room
             async with three.get(server.url("/")) as page:
                 assert page.status == 200 and "textual-terminal" in await page.text()
             opened.append(await three.ws_connect(server.url("/ws")))
